@@ -1,0 +1,42 @@
+//! Salts and key material.
+//!
+//! Salts are drawn from a blake3 extendable-output stream keyed by a 32-byte seed. The seed comes
+//! from the operating system unless the caller fixes it (tests, reproducible benchmarks), in which
+//! case the same operations produce the same salts and so the same event hashes.
+
+use crate::error::{Error, Result};
+
+/// A deterministic random byte stream seeded once.
+#[derive(Debug)]
+pub struct Entropy {
+    seed: [u8; 32],
+    counter: u64,
+}
+
+impl Entropy {
+    /// Seeds from the operating system.
+    pub fn from_os() -> Result<Self> {
+        Ok(Self::from_seed(os_random()?))
+    }
+
+    /// Seeds from `seed`: same seed, same stream.
+    pub fn from_seed(seed: [u8; 32]) -> Self {
+        Entropy { seed, counter: 0 }
+    }
+
+    /// The next 32 random bytes.
+    pub fn next32(&mut self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new_keyed(&self.seed);
+        h.update(b"oubli entropy v1");
+        h.update(&self.counter.to_le_bytes());
+        self.counter += 1;
+        *h.finalize().as_bytes()
+    }
+}
+
+/// 32 bytes from the operating system's random source.
+pub fn os_random() -> Result<[u8; 32]> {
+    let mut out = [0u8; 32];
+    getrandom::fill(&mut out).map_err(|e| Error::Io(std::io::Error::other(e.to_string())))?;
+    Ok(out)
+}

@@ -1,0 +1,181 @@
+//! The one error type every public call returns.
+
+use std::path::PathBuf;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a call into the store.
+///
+/// Variants for bad input name the input; a call that returns one of them changed nothing.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Text was empty or only whitespace.
+    #[error("text is empty")]
+    EmptyText,
+    /// Text is larger than [`crate::MAX_TEXT_BYTES`].
+    #[error("text is {len} bytes, over the limit of {max} bytes")]
+    TextTooLarge {
+        /// Length of the rejected text in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A key, namespace or metadata entry is malformed (empty, too long, control characters).
+    #[error("invalid {what}: {reason}")]
+    InvalidField {
+        /// Which field.
+        what: &'static str,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// A vector's length differs from the store's embedding dimension.
+    #[error("vector has {got} dimensions, the store uses {expected}")]
+    DimensionMismatch {
+        /// The store's dimension.
+        expected: usize,
+        /// The vector's length.
+        got: usize,
+    },
+    /// A vector holds NaN or an infinity, or is all zeros.
+    #[error("vector is not usable: {0}")]
+    InvalidVector(&'static str),
+    /// An argument is out of range or inconsistent.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// No row has this id.
+    #[error("no row with id {0}")]
+    UnknownRow(u64),
+    /// No live row carries this key in this namespace.
+    #[error("no live row with key {key:?} in namespace {namespace:?}")]
+    UnknownKey {
+        /// Namespace searched.
+        namespace: String,
+        /// Key searched.
+        key: String,
+    },
+    /// A live row in this namespace already carries this key.
+    #[error("key {key:?} is already held by live row {holder} in namespace {namespace:?}")]
+    DuplicateKey {
+        /// Namespace.
+        namespace: String,
+        /// The contested key.
+        key: String,
+        /// The live row that holds it.
+        holder: u64,
+    },
+    /// A query target matched no row.
+    #[error("no live row matches {0:?}")]
+    NoMatch(String),
+    /// The row was purged: void is absorbing, nothing brings it back.
+    #[error("row {0} was purged")]
+    Purged(u64),
+    /// The transition is not allowed from the row's current depth.
+    #[error("row {id}: cannot {op} a row that is {state}")]
+    InvalidTransition {
+        /// Row id.
+        id: u64,
+        /// The attempted operation.
+        op: &'static str,
+        /// The row's current state.
+        state: &'static str,
+    },
+    /// The store was opened read-only.
+    #[error("the store is open read-only")]
+    ReadOnly,
+    /// The store was closed.
+    #[error("the store is closed")]
+    Closed,
+    /// Another handle or process holds the store for writing.
+    #[error("the store at {0} is already open for writing elsewhere")]
+    Locked(PathBuf),
+    /// A store already exists where `create` was asked to make one.
+    #[error("a file already exists at {0}")]
+    AlreadyExists(PathBuf),
+    /// No store exists at the path given to `open`.
+    #[error("no store at {0}")]
+    NotFound(PathBuf),
+    /// The file is not an oubli store, or its content fails a check.
+    #[error("corrupt store: {0}")]
+    Corrupt(String),
+    /// The store was written by an incompatible format version.
+    #[error("unsupported format version {found} (this build reads {supported})")]
+    UnsupportedVersion {
+        /// Version found in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The embedder differs from the one the store was created with.
+    #[error("embedder mismatch: store uses {stored:?}, caller supplied {given:?}")]
+    EmbedderMismatch {
+        /// Embedder id recorded in the store.
+        stored: String,
+        /// Embedder id supplied.
+        given: String,
+    },
+    /// The signing key supplied does not match the store's public key.
+    #[error("signing key does not match the store's public key")]
+    KeyMismatch,
+    /// The event log fails verification.
+    #[error("log verification failed at seq {seq}: {reason}")]
+    LogTampered {
+        /// First sequence number at which verification failed.
+        seq: u64,
+        /// What failed.
+        reason: String,
+    },
+    /// An error from the embedded key-value engine.
+    #[error("storage: {0}")]
+    Storage(String),
+    /// An error from the text index.
+    #[error("text index: {0}")]
+    TextIndex(String),
+    /// An error from the vector index.
+    #[error("vector index: {0}")]
+    VectorIndex(String),
+    /// An embedder failed.
+    #[error("embedder: {0}")]
+    Embedder(String),
+    /// An operating-system I/O error.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+macro_rules! storage_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Error {
+            fn from(e: $t) -> Self {
+                Error::Storage(e.to_string())
+            }
+        }
+    )*};
+}
+storage_from!(
+    redb::Error,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError,
+    redb::CompactionError,
+    redb::SetDurabilityError
+);
+
+impl From<tantivy::TantivyError> for Error {
+    fn from(e: tantivy::TantivyError) -> Self {
+        Error::TextIndex(e.to_string())
+    }
+}
+
+impl From<bincode::error::DecodeError> for Error {
+    fn from(e: bincode::error::DecodeError) -> Self {
+        Error::Corrupt(format!("undecodable record: {e}"))
+    }
+}
+
+impl From<bincode::error::EncodeError> for Error {
+    fn from(e: bincode::error::EncodeError) -> Self {
+        Error::Storage(format!("record encoding: {e}"))
+    }
+}

@@ -1,0 +1,6 @@
+//! Derived indexes: the tantivy text index and the vector index. Both are rebuildable from the
+//! row, payload and vector tables, and both live inside the store's one redb file.
+
+pub mod directory;
+pub mod text;
+pub mod vector;

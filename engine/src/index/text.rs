@@ -1,0 +1,279 @@
+//! The BM25 leg: a tantivy index over row texts, stored in the redb file.
+//!
+//! The index holds every row that still has text (any depth but void); recall filters by depth
+//! afterwards, so time travel and `include_submerged` need no second index. It stores no text,
+//! only postings and each document's row id as a fast field.
+//!
+//! Determinism: one indexing thread, no background merges (segments are merged synchronously at
+//! commit once there are more than [`MAX_SEGMENTS`]), so the same operations give the same
+//! segments and the same BM25 statistics. The commit payload records the last log sequence number
+//! the index reflects; the store re-indexes newer rows on open.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use tantivy::collector::TopDocs;
+use tantivy::directory::RamDirectory;
+use tantivy::indexer::NoMergePolicy;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer};
+use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use super::directory::RedbDirectory;
+use crate::error::{Error, Result};
+use crate::storage::Db;
+use crate::row::RowId;
+
+/// Segments allowed before a commit merges them all into one.
+pub const MAX_SEGMENTS: usize = 8;
+const TOKENIZER: &str = "oubli_v1";
+const WRITER_MEMORY: usize = 32 * 1024 * 1024;
+
+/// The tantivy index and its single writer.
+pub struct TextIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Option<IndexWriter<TantivyDocument>>,
+    dir: Option<RedbDirectory>,
+    f_id: Field,
+    f_text: Field,
+    indexed_seq: u64,
+}
+
+fn schema() -> (Schema, Field, Field) {
+    let mut b = Schema::builder();
+    let f_id = b.add_u64_field("id", NumericOptions::default().set_indexed().set_fast());
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(TOKENIZER)
+        .set_index_option(IndexRecordOption::WithFreqs);
+    let f_text = b.add_text_field("text", TextOptions::default().set_indexing_options(indexing));
+    (b.build(), f_id, f_text)
+}
+
+fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+impl TextIndex {
+    /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
+    /// writer is opened.
+    pub fn open(db: Arc<Db>, writable: bool) -> Result<TextIndex> {
+        let dir = RedbDirectory::new(db);
+        let (schema, f_id, f_text) = schema();
+        let exists = Index::exists(&dir).map_err(|e| Error::TextIndex(e.to_string()))?;
+        let index = if exists {
+            Index::open(dir.clone())?
+        } else if writable {
+            Index::create(dir.clone(), schema, IndexSettings::default())?
+        } else {
+            return Err(Error::Corrupt("text index is missing".into()));
+        };
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let writer = if writable {
+            let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+            w.set_merge_policy(Box::new(NoMergePolicy));
+            Some(w)
+        } else {
+            None
+        };
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let indexed_seq = Self::read_payload(&index)?;
+        Ok(TextIndex {
+            index,
+            reader,
+            writer,
+            dir: Some(dir),
+            f_id,
+            f_text,
+            indexed_seq,
+        })
+    }
+
+    fn read_payload(index: &Index) -> Result<u64> {
+        let metas = index.load_metas()?;
+        match metas.payload {
+            None => Ok(0),
+            Some(p) => p
+                .parse()
+                .map_err(|_| Error::Corrupt(format!("text index payload {p:?}"))),
+        }
+    }
+
+    /// The last log sequence number whose changes the committed index reflects.
+    pub fn indexed_seq(&self) -> u64 {
+        self.indexed_seq
+    }
+
+    fn writer(&mut self) -> Result<&mut IndexWriter<TantivyDocument>> {
+        self.writer.as_mut().ok_or(Error::ReadOnly)
+    }
+
+    /// Stages a document for `id` (call [`TextIndex::remove`] first when replacing).
+    pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
+        let (f_id, f_text) = (self.f_id, self.f_text);
+        let mut doc = TantivyDocument::default();
+        doc.add_u64(f_id, id);
+        doc.add_text(f_text, text);
+        self.writer()?.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Stages the removal of `id`'s document.
+    pub fn remove(&mut self, id: RowId) -> Result<()> {
+        let term = Term::from_field_u64(self.f_id, id);
+        self.writer()?.delete_term(term);
+        Ok(())
+    }
+
+    /// Commits staged changes as reflecting the log up to `seq`, merges segments when there are
+    /// too many, and reloads the reader.
+    pub fn commit(&mut self, seq: u64) -> Result<()> {
+        let writer = self.writer()?;
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&seq.to_string());
+        prepared.commit()?;
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > MAX_SEGMENTS {
+            self.merge_all()?;
+        }
+        self.indexed_seq = seq;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Merges every segment into one, dropping deleted documents and their postings, and deletes
+    /// the files of the old segments. Part of the erasure path.
+    pub fn merge_all(&mut self) -> Result<()> {
+        let segments = self.index.searchable_segment_ids()?;
+        let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
+        let writer = self.writer.as_mut().ok_or(Error::ReadOnly)?;
+        if needs_merge {
+            writer
+                .merge(&segments)
+                .wait()
+                .map_err(|e| Error::TextIndex(e.to_string()))?;
+        }
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    fn has_deletes(&self) -> Result<bool> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        Ok(searcher
+            .segment_readers()
+            .iter()
+            .any(|s| s.num_deleted_docs() > 0))
+    }
+
+    /// Replaces the whole index with `rows` (id, text) and commits at `seq`: the rebuild path,
+    /// used by scrub and repair. Leaves exactly one segment and no deleted documents.
+    pub fn rebuild<'a>(
+        &mut self,
+        rows: impl IntoIterator<Item = (RowId, &'a str)>,
+        seq: u64,
+    ) -> Result<()> {
+        self.writer()?.delete_all_documents()?;
+        for (id, text) in rows {
+            self.add(id, text)?;
+        }
+        self.commit(seq)?;
+        self.merge_all()?;
+        if let Some(dir) = &self.dir {
+            dir.clear_cache();
+        }
+        Ok(())
+    }
+
+    /// A writable index in memory holding `rows`: what a read-only handle uses when the index in
+    /// the file is behind the log (it cannot write the catch-up into the file).
+    pub fn in_memory<'a>(rows: impl IntoIterator<Item = (RowId, &'a str)>, seq: u64) -> Result<TextIndex> {
+        let (schema, f_id, f_text) = schema();
+        let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
+        index.tokenizers().register(TOKENIZER, analyzer());
+        let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        w.set_merge_policy(Box::new(NoMergePolicy));
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let mut ti = TextIndex {
+            index,
+            reader,
+            writer: Some(w),
+            dir: None,
+            f_id,
+            f_text,
+            indexed_seq: 0,
+        };
+        for (id, text) in rows {
+            ti.add(id, text)?;
+        }
+        ti.commit(seq)?;
+        Ok(ti)
+    }
+
+    /// The analyzed terms of `text`, deduplicated, in first-seen order.
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(text);
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        while let Some(tok) = stream.next() {
+            if seen.insert(tok.text.clone()) {
+                out.push(tok.text.clone());
+            }
+        }
+        out
+    }
+
+    /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
+    pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
+        let terms = self.analyze(text);
+        if terms.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+            .iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(self.f_text, t),
+                    IndexRecordOption::WithFreqs,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let seg = searcher.segment_reader(addr.segment_ord);
+            let ids = seg.fast_fields().u64("id")?;
+            let id = ids
+                .first(addr.doc_id)
+                .ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
+            out.push((id, score));
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        Ok(out)
+    }
+
+    /// Number of live documents.
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+}

@@ -1,0 +1,242 @@
+//! The vector leg: exact scan while small, a usearch HNSW snapshot plus an exact scan of newer
+//! rows once large.
+//!
+//! Vectors themselves live in the [`VECTORS`] table, one per row. This module holds the derived,
+//! in-memory search structure:
+//! - the *tail*: every vector newer than the snapshot, scanned exactly (all vectors while the
+//!   store is below the ANN threshold);
+//! - the *snapshot*: a usearch index over the rows up to `snapshot_max_row`, serialized into
+//!   [`VECTOR_SNAPSHOT`] so that opening a store restores it instead of rebuilding it.
+//!
+//! Vectors are unit length, so inner product is cosine similarity.
+
+use std::collections::HashMap;
+
+use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
+use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
+
+use crate::embed::dot;
+use crate::error::{Error, Result};
+use crate::row::RowId;
+use crate::storage::{self, META, VECTOR_SNAPSHOT, VECTORS, meta};
+
+const CHUNK: usize = 16 * 1024 * 1024;
+
+fn vx(e: impl std::fmt::Display) -> Error {
+    Error::VectorIndex(e.to_string())
+}
+
+/// In-memory vector search over the store's vectors.
+pub struct VectorIndex {
+    dim: usize,
+    tail_ids: Vec<RowId>,
+    tail: Vec<f32>,
+    tail_pos: HashMap<RowId, usize>,
+    snapshot: Option<Snapshot>,
+}
+
+struct Snapshot {
+    index: Index,
+    max_row: RowId,
+}
+
+fn new_usearch(dim: usize) -> Result<Index> {
+    let opts = IndexOptions {
+        dimensions: dim,
+        metric: MetricKind::IP,
+        quantization: ScalarKind::F32,
+        connectivity: 16,
+        expansion_add: 128,
+        expansion_search: 64,
+        multi: false,
+    };
+    Index::new(&opts).map_err(vx)
+}
+
+impl VectorIndex {
+    /// An empty index.
+    pub fn new(dim: usize) -> Self {
+        VectorIndex {
+            dim,
+            tail_ids: Vec::new(),
+            tail: Vec::new(),
+            tail_pos: HashMap::new(),
+            snapshot: None,
+        }
+    }
+
+    /// Loads the snapshot (if any) and the vectors newer than it.
+    pub fn load(
+        dim: usize,
+        meta_t: &impl ReadableTable<&'static str, &'static [u8]>,
+        snap_t: Option<&impl ReadableTable<u64, &'static [u8]>>,
+        vec_t: &impl ReadableTable<u64, &'static [u8]>,
+    ) -> Result<Self> {
+        let mut vi = VectorIndex::new(dim);
+        let max_row = storage::meta_u64(meta_t, meta::SNAPSHOT_MAX_ROW)?;
+        if let (Some(max_row), Some(snap_t)) = (max_row, snap_t) {
+            let mut blob = Vec::new();
+            for chunk in snap_t.iter()? {
+                let (_, v) = chunk?;
+                blob.extend_from_slice(v.value());
+            }
+            let expected = storage::meta_u64(meta_t, meta::SNAPSHOT_LEN)?.unwrap_or(0);
+            if blob.len() as u64 != expected {
+                return Err(Error::Corrupt("vector snapshot length mismatch".into()));
+            }
+            let index = Index::restore_from_buffer(&blob).map_err(vx)?;
+            if index.dimensions() != dim {
+                return Err(Error::Corrupt("vector snapshot dimension mismatch".into()));
+            }
+            vi.snapshot = Some(Snapshot { index, max_row });
+        }
+        let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
+        for entry in vec_t.range(from..)? {
+            let (k, v) = entry?;
+            let vector = storage::decode_vector(v.value(), dim)?;
+            vi.insert(k.value(), &vector);
+        }
+        Ok(vi)
+    }
+
+    /// Number of vectors held (snapshot and tail).
+    pub fn len(&self) -> usize {
+        self.tail_ids.len() + self.snapshot.as_ref().map_or(0, |s| s.index.size())
+    }
+
+    /// True when no vector is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of vectors in the exact-scan tail.
+    pub fn tail_len(&self) -> usize {
+        self.tail_ids.len()
+    }
+
+    /// Adds a vector for a new row (row ids only grow, so new rows always join the tail).
+    pub fn insert(&mut self, id: RowId, v: &[f32]) {
+        debug_assert_eq!(v.len(), self.dim);
+        if self.tail_pos.contains_key(&id) {
+            self.remove(id);
+        }
+        self.tail_pos.insert(id, self.tail_ids.len());
+        self.tail_ids.push(id);
+        self.tail.extend_from_slice(v);
+    }
+
+    /// Removes a row's vector (purge).
+    pub fn remove(&mut self, id: RowId) {
+        if let Some(pos) = self.tail_pos.remove(&id) {
+            let last = self.tail_ids.len() - 1;
+            self.tail_ids.swap_remove(pos);
+            if pos != last {
+                let moved = self.tail_ids[pos];
+                self.tail_pos.insert(moved, pos);
+                let (a, b) = (pos * self.dim, last * self.dim);
+                self.tail.copy_within(b..b + self.dim, a);
+            }
+            self.tail.truncate(last * self.dim);
+        } else if let Some(s) = &self.snapshot {
+            // usearch hides the key; the bytes stay in the in-memory graph until the snapshot is
+            // rebuilt, which scrub does.
+            let _ = s.index.remove(id);
+        }
+    }
+
+    /// True when the snapshot still holds bytes of a removed vector.
+    pub fn snapshot_has_removed(&self, removed: &[RowId]) -> bool {
+        self.snapshot
+            .as_ref()
+            .is_some_and(|s| removed.iter().any(|id| *id <= s.max_row))
+    }
+
+    /// The `limit` most similar rows to `q`, best first; ties broken by higher row id.
+    pub fn search(&self, q: &[f32], limit: usize) -> Result<Vec<(RowId, f32)>> {
+        let mut out: Vec<(RowId, f32)> = Vec::new();
+        if limit == 0 {
+            return Ok(out);
+        }
+        for (i, id) in self.tail_ids.iter().enumerate() {
+            let v = &self.tail[i * self.dim..(i + 1) * self.dim];
+            out.push((*id, dot(q, v)));
+        }
+        if let Some(s) = &self.snapshot {
+            let n = limit.min(s.index.size());
+            if n > 0 {
+                let m = s.index.search(q, n).map_err(vx)?;
+                for (k, d) in m.keys.iter().zip(&m.distances) {
+                    out.push((*k, 1.0 - d));
+                }
+            }
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, one thread, so the
+    /// graph is the same for the same rows) and writes it into the file within `tx`. Used when the
+    /// tail has grown past the threshold and by scrub, which must not leave erased vectors in the
+    /// serialized graph.
+    pub fn rebuild_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        let vec_t = tx.open_table(VECTORS)?;
+        let count = vec_t.len()? as usize;
+        let index = new_usearch(self.dim)?;
+        index.reserve(count.max(1)).map_err(vx)?;
+        let mut max_row = 0;
+        for entry in vec_t.iter()? {
+            let (k, v) = entry?;
+            let vector = storage::decode_vector(v.value(), self.dim)?;
+            index.add(k.value(), &vector).map_err(vx)?;
+            max_row = k.value();
+        }
+        drop(vec_t);
+        let mut blob = vec![0u8; index.serialized_length()];
+        index.save_to_buffer(&mut blob).map_err(vx)?;
+        {
+            let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
+            snap_t.retain(|_, _| false)?;
+            for (i, chunk) in blob.chunks(CHUNK).enumerate() {
+                snap_t.insert(i as u64, chunk)?;
+            }
+            let mut meta_t = tx.open_table(META)?;
+            meta_t.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice())?;
+            meta_t.insert(meta::SNAPSHOT_LEN, (blob.len() as u64).to_le_bytes().as_slice())?;
+        }
+        self.tail_ids.retain(|id| *id > max_row);
+        let keep: Vec<RowId> = self.tail_ids.clone();
+        let old_tail = std::mem::take(&mut self.tail);
+        let old_pos = std::mem::take(&mut self.tail_pos);
+        self.tail_ids.clear();
+        for id in keep {
+            let p = old_pos[&id];
+            let v = old_tail[p * self.dim..(p + 1) * self.dim].to_vec();
+            self.insert(id, &v);
+        }
+        self.snapshot = Some(Snapshot { index, max_row });
+        Ok(())
+    }
+
+    /// Drops the snapshot from memory and from the file within `tx`, moving every vector back to
+    /// the exact tail (used by scrub when the store is below the ANN threshold).
+    pub fn drop_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        {
+            let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
+            snap_t.retain(|_, _| false)?;
+            let mut meta_t = tx.open_table(META)?;
+            meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
+            meta_t.remove(meta::SNAPSHOT_LEN)?;
+        }
+        if self.snapshot.take().is_some() {
+            let vec_t = tx.open_table(VECTORS)?;
+            let mut fresh = VectorIndex::new(self.dim);
+            for entry in vec_t.iter()? {
+                let (k, v) = entry?;
+                fresh.insert(k.value(), &storage::decode_vector(v.value(), self.dim)?);
+            }
+            *self = fresh;
+        }
+        Ok(())
+    }
+}

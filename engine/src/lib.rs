@@ -1,0 +1,52 @@
+//! # oubli
+//!
+//! An embedded memory database for AI agents that can forget, provably.
+//!
+//! One file per store (redb). Rows are short natural-language memories recalled by hybrid
+//! search (BM25 from tantivy fused with vector similarity) and forgotten on command: supersede,
+//! release, decay, pin, purge. Every state change is one event in an append-only, hash-chained
+//! (blake3), signed (ed25519) log.
+//!
+//! ```no_run
+//! use oubli::{Inscription, RecallQuery, Store, Target};
+//!
+//! # fn main() -> oubli::Result<()> {
+//! let store = Store::create("agent.oubli")?;
+//! store.inscribe(Inscription::new("Ana's door code is 4417").namespace("user:ana"))?;
+//! store.supersede(Target::query("Ana's door code"), Inscription::new("Ana's door code is 9051"))?;
+//! let hits = store.recall(&RecallQuery::new("door code").namespace("user:ana"))?;
+//! assert!(hits[0].row.text.as_deref().unwrap().contains("9051"));
+//! store.purge(Target::query("Ana's door code"))?; // erases both versions, scrubs the file
+//! store.verify_log(None)?;
+//! # Ok(()) }
+//! ```
+//!
+//! See `docs/` for the file format, the log encoding and the depth semantics.
+
+pub mod clock;
+pub mod depth;
+pub mod embed;
+pub mod entropy;
+pub mod error;
+pub mod index;
+pub mod log;
+pub mod options;
+pub mod row;
+pub mod storage;
+mod store;
+pub mod text;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use depth::{Depth, DepthState};
+pub use embed::{Embedder, HashEmbedder};
+pub use error::{Error, Result};
+pub use log::{Event, EventKind, Transition};
+pub use options::StoreOptions;
+pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
+pub use store::{
+    AsOf, DecayPolicy, Explain, Hit, History, Legs, ListQuery, LogReport, PurgeReport,
+    RecallQuery, RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
+};
+
+/// Version of this engine, recorded in receipts.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

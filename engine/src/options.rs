@@ -1,0 +1,100 @@
+//! How a store is opened: embedder, clock, keys, thresholds.
+
+use std::sync::Arc;
+
+use crate::clock::{Clock, SystemClock};
+use crate::embed::{Embedder, HashEmbedder};
+
+/// Default number of vectors below which recall scans vectors exactly.
+pub const DEFAULT_ANN_THRESHOLD: usize = 20_000;
+
+/// Options for [`crate::Store::create_with`] and [`crate::Store::open_with`].
+#[derive(Clone)]
+pub struct StoreOptions {
+    pub(crate) embedder: Arc<dyn Embedder>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) seed: Option<[u8; 32]>,
+    pub(crate) signing_key: Option<[u8; 32]>,
+    pub(crate) read_only: bool,
+    pub(crate) ann_threshold: usize,
+    pub(crate) scrub_on_purge: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            embedder: Arc::new(HashEmbedder::default()),
+            clock: Arc::new(SystemClock),
+            seed: None,
+            signing_key: None,
+            read_only: false,
+            ann_threshold: DEFAULT_ANN_THRESHOLD,
+            scrub_on_purge: true,
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreOptions")
+            .field("embedder", &self.embedder.id())
+            .field("clock", &self.clock)
+            .field("seeded", &self.seed.is_some())
+            .field("external_key", &self.signing_key.is_some())
+            .field("read_only", &self.read_only)
+            .field("ann_threshold", &self.ann_threshold)
+            .field("scrub_on_purge", &self.scrub_on_purge)
+            .finish()
+    }
+}
+
+impl StoreOptions {
+    /// Uses `embedder` for texts inscribed without a vector and for queries. A store remembers
+    /// its embedder's id and refuses to open with another.
+    pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.embedder = embedder;
+        self
+    }
+
+    /// Reads time from `clock` (a [`crate::ManualClock`] in tests and replays).
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Draws salts from a stream seeded with `seed` instead of the operating system, so the same
+    /// operations give byte-identical logs. For tests and reproducible benchmarks only: anyone
+    /// who knows the seed can recompute the salts.
+    pub fn deterministic_seed(mut self, seed: [u8; 32]) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Signs with this ed25519 secret key. At creation, the file then keeps only the public key
+    /// and every later writable open must supply the same key; without it, the store generates a
+    /// key and keeps it in the file.
+    pub fn signing_key(mut self, secret: [u8; 32]) -> Self {
+        self.signing_key = Some(secret);
+        self
+    }
+
+    /// Opens without a writer: every mutating call returns [`crate::Error::ReadOnly`], and other
+    /// read-only handles may share the file.
+    pub fn read_only(mut self, yes: bool) -> Self {
+        self.read_only = yes;
+        self
+    }
+
+    /// Number of vectors newer than the ANN snapshot above which a new snapshot is built.
+    pub fn ann_threshold(mut self, n: usize) -> Self {
+        self.ann_threshold = n.max(1);
+        self
+    }
+
+    /// Whether `purge` runs [`crate::Store::scrub`] before returning (default true). Turn it off
+    /// to batch many purges and scrub once; the receipt then records that erasure is pending.
+    pub fn scrub_on_purge(mut self, yes: bool) -> Self {
+        self.scrub_on_purge = yes;
+        self
+    }
+}

@@ -1,0 +1,379 @@
+//! One write transaction: row changes, the events that record them, and the index updates that
+//! follow the commit.
+//!
+//! A mutating call runs its logic against a [`Batch`]. If the logic fails, the redb transaction is
+//! dropped unfinished and nothing changes (not the file, not the indexes, not the in-memory
+//! counters). If it succeeds, the batch appends its events, signs a checkpoint over the new head,
+//! commits, and only then applies the staged index updates.
+
+use std::collections::BTreeMap;
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::{Inner, Store};
+use crate::depth::Depth;
+use crate::error::{Error, Result};
+use crate::log::{Checkpoint, Event, EventKind, Hash32, Transition, hash_encoded};
+use crate::row::{Inscription, Millis, Row, RowId};
+use crate::storage::{
+    self, CHECKPOINTS, DERIVED, EVENT_TIMES, EVENTS, KEYS, META, PAYLOADS, Payload, ROW_EVENTS,
+    ROWS, VECTORS, meta,
+};
+
+/// An index update to apply after the commit.
+enum IndexOp {
+    AddText(RowId, String),
+    RemoveText(RowId),
+    AddVector(RowId, Vec<f32>),
+    RemoveVector(RowId),
+}
+
+/// The state of one write transaction.
+pub(crate) struct Batch<'a> {
+    pub(crate) tx: &'a WriteTransaction,
+    pub(crate) inner: &'a mut Inner,
+    pub(crate) now: Millis,
+    next_row: RowId,
+    head_seq: u64,
+    head_hash: Hash32,
+    ops: Vec<IndexOp>,
+    events: usize,
+}
+
+impl Store {
+    /// Runs `f` in one write transaction. See the [module docs](self).
+    pub(crate) fn write<R>(&self, f: impl FnOnce(&mut Batch<'_>) -> Result<R>) -> Result<R> {
+        let mut guard = self.inner.write();
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        inner.write(self.now(), self.opts.ann_threshold, f)
+    }
+}
+
+impl Inner {
+    /// Runs `f` in one write transaction on an already locked store.
+    pub(crate) fn write<R>(
+        &mut self,
+        now: Millis,
+        ann_threshold: usize,
+        f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
+    ) -> Result<R> {
+        if !self.db.is_writable() {
+            return Err(Error::ReadOnly);
+        }
+        if self.text_behind {
+            self.catch_up_text()?;
+        }
+        let db = self.db.clone();
+        let tx = db.begin_write()?;
+        let mut batch = Batch {
+            tx: &tx,
+            next_row: self.next_row,
+            head_seq: self.head_seq,
+            head_hash: self.head_hash,
+            inner: self,
+            now,
+            ops: Vec::new(),
+            events: 0,
+        };
+        let result = f(&mut batch)?;
+        let (ops, next_row, head_seq, head_hash) = batch.finish()?;
+        tx.commit()?;
+        self.next_row = next_row;
+        self.head_seq = head_seq;
+        self.head_hash = head_hash;
+        self.apply(ops, ann_threshold)?;
+        Ok(result)
+    }
+}
+
+impl Inner {
+    /// Applies staged index updates after a commit. A text-index failure here does not lose
+    /// anything: the rows are committed, and the index catches up from the log before the next
+    /// write or on the next open.
+    fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
+        let mut text_changed = false;
+        let mut text_result = Ok(());
+        for op in ops {
+            match op {
+                IndexOp::AddText(id, t) => {
+                    text_changed = true;
+                    if text_result.is_ok() {
+                        text_result = self.text.add(id, &t);
+                    }
+                }
+                IndexOp::RemoveText(id) => {
+                    text_changed = true;
+                    if text_result.is_ok() {
+                        text_result = self.text.remove(id);
+                    }
+                }
+                IndexOp::AddVector(id, v) => self.vectors.insert(id, &v),
+                IndexOp::RemoveVector(id) => self.vectors.remove(id),
+            }
+        }
+        if text_changed && text_result.is_ok() {
+            text_result = self.text.commit(self.head_seq);
+        }
+        if text_result.is_err() {
+            self.text_behind = true;
+        }
+        if self.vectors.tail_len() > ann_threshold {
+            let tx = self.db.begin_write()?;
+            self.vectors.rebuild_snapshot(&tx)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+impl Batch<'_> {
+    /// Reads a row as this transaction sees it.
+    pub(crate) fn row(&self, id: RowId) -> Result<Row> {
+        let rows = self.tx.open_table(ROWS)?;
+        let v = rows.get(id)?.ok_or(Error::UnknownRow(id))?;
+        let mut row: Row = storage::decode(v.value())?;
+        let payloads = self.tx.open_table(PAYLOADS)?;
+        if let Some(p) = payloads.get(id)? {
+            let p: Payload = storage::decode(p.value())?;
+            row.text = Some(p.text);
+        }
+        Ok(row)
+    }
+
+    /// The live row holding `key` in `namespace`.
+    pub(crate) fn key_holder(&self, namespace: &str, key: &str) -> Result<Option<RowId>> {
+        let keys = self.tx.open_table(KEYS)?;
+        Ok(keys.get((namespace, key))?.map(|v| v.value()))
+    }
+
+    /// Writes a row record (its text lives in the payload table and is not rewritten here).
+    pub(crate) fn put_row(&self, row: &Row) -> Result<()> {
+        let mut stored = row.clone();
+        stored.text = None;
+        let mut rows = self.tx.open_table(ROWS)?;
+        rows.insert(row.id, storage::encode(&stored)?.as_slice())?;
+        Ok(())
+    }
+
+    /// Changes a row's depth, keeping the key table in step (a key belongs to live rows only),
+    /// and returns the transition to record. The caller writes the row and the event.
+    pub(crate) fn set_depth(&self, row: &mut Row, to: Depth) -> Result<Transition> {
+        let from = row.depth;
+        if from.is_void() {
+            return Err(Error::Purged(row.id));
+        }
+        if let Some(key) = &row.key {
+            let holder = self.key_holder(&row.namespace, key)?;
+            let mut keys = self.tx.open_table(KEYS)?;
+            if from.is_live() && !to.is_live() && holder == Some(row.id) {
+                keys.remove((row.namespace.as_str(), key.as_str()))?;
+            } else if !from.is_live() && to.is_live() {
+                match holder {
+                    Some(h) if h != row.id => {
+                        return Err(Error::DuplicateKey {
+                            namespace: row.namespace.clone(),
+                            key: key.clone(),
+                            holder: h,
+                        });
+                    }
+                    _ => {
+                        keys.insert((row.namespace.as_str(), key.as_str()), row.id)?;
+                    }
+                }
+            }
+        }
+        row.depth = to;
+        Ok(Transition {
+            row: row.id,
+            before: Some(from),
+            after: to,
+        })
+    }
+
+    /// Creates a row from a validated inscription and its unit vector. Returns the row, its
+    /// creation transition and its content commitment.
+    pub(crate) fn create_row(
+        &mut self,
+        ins: Inscription,
+        vector: Vec<f32>,
+        supersedes: Option<RowId>,
+    ) -> Result<(Row, Transition, Hash32)> {
+        let namespace = ins.namespace_or_default().to_owned();
+        if let Some(key) = &ins.key {
+            if let Some(holder) = self.key_holder(&namespace, key)? {
+                return Err(Error::DuplicateKey {
+                    namespace,
+                    key: key.clone(),
+                    holder,
+                });
+            }
+        }
+        for src in &ins.derived_from {
+            let r = self.row(*src)?;
+            if r.depth.is_void() {
+                return Err(Error::Purged(*src));
+            }
+        }
+        let id = self.next_row;
+        self.next_row += 1;
+        let salt = self.inner.entropy.next32();
+        let commitment = storage::commitment(&salt, &ins.text);
+        let row = Row {
+            id,
+            namespace,
+            key: ins.key,
+            text: Some(ins.text.clone()),
+            kind: ins.kind,
+            metadata: ins.metadata,
+            created_at: self.now,
+            surfaced_at: self.now,
+            valid_until: ins.valid_until,
+            depth: Depth::SURFACE,
+            derived_from: ins.derived_from,
+            superseded_by: None,
+            supersedes,
+            created_seq: self.head_seq + 1,
+        };
+        self.put_row(&row)?;
+        {
+            let mut payloads = self.tx.open_table(PAYLOADS)?;
+            let p = Payload {
+                text: ins.text.clone(),
+                salt,
+            };
+            payloads.insert(id, storage::encode(&p)?.as_slice())?;
+            let mut vectors = self.tx.open_table(VECTORS)?;
+            vectors.insert(id, storage::encode_vector(&vector).as_slice())?;
+            if let Some(key) = &row.key {
+                let mut keys = self.tx.open_table(KEYS)?;
+                keys.insert((row.namespace.as_str(), key.as_str()), id)?;
+            }
+            let mut derived = self.tx.open_table(DERIVED)?;
+            for src in &row.derived_from {
+                derived.insert((*src, id), ())?;
+            }
+        }
+        self.ops.push(IndexOp::AddText(id, ins.text));
+        self.ops.push(IndexOp::AddVector(id, vector));
+        let t = Transition {
+            row: id,
+            before: None,
+            after: Depth::SURFACE,
+        };
+        Ok((row, t, commitment))
+    }
+
+    /// Erases a row: deletes its payload and vector, clears its key, metadata and text, drops it
+    /// from the indexes, and sets it void. Returns the transition, the content commitment and the
+    /// salt that opens it (which exists nowhere else once this transaction commits).
+    pub(crate) fn erase_row(&mut self, row: &mut Row) -> Result<(Transition, Hash32, [u8; 32])> {
+        let from = row.depth;
+        if from.is_void() {
+            return Err(Error::Purged(row.id));
+        }
+        let payload: Payload = {
+            let mut payloads = self.tx.open_table(PAYLOADS)?;
+            let p = payloads
+                .remove(row.id)?
+                .ok_or_else(|| Error::Corrupt(format!("row {} has no payload", row.id)))?;
+            storage::decode(p.value())?
+        };
+        let commitment = storage::commitment(&payload.salt, &payload.text);
+        self.tx.open_table(VECTORS)?.remove(row.id)?;
+        if let Some(key) = &row.key {
+            if self.key_holder(&row.namespace, key)? == Some(row.id) {
+                self.tx
+                    .open_table(KEYS)?
+                    .remove((row.namespace.as_str(), key.as_str()))?;
+            }
+        }
+        row.text = None;
+        row.key = None;
+        row.metadata = BTreeMap::new();
+        row.depth = Depth::Void;
+        self.put_row(row)?;
+        self.ops.push(IndexOp::RemoveText(row.id));
+        self.ops.push(IndexOp::RemoveVector(row.id));
+        let t = Transition {
+            row: row.id,
+            before: Some(from),
+            after: Depth::Void,
+        };
+        Ok((t, commitment, payload.salt))
+    }
+
+    /// Rows derived from `id` (direct children in the provenance graph).
+    pub(crate) fn derived_from(&self, id: RowId) -> Result<Vec<RowId>> {
+        let derived = self.tx.open_table(DERIVED)?;
+        let mut out = Vec::new();
+        for e in derived.range((id, 0)..=(id, u64::MAX))? {
+            out.push(e?.0.value().1);
+        }
+        Ok(out)
+    }
+
+    /// Appends one event and returns its sequence number.
+    pub(crate) fn event(
+        &mut self,
+        kind: EventKind,
+        namespace: &str,
+        transitions: Vec<Transition>,
+        commitments: Vec<Hash32>,
+    ) -> Result<u64> {
+        let seq = self.head_seq + 1;
+        let ev = Event {
+            seq,
+            time: self.now,
+            namespace: namespace.to_owned(),
+            kind,
+            transitions,
+            commitments,
+            prev_hash: self.head_hash,
+        };
+        let enc = ev.encode();
+        let hash = hash_encoded(&enc);
+        self.tx.open_table(EVENTS)?.insert(seq, enc.as_slice())?;
+        {
+            let mut re = self.tx.open_table(ROW_EVENTS)?;
+            for t in &ev.transitions {
+                re.insert((t.row, seq), ())?;
+            }
+        }
+        self.tx.open_table(EVENT_TIMES)?.insert((self.now, seq), ())?;
+        self.head_seq = seq;
+        self.head_hash = hash;
+        self.events += 1;
+        Ok(seq)
+    }
+
+    /// The current head (seq and hash) as this transaction sees it.
+    pub(crate) fn head(&self) -> (u64, Hash32) {
+        (self.head_seq, self.head_hash)
+    }
+
+    /// Draws 32 random bytes from the store's salt stream.
+    pub(crate) fn salt(&mut self) -> [u8; 32] {
+        self.inner.entropy.next32()
+    }
+
+    /// Writes the checkpoint and counters. Returns what the store applies after the commit.
+    fn finish(self) -> Result<(Vec<IndexOp>, RowId, u64, Hash32)> {
+        if self.events > 0 {
+            let key = self
+                .inner
+                .signing
+                .as_ref()
+                .ok_or(Error::ReadOnly)?;
+            let cp = Checkpoint::sign(key, self.head_seq, self.head_hash);
+            self.tx
+                .open_table(CHECKPOINTS)?
+                .insert(self.head_seq, cp.encode().as_slice())?;
+            let mut m = self.tx.open_table(META)?;
+            let mut head = self.head_seq.to_le_bytes().to_vec();
+            head.extend_from_slice(&self.head_hash);
+            m.insert(meta::HEAD, head.as_slice())?;
+            m.insert(meta::NEXT_ROW, self.next_row.to_le_bytes().as_slice())?;
+        }
+        Ok((self.ops, self.next_row, self.head_seq, self.head_hash))
+    }
+}

@@ -1,0 +1,264 @@
+//! The log as a reader sees it: verification, events, a row's history, time travel.
+
+use std::collections::HashMap;
+
+use redb::ReadableTable;
+use serde::{Deserialize, Serialize};
+
+use super::{Inner, Store};
+use crate::depth::Depth;
+use crate::error::{Error, Result};
+use crate::log::{Checkpoint, Event, Hash32, genesis_hash, hash_encoded};
+use crate::row::{Millis, Row, RowId};
+use crate::storage::{self, CHECKPOINTS, EVENT_TIMES, EVENTS, ROW_EVENTS};
+
+/// A point in the store's past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AsOf {
+    /// Just after the event with this sequence number (0: before any event).
+    Seq(u64),
+    /// Just after the last event written at or before this time.
+    Time(Millis),
+}
+
+/// What [`Store::verify_log`] checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogReport {
+    /// Events verified.
+    pub events: u64,
+    /// Signed checkpoints verified.
+    pub checkpoints: u64,
+    /// Sequence number of the head.
+    pub head_seq: u64,
+    /// Hash of the head event (the genesis hash for an empty log).
+    pub head_hash: Hash32,
+}
+
+/// A row's lineage: the supersede chain it belongs to, oldest first, and every event that touched
+/// any row of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    /// The chain, oldest first.
+    pub chain: Vec<Row>,
+    /// Events touching the chain, in log order.
+    pub events: Vec<Event>,
+}
+
+impl Store {
+    /// Verifies the whole log against `public_key` (the store's own key when `None`): sequence
+    /// numbers run from 1 without gaps, every event decodes canonically and names its
+    /// predecessor's hash, every checkpoint's head matches the chain and its signature verifies,
+    /// the last event is covered by a checkpoint, and the head recorded in the store matches.
+    /// Any changed, removed or reordered byte fails with [`Error::LogTampered`].
+    pub fn verify_log(&self, public_key: Option<[u8; 32]>) -> Result<LogReport> {
+        self.read(|inner| {
+            let pk = public_key.unwrap_or(inner.public_key);
+            let tx = inner.db.begin_read()?;
+            let events = storage::open_read(&tx, EVENTS)?
+                .ok_or_else(|| Error::Corrupt("events table missing".into()))?;
+            let cps = storage::open_read(&tx, CHECKPOINTS)?
+                .ok_or_else(|| Error::Corrupt("checkpoints table missing".into()))?;
+            let r = verify_chain(&events, &cps, &pk)?;
+            if r.head_seq != inner.head_seq || r.head_hash != inner.head_hash {
+                return Err(Error::LogTampered {
+                    seq: r.head_seq,
+                    reason: format!(
+                        "log ends at seq {} but the store's head is seq {}",
+                        r.head_seq, inner.head_seq
+                    ),
+                });
+            }
+            Ok(r)
+        })
+    }
+
+    /// Events with `from <= seq <= to`, in order.
+    pub fn events(&self, from: u64, to: u64) -> Result<Vec<Event>> {
+        self.read(|inner| {
+            let tx = inner.db.begin_read()?;
+            let Some(t) = storage::open_read(&tx, EVENTS)? else {
+                return Ok(Vec::new());
+            };
+            let mut out = Vec::new();
+            if from > to {
+                return Ok(out);
+            }
+            for e in t.range(from..=to)? {
+                out.push(Event::decode(e?.1.value())?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The current head: sequence number and hash of the last event.
+    pub fn head(&self) -> Result<(u64, Hash32)> {
+        self.read(|i| Ok((i.head_seq, i.head_hash)))
+    }
+
+    /// The supersede chain `id` belongs to and the events that touched it.
+    pub fn history(&self, id: RowId) -> Result<History> {
+        self.read(|inner| {
+            let tx = inner.db.begin_read()?;
+            let mut row = Inner::read_row(&tx, id)?.ok_or(Error::UnknownRow(id))?;
+            let mut guard = 0usize;
+            while let Some(prev) = row.supersedes {
+                row = Inner::read_row(&tx, prev)?.ok_or(Error::UnknownRow(prev))?;
+                guard += 1;
+                if guard > 1_000_000 {
+                    return Err(Error::Corrupt("supersede chain loops".into()));
+                }
+            }
+            let mut chain = vec![row];
+            while let Some(next) = chain.last().and_then(|r| r.superseded_by) {
+                chain.push(Inner::read_row(&tx, next)?.ok_or(Error::UnknownRow(next))?);
+                if chain.len() > 1_000_000 {
+                    return Err(Error::Corrupt("supersede chain loops".into()));
+                }
+            }
+            let re = storage::open_read(&tx, ROW_EVENTS)?;
+            let ev = storage::open_read(&tx, EVENTS)?;
+            let mut seqs = std::collections::BTreeSet::new();
+            if let Some(re) = &re {
+                for r in &chain {
+                    for e in re.range((r.id, 0)..=(r.id, u64::MAX))? {
+                        seqs.insert(e?.0.value().1);
+                    }
+                }
+            }
+            let mut events = Vec::new();
+            if let Some(ev) = &ev {
+                for s in seqs {
+                    if let Some(v) = ev.get(s)? {
+                        events.push(Event::decode(v.value())?);
+                    }
+                }
+            }
+            Ok(History { chain, events })
+        })
+    }
+}
+
+/// Walks the chain; shared by [`Store::verify_log`] and tests.
+pub(crate) fn verify_chain(
+    events: &impl ReadableTable<u64, &'static [u8]>,
+    cps: &impl ReadableTable<u64, &'static [u8]>,
+    pk: &[u8; 32],
+) -> Result<LogReport> {
+    let mut prev = genesis_hash(pk);
+    let mut expected = 1u64;
+    let mut heads: HashMap<u64, Hash32> = HashMap::new();
+    for e in events.iter()? {
+        let (k, v) = e?;
+        let seq = k.value();
+        let bytes = v.value();
+        let tampered = |reason: String| Error::LogTampered { seq, reason };
+        if seq != expected {
+            return Err(tampered(format!("expected seq {expected}, found {seq}")));
+        }
+        let ev = Event::decode(bytes).map_err(|e| tampered(e.to_string()))?;
+        if ev.seq != seq {
+            return Err(tampered(format!("entry stored at {seq} says seq {}", ev.seq)));
+        }
+        if ev.prev_hash != prev {
+            return Err(tampered("previous-hash link broken".into()));
+        }
+        prev = hash_encoded(bytes);
+        heads.insert(seq, prev);
+        expected += 1;
+    }
+    let last = expected - 1;
+    let mut checkpoints = 0;
+    let mut last_cp = 0;
+    for c in cps.iter()? {
+        let (k, v) = c?;
+        let cp = Checkpoint::decode(v.value())?;
+        if cp.seq != k.value() {
+            return Err(Error::LogTampered {
+                seq: k.value(),
+                reason: "checkpoint stored under the wrong seq".into(),
+            });
+        }
+        match heads.get(&cp.seq) {
+            Some(h) if *h == cp.head => {}
+            _ => {
+                return Err(Error::LogTampered {
+                    seq: cp.seq,
+                    reason: "checkpoint head does not match the chain".into(),
+                });
+            }
+        }
+        cp.verify(pk)?;
+        checkpoints += 1;
+        last_cp = cp.seq;
+    }
+    if last_cp != last {
+        return Err(Error::LogTampered {
+            seq: last,
+            reason: format!("last event {last} is not covered by a checkpoint (last is {last_cp})"),
+        });
+    }
+    Ok(LogReport {
+        events: last,
+        checkpoints,
+        head_seq: last,
+        head_hash: prev,
+    })
+}
+
+impl Inner {
+    /// The sequence number and time an [`AsOf`] stands for.
+    pub(crate) fn resolve_as_of(
+        &self,
+        tx: &redb::ReadTransaction,
+        at: AsOf,
+    ) -> Result<(u64, Millis)> {
+        match at {
+            AsOf::Seq(s) => {
+                if s > self.head_seq {
+                    return Err(Error::InvalidArgument(format!(
+                        "as-of seq {s} is past the head {}",
+                        self.head_seq
+                    )));
+                }
+                let time = match storage::open_read(tx, EVENTS)?.and_then(|t| t.get(s).ok().flatten()) {
+                    Some(v) => Event::decode(v.value())?.time,
+                    None => Millis::MIN,
+                };
+                Ok((s, time))
+            }
+            AsOf::Time(t) => {
+                let seq = match storage::open_read(tx, EVENT_TIMES)? {
+                    Some(times) => times
+                        .range(..=(t, u64::MAX))?
+                        .next_back()
+                        .transpose()?
+                        .map_or(0, |(k, _)| k.value().1),
+                    None => 0,
+                };
+                Ok((seq, t))
+            }
+        }
+    }
+
+    /// Every row's depth just after event `seq`, by folding the log's transitions.
+    pub(crate) fn depths_at(
+        &self,
+        tx: &redb::ReadTransaction,
+        seq: u64,
+    ) -> Result<HashMap<RowId, Depth>> {
+        let mut out = HashMap::new();
+        if seq == 0 {
+            return Ok(out);
+        }
+        if let Some(t) = storage::open_read(tx, EVENTS)? {
+            for e in t.range(1..=seq)? {
+                let ev = Event::decode(e?.1.value())?;
+                for tr in ev.transitions {
+                    out.insert(tr.row, tr.after);
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,433 @@
+//! The store: one redb file holding rows, payloads, vectors, keys, the event log, checkpoints and
+//! the derived indexes.
+//!
+//! Concurrency: many readers, one writer. Reads take a shared lock on the in-memory state; every
+//! mutating call takes it exclusively for the duration of one redb write transaction plus the
+//! index updates that follow its commit. Another process that opens the file for writing gets
+//! [`Error::Locked`].
+
+mod batch;
+mod decay;
+mod history;
+mod ops;
+mod recall;
+mod scrub;
+mod target;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ed25519_dalek::SigningKey;
+use parking_lot::RwLock;
+use redb::{ReadableTable, TableDefinition};
+
+pub use decay::{DecayPolicy, SweepReport};
+pub use history::{AsOf, History, LogReport};
+pub use ops::{PurgeReport, RowOpening, Superseded};
+pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
+pub use target::{Target, TargetMatch};
+
+use crate::embed::Embedder;
+use crate::entropy::{self, Entropy};
+use crate::error::{Error, Result};
+use crate::index::text::TextIndex;
+use crate::index::vector::VectorIndex;
+use crate::log::{Hash32, genesis_hash};
+use crate::options::StoreOptions;
+use crate::row::{Row, RowId};
+use crate::storage::{self, Db, META, PAYLOADS, ROWS, meta};
+
+/// An oubli store: one file, opened in-process.
+///
+/// `Store` is `Send + Sync`; share it between threads behind an `Arc`.
+pub struct Store {
+    path: PathBuf,
+    opts: StoreOptions,
+    inner: RwLock<Option<Inner>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .field("opts", &self.opts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The open state of a store.
+pub(crate) struct Inner {
+    pub(crate) db: Arc<Db>,
+    pub(crate) text: TextIndex,
+    pub(crate) text_behind: bool,
+    pub(crate) vectors: VectorIndex,
+    pub(crate) signing: Option<SigningKey>,
+    pub(crate) public_key: [u8; 32],
+    pub(crate) entropy: Entropy,
+    pub(crate) head_seq: u64,
+    pub(crate) head_hash: Hash32,
+    pub(crate) next_row: RowId,
+    pub(crate) dim: usize,
+}
+
+/// Every table, so that creation makes them all and the scrub copy misses none.
+macro_rules! for_each_table {
+    ($m:ident) => {
+        $m!(storage::META);
+        $m!(storage::ROWS);
+        $m!(storage::PAYLOADS);
+        $m!(storage::VECTORS);
+        $m!(storage::KEYS);
+        $m!(storage::DERIVED);
+        $m!(storage::EVENTS);
+        $m!(storage::CHECKPOINTS);
+        $m!(storage::ROW_EVENTS);
+        $m!(storage::EVENT_TIMES);
+        $m!(storage::TEXT_INDEX_FILES);
+        $m!(storage::VECTOR_SNAPSHOT);
+        $m!(storage::POLICIES);
+    };
+}
+
+fn map_open_error(path: &Path, e: redb::DatabaseError) -> Error {
+    match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => Error::Locked(path.to_path_buf()),
+        redb::DatabaseError::UpgradeRequired(v) => Error::UnsupportedVersion {
+            found: v as u32,
+            supported: storage::FORMAT_VERSION,
+        },
+        redb::DatabaseError::Storage(redb::StorageError::Io(io)) => Error::Io(io),
+        other => Error::Corrupt(other.to_string()),
+    }
+}
+
+/// Runs redb's open, turning a panic on a mangled file into [`Error::Corrupt`].
+fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(_) => Err(Error::Corrupt("the storage engine rejected the file".into())),
+    }
+}
+
+impl Store {
+    /// Creates a new store at `path` with default options. Fails if a file is already there.
+    pub fn create(path: impl AsRef<Path>) -> Result<Store> {
+        Store::create_with(path, StoreOptions::default())
+    }
+
+    /// Opens the store at `path` with default options.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Store::open_with(path, StoreOptions::default())
+    }
+
+    /// Opens the store at `path`, creating it first if there is none.
+    pub fn open_or_create(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
+        if path.as_ref().exists() {
+            Store::open_with(path, opts)
+        } else {
+            Store::create_with(path, opts)
+        }
+    }
+
+    /// Creates a new store at `path`.
+    pub fn create_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
+        let path = path.as_ref().to_path_buf();
+        if opts.read_only {
+            return Err(Error::InvalidArgument("cannot create a store read-only".into()));
+        }
+        if path.exists() {
+            return Err(Error::AlreadyExists(path));
+        }
+        let db = guarded(|| {
+            redb::Builder::new()
+                .create(&path)
+                .map_err(|e| map_open_error(&path, e))
+        })?;
+        let (secret, keep_secret) = match opts.signing_key {
+            Some(s) => (s, false),
+            None => (entropy::os_random()?, true),
+        };
+        let signing = SigningKey::from_bytes(&secret);
+        let public_key = signing.verifying_key().to_bytes();
+        let embedder = opts.embedder.clone();
+        let init = || -> Result<()> {
+            let tx = db.begin_write()?;
+            macro_rules! create_table {
+                ($t:expr) => {
+                    tx.open_table($t)?;
+                };
+            }
+            for_each_table!(create_table);
+            {
+                let mut m = tx.open_table(META)?;
+                m.insert(meta::FORMAT, storage::FORMAT_VERSION.to_le_bytes().as_slice())?;
+                m.insert(meta::EMBEDDER, embedder.id().as_bytes())?;
+                m.insert(meta::DIM, (embedder.dim() as u32).to_le_bytes().as_slice())?;
+                m.insert(meta::PUBLIC_KEY, public_key.as_slice())?;
+                if keep_secret {
+                    m.insert(meta::SECRET_KEY, secret.as_slice())?;
+                }
+                m.insert(meta::NEXT_ROW, 1u64.to_le_bytes().as_slice())?;
+                let mut head = 0u64.to_le_bytes().to_vec();
+                head.extend_from_slice(&genesis_hash(&public_key));
+                m.insert(meta::HEAD, head.as_slice())?;
+            }
+            tx.commit()?;
+            Ok(())
+        };
+        if let Err(e) = init() {
+            drop(db);
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        drop(db);
+        Store::open_with(&path, opts)
+    }
+
+    /// Opens an existing store at `path`.
+    pub fn open_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
+        let path = path.as_ref().to_path_buf();
+        if !path.exists() {
+            return Err(Error::NotFound(path));
+        }
+        scrub::remove_stale_temp(&path);
+        let inner = Inner::open(&path, &opts)?;
+        Ok(Store {
+            path,
+            opts,
+            inner: RwLock::new(Some(inner)),
+        })
+    }
+
+    /// The file this store lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The store's ed25519 public key: give it to whoever verifies logs and receipts.
+    pub fn public_key(&self) -> Result<[u8; 32]> {
+        self.read(|i| Ok(i.public_key))
+    }
+
+    /// The embedder in use.
+    pub fn embedder(&self) -> Arc<dyn Embedder> {
+        self.opts.embedder.clone()
+    }
+
+    /// Closes the store. Later calls return [`Error::Closed`]; dropping the store closes it too.
+    pub fn close(&self) -> Result<()> {
+        let inner = self.inner.write().take();
+        drop(inner);
+        Ok(())
+    }
+
+    /// Runs `f` on the open state under the shared lock.
+    pub(crate) fn read<R>(&self, f: impl FnOnce(&Inner) -> Result<R>) -> Result<R> {
+        let guard = self.inner.read();
+        let inner = guard.as_ref().ok_or(Error::Closed)?;
+        f(inner)
+    }
+
+    pub(crate) fn now(&self) -> crate::row::Millis {
+        self.opts.clock.now()
+    }
+}
+
+impl Inner {
+    fn open(path: &Path, opts: &StoreOptions) -> Result<Inner> {
+        let db = guarded(|| {
+            if opts.read_only {
+                redb::Builder::new()
+                    .open_read_only(path)
+                    .map(Db::ReadOnly)
+                    .map_err(|e| map_open_error(path, e))
+            } else {
+                redb::Builder::new()
+                    .open(path)
+                    .map(Db::Writable)
+                    .map_err(|e| map_open_error(path, e))
+            }
+        })?;
+        let db = Arc::new(db);
+        guarded(|| Inner::load(db, opts))
+    }
+
+    fn load(db: Arc<Db>, opts: &StoreOptions) -> Result<Inner> {
+        let tx = db.begin_read()?;
+        let m = storage::open_read(&tx, META)?
+            .ok_or_else(|| Error::Corrupt("not an oubli store (no meta table)".into()))?;
+        let get = |k: &str| -> Result<Vec<u8>> {
+            m.get(k)?
+                .map(|v| v.value().to_vec())
+                .ok_or_else(|| Error::Corrupt(format!("meta {k} missing")))
+        };
+        let format = u32::from_le_bytes(
+            get(meta::FORMAT)?
+                .try_into()
+                .map_err(|_| Error::Corrupt("meta format".into()))?,
+        );
+        if format != storage::FORMAT_VERSION {
+            return Err(Error::UnsupportedVersion {
+                found: format,
+                supported: storage::FORMAT_VERSION,
+            });
+        }
+        let stored = String::from_utf8(get(meta::EMBEDDER)?)
+            .map_err(|_| Error::Corrupt("meta embedder".into()))?;
+        if stored != opts.embedder.id() {
+            return Err(Error::EmbedderMismatch {
+                stored,
+                given: opts.embedder.id(),
+            });
+        }
+        let dim = u32::from_le_bytes(
+            get(meta::DIM)?
+                .try_into()
+                .map_err(|_| Error::Corrupt("meta dim".into()))?,
+        ) as usize;
+        let public_key: [u8; 32] = get(meta::PUBLIC_KEY)?
+            .try_into()
+            .map_err(|_| Error::Corrupt("meta public key".into()))?;
+        let stored_secret = m.get(meta::SECRET_KEY)?.map(|v| v.value().to_vec());
+        let signing = match (opts.signing_key, stored_secret) {
+            (Some(s), _) => Some(SigningKey::from_bytes(&s)),
+            (None, Some(s)) => Some(SigningKey::from_bytes(
+                &s.try_into()
+                    .map_err(|_| Error::Corrupt("meta secret key".into()))?,
+            )),
+            (None, None) if db.is_writable() => {
+                return Err(Error::InvalidArgument(
+                    "this store signs with an external key: pass it with StoreOptions::signing_key"
+                        .into(),
+                ));
+            }
+            (None, None) => None,
+        };
+        if let Some(k) = &signing {
+            if k.verifying_key().to_bytes() != public_key {
+                return Err(Error::KeyMismatch);
+            }
+        }
+        let head = get(meta::HEAD)?;
+        if head.len() != 40 {
+            return Err(Error::Corrupt("meta head".into()));
+        }
+        let head_seq = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
+        let head_hash: Hash32 = head[8..].try_into().expect("32 bytes");
+        let next_row = storage::meta_u64(&m, meta::NEXT_ROW)?
+            .ok_or_else(|| Error::Corrupt("meta next_row missing".into()))?;
+        let vec_t = storage::open_read(&tx, storage::VECTORS)?
+            .ok_or_else(|| Error::Corrupt("vectors table missing".into()))?;
+        let snap_t = storage::open_read(&tx, storage::VECTOR_SNAPSHOT)?;
+        let vectors = VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)?;
+        drop((m, vec_t, snap_t, tx));
+
+        let entropy_seed = match opts.seed {
+            // Fold the head into a fixed seed so a reopened store never repeats a salt.
+            Some(seed) => {
+                let mut h = blake3::Hasher::new_keyed(&seed);
+                h.update(&head_seq.to_le_bytes());
+                *h.finalize().as_bytes()
+            }
+            None => entropy::os_random()?,
+        };
+        let mut inner = Inner {
+            text: TextIndex::open(db.clone(), db.is_writable())?,
+            text_behind: false,
+            db,
+            vectors,
+            signing,
+            public_key,
+            entropy: Entropy::from_seed(entropy_seed),
+            head_seq,
+            head_hash,
+            next_row,
+            dim,
+        };
+        if inner.text.indexed_seq() < inner.head_seq {
+            inner.catch_up_text()?;
+        }
+        Ok(inner)
+    }
+
+    /// Brings the text index up to the log head: re-indexes every row touched since the index's
+    /// last commit (a crash between the row commit and the index commit leaves it behind).
+    pub(crate) fn catch_up_text(&mut self) -> Result<()> {
+        let tx = self.db.begin_read()?;
+        if !self.db.is_writable() {
+            let rows = storage::open_read(&tx, PAYLOADS)?
+                .ok_or_else(|| Error::Corrupt("payloads table missing".into()))?;
+            let mut all = Vec::new();
+            for e in rows.iter()? {
+                let (k, v) = e?;
+                let p: storage::Payload = storage::decode(v.value())?;
+                all.push((k.value(), p.text));
+            }
+            self.text = TextIndex::in_memory(all.iter().map(|(i, t)| (*i, t.as_str())), self.head_seq)?;
+            self.text_behind = false;
+            return Ok(());
+        }
+        let events = storage::open_read(&tx, storage::EVENTS)?
+            .ok_or_else(|| Error::Corrupt("events table missing".into()))?;
+        let payloads = storage::open_read(&tx, PAYLOADS)?
+            .ok_or_else(|| Error::Corrupt("payloads table missing".into()))?;
+        let mut touched = std::collections::BTreeSet::new();
+        for e in events.range(self.text.indexed_seq() + 1..)? {
+            let (_, v) = e?;
+            let ev = crate::log::Event::decode(v.value())?;
+            touched.extend(ev.transitions.iter().map(|t| t.row));
+        }
+        for id in touched {
+            self.text.remove(id)?;
+            if let Some(p) = payloads.get(id)? {
+                let p: storage::Payload = storage::decode(p.value())?;
+                self.text.add(id, &p.text)?;
+            }
+        }
+        self.text.commit(self.head_seq)?;
+        self.text_behind = false;
+        Ok(())
+    }
+
+    /// Reads a row (with its text when it has one).
+    pub(crate) fn read_row(tx: &redb::ReadTransaction, id: RowId) -> Result<Option<Row>> {
+        let rows = storage::open_read(tx, ROWS)?;
+        let Some(rows) = rows else { return Ok(None) };
+        let Some(v) = rows.get(id)? else { return Ok(None) };
+        let mut row: Row = storage::decode(v.value())?;
+        if let Some(p) = storage::open_read(tx, PAYLOADS)?.and_then(|t| t.get(id).ok().flatten()) {
+            let p: storage::Payload = storage::decode(p.value())?;
+            row.text = Some(p.text);
+        }
+        Ok(Some(row))
+    }
+}
+
+/// Copies every table of `src` into `dst` (used by scrub's file rewrite).
+pub(crate) fn copy_tables(src: &redb::ReadTransaction, dst: &redb::WriteTransaction) -> Result<()> {
+    fn copy<K: redb::Key + 'static, V: redb::Value + 'static>(
+        src: &redb::ReadTransaction,
+        dst: &redb::WriteTransaction,
+        def: TableDefinition<K, V>,
+    ) -> Result<()>
+    where
+        for<'a> K::SelfType<'a>: std::borrow::Borrow<K::SelfType<'a>>,
+        for<'a> V::SelfType<'a>: std::borrow::Borrow<V::SelfType<'a>>,
+    {
+        let mut out = dst.open_table(def)?;
+        if let Some(t) = storage::open_read(src, def)? {
+            for e in t.iter()? {
+                let (k, v) = e?;
+                out.insert(k.value(), v.value())?;
+            }
+        }
+        Ok(())
+    }
+    macro_rules! copy_table {
+        ($t:expr) => {
+            copy(src, dst, $t)?;
+        };
+    }
+    for_each_table!(copy_table);
+    Ok(())
+}

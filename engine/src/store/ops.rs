@@ -1,0 +1,367 @@
+//! The forgetting primitives: inscribe, supersede, release, pin, resurface, purge.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use super::Store;
+use super::batch::Batch;
+use super::target::{Scope, Target, TargetMatch, Width};
+use crate::depth::Depth;
+use crate::embed::check_vector;
+use crate::error::{Error, Result};
+use crate::log::{EventKind, Hash32};
+use crate::row::{Inscription, Row, RowId};
+use crate::storage;
+
+/// What a supersede did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Superseded {
+    /// Rows submerged by the supersede (one today).
+    pub replaced: Vec<RowId>,
+    /// The new row.
+    pub new_id: RowId,
+    /// Sequence number of the supersede event.
+    pub seq: u64,
+}
+
+/// The salt that opens one erased row's commitment: given to the data subject, never stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowOpening {
+    /// The erased row.
+    pub row: RowId,
+    /// Salt of its content commitment.
+    pub salt: [u8; 32],
+    /// The commitment: blake3-derive-key(`oubli 2026-11-21 content commitment v1`, salt || text).
+    pub commitment: Hash32,
+}
+
+/// What a purge erased, with the commitments and openings a receipt is built from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PurgeReport {
+    /// Sequence number of the purge event.
+    pub seq: u64,
+    /// Rows the target matched directly.
+    pub targeted: Vec<RowId>,
+    /// Rows erased through the closure (supersede chain and derived rows), beyond `targeted`.
+    pub cascade: Vec<RowId>,
+    /// Every row erased, in id order.
+    pub erased: Vec<RowId>,
+    /// Commitment to the selector (the target as given), salted.
+    pub selector_commitment: Hash32,
+    /// Salt of the selector commitment.
+    pub selector_salt: [u8; 32],
+    /// Openings of the erased rows' commitments.
+    pub openings: Vec<RowOpening>,
+    /// Log head (seq, hash) before the purge.
+    pub head_before: (u64, Hash32),
+    /// Log head (seq, hash) after the purge event.
+    pub head_after: (u64, Hash32),
+    /// Sequence number of the scrub event after which no erased byte remains in the file, or
+    /// `None` if scrubbing was deferred (see [`crate::StoreOptions::scrub_on_purge`]).
+    pub completion_seq: Option<u64>,
+}
+
+impl Store {
+    fn prepare(&self, mut ins: Inscription) -> Result<(Inscription, Vec<f32>)> {
+        ins.validate()?;
+        let dim = self.read(|i| Ok(i.dim))?;
+        let v = match ins.vector.take() {
+            Some(v) => check_vector(&v, dim)?,
+            None => {
+                let e = self.opts.embedder.embed(&ins.text)?;
+                check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?
+            }
+        };
+        Ok((ins, v))
+    }
+
+    /// Inscribes one row and returns its id.
+    pub fn inscribe(&self, ins: Inscription) -> Result<RowId> {
+        let (ins, v) = self.prepare(ins)?;
+        self.write(|b| {
+            let ns = ins.namespace_or_default().to_owned();
+            let (row, t, c) = b.create_row(ins, v, None)?;
+            b.event(EventKind::Inscribe, &ns, vec![t], vec![c])?;
+            Ok(row.id)
+        })
+    }
+
+    /// Inscribes many rows in one transaction (one event per row). All or nothing: if any
+    /// inscription is invalid, none is written.
+    pub fn inscribe_batch(&self, batch: Vec<Inscription>) -> Result<Vec<RowId>> {
+        let dim = self.read(|i| Ok(i.dim))?;
+        let mut prepared = Vec::with_capacity(batch.len());
+        let mut to_embed = Vec::new();
+        for (i, mut ins) in batch.into_iter().enumerate() {
+            ins.validate()
+                .map_err(|e| Error::InvalidArgument(format!("inscription {i}: {e}")))?;
+            let v = match ins.vector.take() {
+                Some(v) => Some(check_vector(&v, dim)?),
+                None => {
+                    to_embed.push(i);
+                    None
+                }
+            };
+            prepared.push((ins, v));
+        }
+        let texts: Vec<&str> = to_embed.iter().map(|&i| prepared[i].0.text.as_str()).collect();
+        let embedded = self.opts.embedder.embed_batch(&texts)?;
+        for (i, e) in to_embed.into_iter().zip(embedded) {
+            prepared[i].1 = Some(check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?);
+        }
+        self.write(|b| {
+            let mut ids = Vec::with_capacity(prepared.len());
+            for (ins, v) in prepared {
+                let ns = ins.namespace_or_default().to_owned();
+                let (row, t, c) = b.create_row(ins, v.expect("embedded above"), None)?;
+                b.event(EventKind::Inscribe, &ns, vec![t], vec![c])?;
+                ids.push(row.id);
+            }
+            Ok(ids)
+        })
+    }
+
+    /// Inscribes under a natural key: supersedes the live row holding the key if there is one,
+    /// inscribes otherwise. The inscription must carry a key.
+    pub fn upsert(&self, ins: Inscription) -> Result<RowId> {
+        let key = ins
+            .key
+            .clone()
+            .ok_or_else(|| Error::InvalidArgument("upsert needs a key".into()))?;
+        let ns = ins.namespace_or_default().to_owned();
+        match self.supersede(Target::key(ns, key), ins.clone()) {
+            Ok(s) => Ok(s.new_id),
+            Err(Error::UnknownKey { .. }) => self.inscribe(ins),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Reads one row by id, whatever its depth (a purged row comes back with no text).
+    pub fn get(&self, id: RowId) -> Result<Row> {
+        self.read(|i| {
+            let tx = i.db.begin_read()?;
+            super::Inner::read_row(&tx, id)?.ok_or(Error::UnknownRow(id))
+        })
+    }
+
+    /// The live row holding `key` in `namespace`.
+    pub fn get_by_key(&self, namespace: &str, key: &str) -> Result<Row> {
+        let m = self.resolve(&Target::key(namespace, key))?;
+        self.get(m[0].id)
+    }
+
+    /// Dry run: the rows `target` resolves to for a fan-out call (release), and why, without
+    /// changing anything.
+    pub fn resolve(&self, target: &Target) -> Result<Vec<TargetMatch>> {
+        self.read(|i| {
+            let tx = i.db.begin_read()?;
+            let fetch = |id| super::Inner::read_row(&tx, id);
+            let holder = |ns: &str, k: &str| -> Result<Option<RowId>> {
+                Ok(storage::open_read(&tx, storage::KEYS)?
+                    .and_then(|t| t.get((ns, k)).ok().flatten().map(|v| v.value())))
+            };
+            i.resolve(target, Scope::Live, Width::All, &fetch, &holder)
+        })
+    }
+
+    /// Replaces the row `target` names with a new row. The old row submerges (kept for history
+    /// and time travel) with `superseded_by` set; the new row inherits the old row's namespace
+    /// and key unless the inscription sets them. One event records both transitions.
+    pub fn supersede(&self, target: Target, ins: Inscription) -> Result<Superseded> {
+        let (mut ins, v) = self.prepare(ins)?;
+        self.write(|b| {
+            let m = resolve_in(b, &target, Scope::Live, Width::One)?;
+            let mut old = b.row(m[0].id)?;
+            if !old.depth.is_live() {
+                return Err(Error::InvalidTransition {
+                    id: old.id,
+                    op: "supersede",
+                    state: old.depth.state().name(),
+                });
+            }
+            if ins.namespace.is_none() {
+                ins.namespace = Some(old.namespace.clone());
+            }
+            if ins.key.is_none() && ins.namespace.as_deref() == Some(old.namespace.as_str()) {
+                ins.key = old.key.clone();
+            }
+            let t_old = b.set_depth(&mut old, Depth::SUBMERGED)?;
+            let ns = old.namespace.clone();
+            let (new, t_new, c) = b.create_row(ins, v, Some(old.id))?;
+            old.superseded_by = Some(new.id);
+            b.put_row(&old)?;
+            let seq = b.event(EventKind::Supersede, &ns, vec![t_old, t_new], vec![c])?;
+            Ok(Superseded {
+                replaced: vec![old.id],
+                new_id: new.id,
+                seq,
+            })
+        })
+    }
+
+    /// Submerges what `target` names (soft forget, depth 0): recall stops returning it, history
+    /// and time travel keep it, [`Store::resurface`] brings it back. A query may fan out to
+    /// several rows. One event per row.
+    pub fn release(&self, target: Target) -> Result<Vec<RowId>> {
+        self.transition(target, "release", EventKind::Release, Scope::Live, |_| {
+            Depth::SUBMERGED
+        })
+    }
+
+    /// Pins what `target` names: depth `+inf`, never decays. Works on submerged rows too.
+    pub fn pin(&self, target: Target) -> Result<Vec<RowId>> {
+        self.transition(target, "pin", EventKind::Pin, Scope::NotVoid, |_| Depth::Pinned)
+    }
+
+    /// Brings submerged or sinking rows back to the surface (depth 1). Pinned rows stay pinned.
+    pub fn resurface(&self, target: Target) -> Result<Vec<RowId>> {
+        self.transition(target, "resurface", EventKind::Resurface, Scope::NotVoid, |d| {
+            if d == Depth::Pinned { Depth::Pinned } else { Depth::SURFACE }
+        })
+    }
+
+    fn transition(
+        &self,
+        target: Target,
+        op: &'static str,
+        kind: EventKind,
+        scope: Scope,
+        to: impl Fn(Depth) -> Depth,
+    ) -> Result<Vec<RowId>> {
+        self.write(|b| {
+            let width = if matches!(target, Target::Query { .. }) {
+                Width::All
+            } else {
+                Width::One
+            };
+            let matches = resolve_in(b, &target, scope, width)?;
+            let mut changed = Vec::new();
+            for m in matches {
+                let mut row = b.row(m.id)?;
+                if row.depth.is_void() {
+                    return Err(Error::Purged(row.id));
+                }
+                if kind == EventKind::Release && !row.depth.is_live() {
+                    return Err(Error::InvalidTransition {
+                        id: row.id,
+                        op,
+                        state: row.depth.state().name(),
+                    });
+                }
+                let new = to(row.depth);
+                if new == row.depth {
+                    continue;
+                }
+                let t = b.set_depth(&mut row, new)?;
+                if new == Depth::SURFACE {
+                    row.surfaced_at = b.now;
+                }
+                b.put_row(&row)?;
+                b.event(kind, &row.namespace, vec![t], vec![])?;
+                changed.push(row.id);
+            }
+            Ok(changed)
+        })
+    }
+
+    /// Erases what `target` names and its closure: the rows it matches (any depth but void), their
+    /// supersede chains in both directions, and every row derived from any of them,
+    /// transitively. Text, vector, key and metadata are deleted; the row id stays as a void
+    /// tombstone and the log keeps only salted commitments. Unless scrubbing is deferred, the
+    /// store then runs [`Store::scrub`], after which no byte of the erased text is in the file.
+    pub fn purge(&self, target: Target) -> Result<PurgeReport> {
+        let mut report = self.write(|b| {
+            let head_before = b.head();
+            let matches = resolve_in(b, &target, Scope::NotVoid, Width::All)?;
+            let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+            let closure = closure(b, &targeted)?;
+            let mut transitions = Vec::new();
+            let mut commitments = Vec::new();
+            let mut openings = Vec::new();
+            let mut namespaces = BTreeSet::new();
+            for id in &closure {
+                let mut row = b.row(*id)?;
+                namespaces.insert(row.namespace.clone());
+                let (t, c, salt) = b.erase_row(&mut row)?;
+                transitions.push(t);
+                commitments.push(c);
+                openings.push(RowOpening {
+                    row: *id,
+                    salt,
+                    commitment: c,
+                });
+            }
+            let selector_salt = b.salt();
+            let selector = serde_json::to_string(&target)
+                .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+            let selector_commitment = storage::commitment(&selector_salt, &selector);
+            commitments.push(selector_commitment);
+            let ns = if namespaces.len() == 1 {
+                namespaces.into_iter().next().expect("one")
+            } else {
+                "*".to_owned()
+            };
+            let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
+            let targeted_set: BTreeSet<RowId> = targeted.iter().copied().collect();
+            Ok(PurgeReport {
+                seq,
+                cascade: closure
+                    .iter()
+                    .copied()
+                    .filter(|id| !targeted_set.contains(id))
+                    .collect(),
+                targeted,
+                erased: closure,
+                selector_commitment,
+                selector_salt,
+                openings,
+                head_before,
+                head_after: b.head(),
+                completion_seq: None,
+            })
+        })?;
+        if self.opts.scrub_on_purge {
+            report.completion_seq = Some(self.scrub()?);
+        }
+        Ok(report)
+    }
+}
+
+fn resolve_in(
+    b: &Batch<'_>,
+    target: &Target,
+    scope: Scope,
+    width: Width,
+) -> Result<Vec<TargetMatch>> {
+    let fetch = |id| match b.row(id) {
+        Ok(r) => Ok(Some(r)),
+        Err(Error::UnknownRow(_)) => Ok(None),
+        Err(e) => Err(e),
+    };
+    let holder = |ns: &str, k: &str| b.key_holder(ns, k);
+    b.inner.resolve(target, scope, width, &fetch, &holder)
+}
+
+/// The purge closure of `start`: supersede chains both ways and derived rows, transitively;
+/// rows already void are left out. Sorted by id.
+fn closure(b: &Batch<'_>, start: &[RowId]) -> Result<Vec<RowId>> {
+    let mut seen: BTreeMap<RowId, ()> = BTreeMap::new();
+    let mut queue: VecDeque<RowId> = start.iter().copied().collect();
+    while let Some(id) = queue.pop_front() {
+        if seen.insert(id, ()).is_some() {
+            continue;
+        }
+        let row = b.row(id)?;
+        queue.extend(row.superseded_by);
+        queue.extend(row.supersedes);
+        queue.extend(b.derived_from(id)?);
+    }
+    let mut out = Vec::new();
+    for id in seen.into_keys() {
+        if !b.row(id)?.depth.is_void() {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}

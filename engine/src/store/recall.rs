@@ -1,0 +1,414 @@
+//! Recall and list: the read plane.
+//!
+//! Recall runs two legs, BM25 over the text index and similarity over the vector index, keeps
+//! the candidates that pass the filters (namespace, metadata, kind, depth, validity, as-of),
+//! ranks each leg's survivors, and fuses them by reciprocal rank fusion:
+//! `score = depth_weight * sum over legs of 1 / (RRF_K + rank)`. Ties go to the newer row.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::history::AsOf;
+use super::{Inner, Store};
+use crate::depth::Depth;
+use crate::embed::check_vector;
+use crate::error::{Error, Result};
+use crate::row::{Kind, Millis, Row, RowId, validate_field};
+use crate::storage::{self, ROWS};
+
+/// The rank constant of reciprocal rank fusion.
+pub const RRF_K: f64 = 60.0;
+/// Largest `k` a recall may ask for.
+pub const MAX_K: usize = 10_000;
+
+/// Which legs recall runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Legs {
+    /// BM25 and vectors, fused.
+    #[default]
+    Hybrid,
+    /// BM25 only.
+    Lexical,
+    /// Vectors only.
+    Vector,
+}
+
+/// A recall request. Build it with [`RecallQuery::new`] and the setters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecallQuery {
+    /// The query text.
+    pub text: String,
+    /// How many rows to return (default 10).
+    pub k: usize,
+    /// Only rows of this namespace.
+    pub namespace: Option<String>,
+    /// Only rows whose metadata has every one of these entries.
+    pub filters: BTreeMap<String, String>,
+    /// Only rows of these kinds (all kinds when empty).
+    pub kinds: Vec<Kind>,
+    /// Also return submerged rows (weighted low).
+    pub include_submerged: bool,
+    /// Also return rows whose validity has ended.
+    pub include_expired: bool,
+    /// Recall the store as it stood at this point.
+    pub as_of: Option<AsOf>,
+    /// Use this query vector instead of embedding the text.
+    pub vector: Option<Vec<f32>>,
+    /// Which legs to run.
+    pub legs: Legs,
+}
+
+impl RecallQuery {
+    /// A hybrid recall of 10 rows for `text`.
+    pub fn new(text: impl Into<String>) -> Self {
+        RecallQuery {
+            text: text.into(),
+            k: 10,
+            namespace: None,
+            filters: BTreeMap::new(),
+            kinds: Vec::new(),
+            include_submerged: false,
+            include_expired: false,
+            as_of: None,
+            vector: None,
+            legs: Legs::Hybrid,
+        }
+    }
+    /// Sets k.
+    pub fn k(mut self, k: usize) -> Self {
+        self.k = k;
+        self
+    }
+    /// Restricts to a namespace.
+    pub fn namespace(mut self, ns: impl Into<String>) -> Self {
+        self.namespace = Some(ns.into());
+        self
+    }
+    /// Adds a metadata equality filter.
+    pub fn filter(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+        self.filters.insert(k.into(), v.into());
+        self
+    }
+    /// Restricts to kinds.
+    pub fn kinds(mut self, kinds: impl IntoIterator<Item = Kind>) -> Self {
+        self.kinds = kinds.into_iter().collect();
+        self
+    }
+    /// Includes submerged rows.
+    pub fn include_submerged(mut self, yes: bool) -> Self {
+        self.include_submerged = yes;
+        self
+    }
+    /// Includes expired rows.
+    pub fn include_expired(mut self, yes: bool) -> Self {
+        self.include_expired = yes;
+        self
+    }
+    /// Recalls as of a log position or time.
+    pub fn as_of(mut self, at: AsOf) -> Self {
+        self.as_of = Some(at);
+        self
+    }
+    /// Supplies the query vector.
+    pub fn vector(mut self, v: Vec<f32>) -> Self {
+        self.vector = Some(v);
+        self
+    }
+    /// Chooses the legs.
+    pub fn legs(mut self, legs: Legs) -> Self {
+        self.legs = legs;
+        self
+    }
+}
+
+/// Why a row ranked where it did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Explain {
+    /// Rank in the BM25 leg among rows passing the filters (1-based).
+    pub bm25_rank: Option<usize>,
+    /// BM25 score.
+    pub bm25_score: Option<f32>,
+    /// Rank in the vector leg among rows passing the filters (1-based).
+    pub vector_rank: Option<usize>,
+    /// Cosine similarity.
+    pub vector_score: Option<f32>,
+    /// Sum of the legs' reciprocal ranks, before depth weighting.
+    pub rrf: f64,
+    /// The depth factor applied.
+    pub depth_weight: f64,
+}
+
+/// One recalled row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    /// The row (with its depth as of the recall's point in time).
+    pub row: Row,
+    /// Fused score.
+    pub score: f64,
+    /// How the score came about.
+    pub explain: Explain,
+}
+
+/// A list request: live rows matching filters, in id order, paged.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListQuery {
+    /// Only rows of this namespace.
+    pub namespace: Option<String>,
+    /// Only rows whose metadata has every one of these entries.
+    pub filters: BTreeMap<String, String>,
+    /// Only rows of these kinds (all when empty).
+    pub kinds: Vec<Kind>,
+    /// Also list submerged rows.
+    pub include_submerged: bool,
+    /// Also list expired rows.
+    pub include_expired: bool,
+    /// Start after this row id (paging).
+    pub after: Option<RowId>,
+    /// At most this many rows (all when `None`).
+    pub limit: Option<usize>,
+    /// List the store as it stood at this point.
+    pub as_of: Option<AsOf>,
+}
+
+impl ListQuery {
+    /// Restricts to a namespace.
+    pub fn namespace(mut self, ns: impl Into<String>) -> Self {
+        self.namespace = Some(ns.into());
+        self
+    }
+    /// Adds a metadata equality filter.
+    pub fn filter(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+        self.filters.insert(k.into(), v.into());
+        self
+    }
+}
+
+/// The filters shared by recall and list.
+struct Filter<'a> {
+    namespace: Option<&'a str>,
+    filters: &'a BTreeMap<String, String>,
+    kinds: &'a [Kind],
+    include_submerged: bool,
+    include_expired: bool,
+    now: Millis,
+    /// Depths as of a past point; `None` means now.
+    depths: Option<HashMap<RowId, Depth>>,
+}
+
+impl Filter<'_> {
+    /// The row's depth at the filter's point in time, if it passes.
+    fn admit(&self, row: &Row) -> Option<Depth> {
+        let depth = match &self.depths {
+            None => row.depth,
+            Some(m) => *m.get(&row.id)?,
+        };
+        // What was purged since stays gone in every view of the past.
+        if row.depth.is_void() || depth.is_void() {
+            return None;
+        }
+        if !depth.is_live() && !self.include_submerged {
+            return None;
+        }
+        if !self.include_expired && row.is_expired(self.now) {
+            return None;
+        }
+        if self.namespace.is_some_and(|ns| ns != row.namespace) {
+            return None;
+        }
+        if !self.kinds.is_empty() && !self.kinds.contains(&row.kind) {
+            return None;
+        }
+        if !self
+            .filters
+            .iter()
+            .all(|(k, v)| row.metadata.get(k) == Some(v))
+        {
+            return None;
+        }
+        Some(depth)
+    }
+}
+
+impl Store {
+    /// Recalls the `k` rows that best match the query. See the [module docs](self).
+    pub fn recall(&self, q: &RecallQuery) -> Result<Vec<Hit>> {
+        if q.k == 0 || q.k > MAX_K {
+            return Err(Error::InvalidArgument(format!("k must be in 1..={MAX_K}")));
+        }
+        if q.text.trim().is_empty() && q.vector.is_none() {
+            return Err(Error::EmptyText);
+        }
+        crate::row::validate_text(&q.text).or_else(|e| match e {
+            Error::EmptyText if q.vector.is_some() => Ok(()),
+            e => Err(e),
+        })?;
+        if let Some(ns) = &q.namespace {
+            validate_field("namespace", ns)?;
+        }
+        let dim = self.read(|i| Ok(i.dim))?;
+        let qv = match (&q.vector, q.legs) {
+            (_, Legs::Lexical) => None,
+            (Some(v), _) => Some(check_vector(v, dim)?),
+            (None, _) => Some(check_vector(&self.opts.embedder.embed(&q.text)?, dim)?),
+        };
+        let now = self.now();
+        self.read(|inner| {
+            let tx = inner.db.begin_read()?;
+            let (depths, at_time) = match &q.as_of {
+                None => (None, now),
+                Some(at) => {
+                    let (seq, t) = inner.resolve_as_of(&tx, *at)?;
+                    (Some(inner.depths_at(&tx, seq)?), t)
+                }
+            };
+            let filter = Filter {
+                namespace: q.namespace.as_deref(),
+                filters: &q.filters,
+                kinds: &q.kinds,
+                include_submerged: q.include_submerged,
+                include_expired: q.include_expired,
+                now: at_time,
+                depths,
+            };
+            inner.fuse(&tx, q, qv.as_deref(), &filter)
+        })
+    }
+
+    /// Lists rows matching the filters in id order. See [`ListQuery`].
+    pub fn list(&self, q: &ListQuery) -> Result<Vec<Row>> {
+        if let Some(ns) = &q.namespace {
+            validate_field("namespace", ns)?;
+        }
+        let now = self.now();
+        self.read(|inner| {
+            let tx = inner.db.begin_read()?;
+            let (depths, at_time) = match &q.as_of {
+                None => (None, now),
+                Some(at) => {
+                    let (seq, t) = inner.resolve_as_of(&tx, *at)?;
+                    (Some(inner.depths_at(&tx, seq)?), t)
+                }
+            };
+            let filter = Filter {
+                namespace: q.namespace.as_deref(),
+                filters: &q.filters,
+                kinds: &q.kinds,
+                include_submerged: q.include_submerged,
+                include_expired: q.include_expired,
+                now: at_time,
+                depths,
+            };
+            let Some(rows) = storage::open_read(&tx, ROWS)? else {
+                return Ok(Vec::new());
+            };
+            let start = q.after.map_or(0, |a| a.saturating_add(1));
+            let limit = q.limit.unwrap_or(usize::MAX);
+            let mut out = Vec::new();
+            for e in rows.range(start..)? {
+                if out.len() >= limit {
+                    break;
+                }
+                let (k, v) = e?;
+                let mut row: Row = storage::decode(v.value())?;
+                if let Some(d) = filter.admit(&row) {
+                    row.depth = d;
+                    out.push(Inner::read_row(&tx, k.value())?.map_or(row.clone(), |mut r| {
+                        r.depth = d;
+                        r
+                    }));
+                }
+            }
+            Ok(out)
+        })
+    }
+}
+
+impl Inner {
+    fn fuse(
+        &self,
+        tx: &redb::ReadTransaction,
+        q: &RecallQuery,
+        qv: Option<&[f32]>,
+        filter: &Filter<'_>,
+    ) -> Result<Vec<Hit>> {
+        let mut rows: HashMap<RowId, Option<(Row, Depth)>> = HashMap::new();
+        let mut admit = |id: RowId| -> Result<bool> {
+            if let Some(v) = rows.get(&id) {
+                return Ok(v.is_some());
+            }
+            let v = match Inner::read_row(tx, id)? {
+                Some(row) => filter.admit(&row).map(|d| (row, d)),
+                None => None,
+            };
+            let ok = v.is_some();
+            rows.insert(id, v);
+            Ok(ok)
+        };
+        let want = q.k;
+        let total = self.vectors.len().max(self.text.num_docs() as usize).max(1);
+        // Each leg fetches candidates, keeps those passing the filters, and widens its fetch
+        // until it has `pool` survivors or has seen everything.
+        let pool = (want * 4).max(50);
+        let mut leg = |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>| -> Result<Vec<(RowId, f32)>> {
+            let mut limit = pool;
+            loop {
+                let cands = search(limit)?;
+                let exhausted = cands.len() < limit || limit >= total;
+                let mut kept = Vec::new();
+                for (id, s) in cands {
+                    if admit(id)? {
+                        kept.push((id, s));
+                        if kept.len() == pool {
+                            break;
+                        }
+                    }
+                }
+                if kept.len() >= pool || exhausted {
+                    return Ok(kept);
+                }
+                limit = (limit * 4).min(total.max(limit + 1));
+            }
+        };
+        let lexical = if q.legs == Legs::Vector || q.text.trim().is_empty() {
+            Vec::new()
+        } else {
+            leg(&|n| self.text.search(&q.text, n))?
+        };
+        let vector = match qv {
+            Some(v) if q.legs != Legs::Lexical => leg(&|n| self.vectors.search(v, n))?,
+            _ => Vec::new(),
+        };
+        let mut explain: BTreeMap<RowId, Explain> = BTreeMap::new();
+        for (rank, (id, s)) in lexical.iter().enumerate() {
+            let e = explain.entry(*id).or_default();
+            e.bm25_rank = Some(rank + 1);
+            e.bm25_score = Some(*s);
+            e.rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+        }
+        for (rank, (id, s)) in vector.iter().enumerate() {
+            let e = explain.entry(*id).or_default();
+            e.vector_rank = Some(rank + 1);
+            e.vector_score = Some(*s);
+            e.rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+        }
+        let mut hits: Vec<Hit> = explain
+            .into_iter()
+            .filter_map(|(id, mut e)| {
+                let (row, depth) = rows.get(&id)?.clone()?;
+                e.depth_weight = depth.recall_weight();
+                let mut row = row;
+                row.depth = depth;
+                Some(Hit {
+                    score: e.rrf * e.depth_weight,
+                    row,
+                    explain: e,
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.row.id.cmp(&a.row.id)));
+        hits.truncate(want);
+        Ok(hits)
+    }
+}

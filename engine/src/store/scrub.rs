@@ -1,0 +1,102 @@
+//! Scrub: the erasure completion point.
+//!
+//! A purge deletes rows from the tables, but bytes of the erased text can survive in three
+//! places: tantivy segments (a deleted document's terms stay in its segment until a merge), the
+//! usearch snapshot (a removed vector's bytes stay in the serialized graph), and pages redb has
+//! freed but not overwritten. Scrub removes all three:
+//! 1. it rebuilds the vector snapshot from the remaining vectors (or drops it below the ANN
+//!    threshold) and records a `scrub` event;
+//! 2. it rebuilds the text index from the remaining rows into a single segment;
+//! 3. it copies every table into a fresh file beside the store, syncs it, and renames it over
+//!    the store, so no freed page of the old file survives. The old file's inode is unlinked;
+//!    read-only handles that still have it open keep seeing it until they close.
+
+use std::path::{Path, PathBuf};
+
+use redb::ReadableTable;
+
+use super::{Inner, Store, copy_tables};
+use crate::error::{Error, Result};
+use crate::log::EventKind;
+use crate::storage::{self, PAYLOADS, Payload};
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".scrub-tmp");
+    PathBuf::from(p)
+}
+
+/// Removes a scrub copy left by a crash (the store file itself is always complete: the copy only
+/// replaces it by an atomic rename).
+pub(crate) fn remove_stale_temp(path: &Path) {
+    let tmp = temp_path(path);
+    if tmp.exists() {
+        let _ = std::fs::remove_file(tmp);
+    }
+}
+
+impl Store {
+    /// Rewrites the indexes and the file so that nothing erased by earlier purges remains in any
+    /// byte of it. Returns the sequence number of the `scrub` event, the erasure completion point
+    /// that receipts cite. Takes time proportional to the store's size.
+    pub fn scrub(&self) -> Result<u64> {
+        let mut guard = self.inner.write();
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let threshold = self.opts.ann_threshold;
+        let seq = inner.write(self.now(), threshold, |b| {
+            let total = b.inner.vectors.len();
+            // Disjoint borrows: the vector index and the transaction.
+            let tx = b.tx;
+            if total > threshold {
+                b.inner.vectors.rebuild_snapshot(tx)?;
+            } else {
+                b.inner.vectors.drop_snapshot(tx)?;
+            }
+            b.event(EventKind::Scrub, "*", vec![], vec![])
+        })?;
+        rebuild_text(inner)?;
+        let tmp = temp_path(&self.path);
+        let _ = std::fs::remove_file(&tmp);
+        {
+            let fresh = redb::Builder::new()
+                .create(&tmp)
+                .map_err(|e| Error::Storage(e.to_string()))?;
+            let src = inner.db.begin_read()?;
+            let dst = fresh.begin_write()?;
+            copy_tables(&src, &dst)?;
+            dst.commit()?;
+        }
+        // Close the old file (every handle on it lives in `inner`), then swap the copy in.
+        let old = guard.take();
+        drop(old);
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            let _ = std::fs::remove_file(&tmp);
+            *guard = Some(Inner::open(&self.path, &self.opts)?);
+            return Err(e.into());
+        }
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        *guard = Some(Inner::open(&self.path, &self.opts)?);
+        Ok(seq)
+    }
+}
+
+fn rebuild_text(inner: &mut Inner) -> Result<()> {
+    let tx = inner.db.begin_read()?;
+    let mut rows = Vec::new();
+    if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
+        for e in t.iter()? {
+            let (k, v) = e?;
+            let p: Payload = storage::decode(v.value())?;
+            rows.push((k.value(), p.text));
+        }
+    }
+    drop(tx);
+    let seq = inner.head_seq;
+    inner
+        .text
+        .rebuild(rows.iter().map(|(id, t)| (*id, t.as_str())), seq)
+}
