@@ -1,1 +1,12 @@
-//! oubli-bench
+//! oubli-bench: the forgetting benchmark of ForgetEval and the scale protocol of
+//! scale-conditioned evaluation, run as oubli's conformance bank.
+//!
+//! A researcher's path through the crate: [`case`] reads case files, [`adapter`] is the
+//! protocol a store implements, [`runner`] runs cases and scores them, [`report`] prints and
+//! serializes results, [`stats`] holds the intervals and tests. [`templates`] generates the
+//! template suite, [`adversarial`] loads and admits the hand-written adversarial layer,
+//! [`scale`] runs the scale protocol, [`ratchet`] holds the list of known failures.
+
+pub mod adapter;
+pub mod baseline;
+pub mod case;

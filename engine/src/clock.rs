@@ -37,6 +37,10 @@ impl ManualClock {
     pub fn set(&self, t: Millis) {
         self.0.store(t, Ordering::SeqCst);
     }
+    /// The time it reads now.
+    pub fn now_ms(&self) -> Millis {
+        self.0.load(Ordering::SeqCst)
+    }
     /// Moves the time forward by `ms`.
     pub fn advance(&self, ms: Millis) {
         self.0.fetch_add(ms, Ordering::SeqCst);

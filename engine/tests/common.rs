@@ -1,0 +1,45 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use oubli::{ManualClock, Store, StoreOptions};
+
+/// A temporary directory and a store path inside it.
+pub struct TempStore {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+pub fn temp() -> TempStore {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.oubli");
+    TempStore { dir, path }
+}
+
+/// Options with a fixed clock, seed and key: byte-reproducible stores.
+pub fn fixed(clock: Arc<ManualClock>) -> StoreOptions {
+    StoreOptions::default()
+        .clock(clock)
+        .deterministic_seed([42; 32])
+        .signing_key([7; 32])
+}
+
+pub fn create_fixed(t: &TempStore) -> (Store, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new(1_763_700_000_000));
+    let s = Store::create_with(&t.path, fixed(clock.clone())).unwrap();
+    (s, clock)
+}
+
+pub fn texts(hits: &[oubli::Hit]) -> Vec<String> {
+    hits.iter()
+        .map(|h| h.row.text.clone().unwrap_or_default())
+        .collect()
+}
+
+/// True if `needle` occurs anywhere in the file's raw bytes.
+pub fn file_contains(path: &std::path::Path, needle: &[u8]) -> bool {
+    let bytes = std::fs::read(path).unwrap();
+    bytes.windows(needle.len()).any(|w| w == needle)
+}

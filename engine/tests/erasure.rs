@@ -1,0 +1,127 @@
+//! After a purge completes, no byte sequence of the purged text, nor its vector, is in the file.
+
+mod common;
+
+use common::*;
+use oubli::{Embedder, HashEmbedder, Inscription, RecallQuery, Store, StoreOptions, Target};
+
+fn vector_bytes(text: &str) -> Vec<u8> {
+    let e = HashEmbedder::default().embed(text).unwrap();
+    // Exactly what the store keeps: the embedder's output, checked and normalized.
+    oubli::embed::check_vector(&e, e.len())
+        .unwrap()
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect()
+}
+
+#[test]
+fn purged_markers_leave_no_bytes_in_the_file() {
+    let t = temp();
+    let s = Store::create(&t.path).unwrap();
+    // Enough rows to spread over several pages and several index segments.
+    for i in 0..300 {
+        s.inscribe(Inscription::new(format!("filler memory {i} about gardening and tea")))
+            .unwrap();
+    }
+    let secrets = [
+        "ZQXJ-marker-alpha-7781 is the vault passphrase",
+        "patient record KVRP-marker-beta-0042 diagnosis",
+        "contact Ωμέγα-marker-gamma-5151 at home",
+    ];
+    let mut ids = Vec::new();
+    for m in secrets {
+        ids.push(s.inscribe(Inscription::new(m).key(format!("k-{}", ids.len()))).unwrap());
+    }
+    // Supersede one so the old version also sits in the chain.
+    s.supersede(Target::id(ids[0]), Inscription::new("ZQXJ-marker-alpha-7782 rotated"))
+        .unwrap();
+    for i in 0..50 {
+        s.inscribe(Inscription::new(format!("more filler {i}"))).unwrap();
+    }
+    let before = std::fs::read(&t.path).unwrap();
+    assert!(before.windows(10).any(|w| w == b"ZQXJ-marke"), "marker should be present before");
+    let v = vector_bytes(secrets[1]);
+    assert!(before.windows(64).any(|w| w == &v[..64]), "vector should be present before");
+
+    for id in &ids {
+        s.purge(Target::id(*id)).unwrap();
+    }
+    drop(s);
+    for needle in [
+        "ZQXJ-marker-alpha",
+        "marker-alpha-7782",
+        "KVRP-marker-beta",
+        "marker-beta-0042",
+        "Ωμέγα-marker",
+        "marker-gamma-5151",
+        "vault passphrase",
+        "zqxj", // lower-cased postings
+        "kvrp",
+        "5151",
+    ] {
+        assert!(
+            !file_contains(&t.path, needle.as_bytes()),
+            "found {needle:?} in the file after purge"
+        );
+    }
+    for m in secrets {
+        let v = vector_bytes(m);
+        assert!(!file_contains(&t.path, &v[..64]), "found the vector of {m:?}");
+    }
+    // The rest is intact and recallable after the rewrite.
+    let s = Store::open(&t.path).unwrap();
+    s.verify_log(None).unwrap();
+    let hits = s.recall(&RecallQuery::new("gardening filler 42")).unwrap();
+    assert!(hits.iter().any(|h| h.row.text.as_deref().unwrap().contains("filler memory 42")));
+}
+
+#[test]
+fn deferred_scrub_is_the_completion_point() {
+    let t = temp();
+    let s = Store::create_with(&t.path, StoreOptions::default().scrub_on_purge(false)).unwrap();
+    s.inscribe(Inscription::new("deferred-marker-9931 secret")).unwrap();
+    s.inscribe(Inscription::new("keep this row")).unwrap();
+    let r = s.purge(Target::query("deferred-marker-9931")).unwrap();
+    assert_eq!(r.completion_seq, None);
+    // Logically gone at once ...
+    assert!(s
+        .recall(&RecallQuery::new("deferred marker secret").include_submerged(true))
+        .unwrap()
+        .iter()
+        .all(|h| h.row.text.as_deref() != Some("deferred-marker-9931 secret")));
+    // ... physically gone after scrub.
+    let seq = s.scrub().unwrap();
+    assert!(seq > r.seq);
+    drop(s);
+    assert!(!file_contains(&t.path, b"deferred-marker-9931"));
+    assert!(!file_contains(&t.path, b"9931"));
+}
+
+#[test]
+fn purge_with_an_ann_snapshot_rebuilds_it() {
+    let t = temp();
+    let s = Store::create_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
+    let batch: Vec<Inscription> = (0..200)
+        .map(|i| Inscription::new(format!("snapshot filler row {i}")))
+        .collect();
+    s.inscribe_batch(batch).unwrap();
+    let id = s.inscribe(Inscription::new("ann-marker-6060 unique words")).unwrap();
+    let more: Vec<Inscription> = (0..100)
+        .map(|i| Inscription::new(format!("later filler row {i}")))
+        .collect();
+    s.inscribe_batch(more).unwrap();
+    let v = vector_bytes("ann-marker-6060 unique words");
+    drop(s);
+    assert!(file_contains(&t.path, &v[..64]), "snapshot should hold the vector");
+    let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
+    let hits = s.recall(&RecallQuery::new("ann-marker-6060")).unwrap();
+    assert_eq!(hits[0].row.id, id);
+    s.purge(Target::id(id)).unwrap();
+    drop(s);
+    assert!(!file_contains(&t.path, &v[..64]));
+    assert!(!file_contains(&t.path, b"ann-marker"));
+    let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
+    let hits = s.recall(&RecallQuery::new("snapshot filler row 17")).unwrap();
+    assert!(hits.iter().any(|h| h.row.text.as_deref() == Some("snapshot filler row 17")));
+}
