@@ -72,7 +72,11 @@ impl NaiveAdapter {
             return Vec::new();
         }
         (0..self.rows.len())
-            .filter(|&i| words.iter().all(|w| self.rows[i].lower.contains(w.as_str())))
+            .filter(|&i| {
+                words
+                    .iter()
+                    .all(|w| self.rows[i].lower.contains(w.as_str()))
+            })
             .collect()
     }
 
@@ -103,7 +107,10 @@ impl NaiveAdapter {
             .iter()
             .filter(|r| keep(r))
             .map(|r| {
-                let score = words.iter().filter(|w| r.lower.contains(w.as_str())).count();
+                let score = words
+                    .iter()
+                    .filter(|w| r.lower.contains(w.as_str()))
+                    .count();
                 (score, r.id, r.text.as_str())
             })
             .collect();
@@ -172,7 +179,10 @@ impl Adapter for NaiveAdapter {
 
     fn recall_filtered(&mut self, request: &RecallRequest) -> Result<Vec<String>, AdapterError> {
         Ok(self.ranked(&request.query, request.k, |r| {
-            request.namespace.as_ref().is_none_or(|ns| &r.namespace == ns)
+            request
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| &r.namespace == ns)
                 && meta_matches(&r.meta, &request.meta)
         }))
     }
@@ -199,7 +209,10 @@ impl Adapter for NaiveAdapter {
             .rows
             .iter()
             .filter(|r| {
-                request.namespace.as_ref().is_none_or(|ns| &r.namespace == ns)
+                request
+                    .namespace
+                    .as_ref()
+                    .is_none_or(|ns| &r.namespace == ns)
                     && meta_matches(&r.meta, &request.meta)
             })
             .map(|r| r.text.clone())
@@ -221,7 +234,11 @@ mod tests {
 
     #[test]
     fn purge_by_substring_over_deletes_prefix_collisions() {
-        let mut a = store(&["Order TXN-123 shipped", "Order TXN-1234 pending", "Bo likes tea"]);
+        let mut a = store(&[
+            "Order TXN-123 shipped",
+            "Order TXN-1234 pending",
+            "Bo likes tea",
+        ]);
         assert_eq!(a.purge("TXN-123").unwrap(), 2);
         assert_eq!(a.recall_texts("order", 10).unwrap(), vec!["Bo likes tea"]);
     }

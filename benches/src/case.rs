@@ -417,7 +417,9 @@ pub fn to_jsonl(cases: &[Case]) -> String {
 
 fn line_of_id(text: &str, id: &str) -> Option<usize> {
     let needle = serde_json::to_string(id).ok()?;
-    text.lines().position(|l| l.contains(&needle)).map(|i| i + 1)
+    text.lines()
+        .position(|l| l.contains(&needle))
+        .map(|i| i + 1)
 }
 
 fn parse_line(line: &str) -> Result<Item, LineProblem> {
@@ -449,7 +451,10 @@ fn non_empty(what: &str, value: &str) -> Result<(), LineProblem> {
     }
 }
 
-fn validate_checks(must_contain: &[String], must_not_contain: &[String]) -> Result<(), LineProblem> {
+fn validate_checks(
+    must_contain: &[String],
+    must_not_contain: &[String],
+) -> Result<(), LineProblem> {
     for s in must_contain {
         non_empty("a must_contain entry", s)?;
     }
@@ -653,7 +658,9 @@ mod tests {
         assert_eq!(s.steps.len(), 7);
         assert!(matches!(&s.steps[0], Step::Inscribe(i)
             if i.key.as_deref() == Some("email") && i.meta["cat"] == "contact" && i.label.as_deref() == Some("a")));
-        assert!(matches!(&s.steps[2], Step::Supersede { target: TargetSpec::Key { key, .. }, expect_affected: Some(1), .. } if key == "email"));
+        assert!(
+            matches!(&s.steps[2], Step::Supersede { target: TargetSpec::Key { key, .. }, expect_affected: Some(1), .. } if key == "email")
+        );
         assert!(
             matches!(&s.steps[5], Step::Recall(r) if r.k == Some(5) && r.expect_count == Some(1))
         );
@@ -666,7 +673,9 @@ mod tests {
         assert!(matches!(p, LineProblem::Invalid(m) if m.contains("zz")));
         let (_, p) = line_error(&one_line.replace("\"seconds\"", "\"minutes\""));
         assert!(matches!(p, LineProblem::Json(_)));
-        let (_, p) = line_error(r#"{"id": "s", "category": "c", "steps": [{"op": "inscribe", "text": "x"}]}"#);
+        let (_, p) = line_error(
+            r#"{"id": "s", "category": "c", "steps": [{"op": "inscribe", "text": "x"}]}"#,
+        );
         assert!(matches!(p, LineProblem::Invalid(m) if m.contains("recall or list")));
     }
 }

@@ -8,5 +8,12 @@
 //! [`scale`] runs the scale protocol, [`ratchet`] holds the list of known failures.
 
 pub mod adapter;
+pub mod adversarial;
 pub mod baseline;
 pub mod case;
+pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod stats;
+pub mod templates;
+pub mod vocab;

@@ -221,10 +221,8 @@ pub fn compare(a: &RunReport, b: &RunReport) -> Comparison {
         }
     }
     cmp.unmatched += b_by_id.keys().filter(|id| !a_ids.contains_key(*id)).count() as u64;
-    cmp.paired = cmp.both_pass
-        + cmp.both_fail
-        + cmp.first_only.len() as u64
-        + cmp.second_only.len() as u64;
+    cmp.paired =
+        cmp.both_pass + cmp.both_fail + cmp.first_only.len() as u64 + cmp.second_only.len() as u64;
     cmp.test = mcnemar(cmp.first_only.len() as u64, cmp.second_only.len() as u64);
     cmp
 }
@@ -232,9 +230,22 @@ pub fn compare(a: &RunReport, b: &RunReport) -> Comparison {
 /// The comparison as text, naming the two runs.
 pub fn format_comparison(first: &str, second: &str, c: &Comparison) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "paired items: {} (N/A in either run: {}, unmatched ids: {})", c.paired, c.skipped_na, c.unmatched);
-    let _ = writeln!(out, "both pass: {}   both fail: {}", c.both_pass, c.both_fail);
-    let _ = writeln!(out, "only {first} passes: {}   only {second} passes: {}", c.first_only.len(), c.second_only.len());
+    let _ = writeln!(
+        out,
+        "paired items: {} (N/A in either run: {}, unmatched ids: {})",
+        c.paired, c.skipped_na, c.unmatched
+    );
+    let _ = writeln!(
+        out,
+        "both pass: {}   both fail: {}",
+        c.both_pass, c.both_fail
+    );
+    let _ = writeln!(
+        out,
+        "only {first} passes: {}   only {second} passes: {}",
+        c.first_only.len(),
+        c.second_only.len()
+    );
     let method = match c.test.method {
         McNemarMethod::ExactBinomial => "exact binomial (discordant < 25)",
         McNemarMethod::ChiSquareCorrected => "chi-square, 1 df, continuity-corrected",
@@ -278,12 +289,29 @@ mod tests {
         ];
         let rows = summarize(&results);
         assert_eq!(rows.len(), 3);
-        assert_eq!((rows[0].category.as_str(), rows[0].na, rows[0].rate.trials), ("decay", 1, 0));
+        assert_eq!(
+            (rows[0].category.as_str(), rows[0].na, rows[0].rate.trials),
+            ("decay", 1, 0)
+        );
         assert_eq!((rows[1].pass, rows[1].fail), (2, 1));
-        assert_eq!((rows[2].category.as_str(), rows[2].pass, rows[2].fail, rows[2].na), ("all", 2, 1, 1));
+        assert_eq!(
+            (
+                rows[2].category.as_str(),
+                rows[2].pass,
+                rows[2].fail,
+                rows[2].na
+            ),
+            ("all", 2, 1, 1)
+        );
         let table = format_table(&rows);
-        assert!(table.contains("| purge    |     2 |     1 |    0 |   66.7 |"), "{table}");
-        assert!(table.contains("| decay    |     0 |     0 |    1 |      - |"), "{table}");
+        assert!(
+            table.contains("| purge    |     2 |     1 |    0 |   66.7 |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| decay    |     0 |     0 |    1 |      - |"),
+            "{table}"
+        );
     }
 
     #[test]
@@ -295,15 +323,39 @@ mod tests {
             files: Vec::new(),
             results: vs.iter().map(|(id, v)| result(id, "c", *v)).collect(),
         };
-        let a = run(&[("a", Verdict::Pass), ("b", Verdict::Pass), ("c", Verdict::Fail), ("d", Verdict::NotApplicable), ("e", Verdict::Pass)]);
-        let b = run(&[("b", Verdict::Fail), ("a", Verdict::Pass), ("c", Verdict::Pass), ("d", Verdict::Pass), ("f", Verdict::Pass)]);
+        let a = run(&[
+            ("a", Verdict::Pass),
+            ("b", Verdict::Pass),
+            ("c", Verdict::Fail),
+            ("d", Verdict::NotApplicable),
+            ("e", Verdict::Pass),
+        ]);
+        let b = run(&[
+            ("b", Verdict::Fail),
+            ("a", Verdict::Pass),
+            ("c", Verdict::Pass),
+            ("d", Verdict::Pass),
+            ("f", Verdict::Pass),
+        ]);
         let c = compare(&a, &b);
-        assert_eq!((c.paired, c.both_pass, c.both_fail, c.skipped_na, c.unmatched), (3, 1, 0, 1, 2));
+        assert_eq!(
+            (
+                c.paired,
+                c.both_pass,
+                c.both_fail,
+                c.skipped_na,
+                c.unmatched
+            ),
+            (3, 1, 0, 1, 2)
+        );
         assert_eq!(c.first_only, vec!["b".to_string()]);
         assert_eq!(c.second_only, vec!["c".to_string()]);
         assert_eq!(c.test.p_value, 1.0);
         let text = format_comparison("A", "B", &c);
-        assert!(text.contains("only A passes: 1   only B passes: 1"), "{text}");
+        assert!(
+            text.contains("only A passes: 1   only B passes: 1"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -320,7 +372,13 @@ mod tests {
         report.write(&path).unwrap();
         assert_eq!(RunReport::read(&path).unwrap(), report);
         std::fs::write(&path, "{}").unwrap();
-        assert!(matches!(RunReport::read(&path), Err(ReportError::Json { .. })));
-        assert!(matches!(RunReport::read(&dir.path().join("none.json")), Err(ReportError::Io { .. })));
+        assert!(matches!(
+            RunReport::read(&path),
+            Err(ReportError::Json { .. })
+        ));
+        assert!(matches!(
+            RunReport::read(&dir.path().join("none.json")),
+            Err(ReportError::Io { .. })
+        ));
     }
 }

@@ -122,10 +122,13 @@ pub fn run_item(adapter: &mut dyn Adapter, item: &Item, k: usize) -> CaseResult 
         reasons: Vec::new(),
         recalls: Vec::new(),
     };
-    let outcome = adapter.reset().map_err(Stop::from).and_then(|()| match item {
-        Item::Case(case) => run_case(adapter, case, k, &mut trace),
-        Item::Scenario(s) => run_scenario(adapter, s, k, &mut trace),
-    });
+    let outcome = adapter
+        .reset()
+        .map_err(Stop::from)
+        .and_then(|()| match item {
+            Item::Case(case) => run_case(adapter, case, k, &mut trace),
+            Item::Scenario(s) => run_scenario(adapter, s, k, &mut trace),
+        });
     let verdict = match outcome {
         Ok(()) if trace.reasons.is_empty() => Verdict::Pass,
         Ok(()) => Verdict::Fail,
@@ -209,9 +212,9 @@ fn check_affected(step: usize, op: &str, expected: Option<usize>, got: usize, tr
     if let Some(want) = expected
         && want != got
     {
-        trace
-            .reasons
-            .push(format!("step {step}: {op} affected {got} rows, expected {want}"));
+        trace.reasons.push(format!(
+            "step {step}: {op} affected {got} rows, expected {want}"
+        ));
     }
 }
 
@@ -219,9 +222,9 @@ fn check_count(step: usize, expected: Option<usize>, got: usize, trace: &mut Tra
     if let Some(want) = expected
         && want != got
     {
-        trace
-            .reasons
-            .push(format!("step {step}: {got} texts returned, expected {want}"));
+        trace.reasons.push(format!(
+            "step {step}: {got} texts returned, expected {want}"
+        ));
     }
 }
 
@@ -272,7 +275,12 @@ fn run_scenario(
                     meta: r.meta.clone(),
                 })?;
                 let (missing, leaked) = check_texts(&texts, &r.must_contain, &r.must_not_contain);
-                describe(&missing, &leaked, &mut trace.reasons, &format!("step {n}: "));
+                describe(
+                    &missing,
+                    &leaked,
+                    &mut trace.reasons,
+                    &format!("step {n}: "),
+                );
                 check_count(n, r.expect_count, texts.len(), trace);
                 trace.recalls.push(RecallRecord {
                     query: r.query.clone(),
@@ -285,7 +293,12 @@ fn run_scenario(
                     meta: l.meta.clone(),
                 })?;
                 let (missing, leaked) = check_texts(&texts, &l.must_contain, &l.must_not_contain);
-                describe(&missing, &leaked, &mut trace.reasons, &format!("step {n}: "));
+                describe(
+                    &missing,
+                    &leaked,
+                    &mut trace.reasons,
+                    &format!("step {n}: "),
+                );
                 check_count(n, l.expect_count, texts.len(), trace);
                 trace.recalls.push(RecallRecord {
                     query: "<list>".to_string(),
@@ -389,7 +402,10 @@ mod tests {
         .unwrap();
         let r = run_item(&mut RecallOnly(Vec::new()), &items[0], 10);
         assert_eq!(r.verdict, Verdict::NotApplicable);
-        assert_eq!(r.reasons, vec!["purge is not provided by this store".to_string()]);
+        assert_eq!(
+            r.reasons,
+            vec!["purge is not provided by this store".to_string()]
+        );
 
         struct Broken;
         impl Adapter for Broken {

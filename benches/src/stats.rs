@@ -41,8 +41,8 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> Proportion {
         successes,
         trials,
         rate: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
+        low: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
+        high: if successes >= trials { 1.0 } else { (centre + half).min(1.0) },
     }
 }
 
@@ -90,9 +90,15 @@ pub fn mcnemar(b: u64, c: u64) -> McNemar {
         d.max(0.0).powi(2) / n as f64
     };
     let (p_value, method) = if n < EXACT_BELOW {
-        (exact_binomial_two_sided(b.min(c), n), McNemarMethod::ExactBinomial)
+        (
+            exact_binomial_two_sided(b.min(c), n),
+            McNemarMethod::ExactBinomial,
+        )
     } else {
-        (chi_square_1df_p(chi_square), McNemarMethod::ChiSquareCorrected)
+        (
+            chi_square_1df_p(chi_square),
+            McNemarMethod::ChiSquareCorrected,
+        )
     };
     McNemar {
         only_first: b,
@@ -176,7 +182,10 @@ mod tests {
             (8, 10, 0.4902, 0.9433),
         ] {
             let p = wilson(s, n, 1.96);
-            assert!(close(p.low, low, 6e-5) && close(p.high, high, 6e-5), "{s}/{n}: {p:?}");
+            assert!(
+                close(p.low, low, 6e-5) && close(p.high, high, 6e-5),
+                "{s}/{n}: {p:?}"
+            );
         }
     }
 

@@ -182,7 +182,13 @@ mod tests {
 
     #[test]
     fn encoding_round_trips_and_rejects_garbage() {
-        for d in [Depth::Pinned, Depth::Void, Depth::SURFACE, Depth::level(0.25), Depth::SUBMERGED] {
+        for d in [
+            Depth::Pinned,
+            Depth::Void,
+            Depth::SURFACE,
+            Depth::level(0.25),
+            Depth::SUBMERGED,
+        ] {
             assert_eq!(Depth::decode(&d.encode()), Some(d));
         }
         let mut bad = Depth::SURFACE.encode();

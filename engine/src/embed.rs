@@ -129,7 +129,11 @@ pub fn check_vector(v: &[f32], dim: usize) -> Result<Vec<f32>> {
     if v.iter().any(|x| !x.is_finite()) {
         return Err(Error::InvalidVector("contains NaN or infinity"));
     }
-    let norm = v.iter().map(|x| (*x as f64) * (*x as f64)).sum::<f64>().sqrt();
+    let norm = v
+        .iter()
+        .map(|x| (*x as f64) * (*x as f64))
+        .sum::<f64>()
+        .sqrt();
     if norm == 0.0 || !norm.is_finite() {
         return Err(Error::InvalidVector("has zero length"));
     }

@@ -23,6 +23,7 @@
 //!
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
+pub mod cli;
 pub mod clock;
 pub mod depth;
 pub mod embed;
@@ -44,8 +45,8 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, DecayPolicy, Explain, Hit, History, Legs, ListQuery, LogReport, PurgeReport,
-    RecallQuery, RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
+    AsOf, DecayPolicy, Explain, History, Hit, Legs, ListQuery, LogReport, PurgeReport, RecallQuery,
+    RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -73,7 +73,10 @@ pub struct Payload {
 
 /// Encodes a record with bincode 2 (standard configuration).
 pub fn encode<T: Serialize>(v: &T) -> Result<Vec<u8>> {
-    Ok(bincode::serde::encode_to_vec(v, bincode::config::standard())?)
+    Ok(bincode::serde::encode_to_vec(
+        v,
+        bincode::config::standard(),
+    )?)
 }
 
 /// Decodes a record written by [`encode`]; trailing bytes are corruption.
@@ -86,7 +89,10 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 }
 
 /// Reads a u64 meta value.
-pub fn meta_u64(table: &impl ReadableTable<&'static str, &'static [u8]>, key: &str) -> Result<Option<u64>> {
+pub fn meta_u64(
+    table: &impl ReadableTable<&'static str, &'static [u8]>,
+    key: &str,
+) -> Result<Option<u64>> {
     match table.get(key)? {
         None => Ok(None),
         Some(v) => {

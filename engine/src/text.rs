@@ -43,18 +43,98 @@ pub fn is_stopword(token: &str) -> bool {
 
 /// Tokens that are not stopwords.
 pub fn content_tokens(text: &str) -> Vec<String> {
-    tokens(text).into_iter().filter(|t| !is_stopword(t)).collect()
+    tokens(text)
+        .into_iter()
+        .filter(|t| !is_stopword(t))
+        .collect()
 }
 
 /// Sorted list of English stopwords and query filler.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "also", "am", "an", "and", "any", "anything", "are", "as", "at", "be",
-    "been", "being", "but", "by", "can", "could", "did", "do", "does", "doing", "everything",
-    "for", "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his",
-    "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our",
-    "ours", "she", "so", "some", "than", "that", "the", "their", "theirs", "them", "then",
-    "there", "these", "they", "this", "those", "to", "us", "was", "we", "were", "what", "when",
-    "where", "which", "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
+    "a",
+    "about",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "anything",
+    "are",
+    "as",
+    "at",
+    "be",
+    "been",
+    "being",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "everything",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "me",
+    "my",
+    "of",
+    "on",
+    "or",
+    "our",
+    "ours",
+    "she",
+    "so",
+    "some",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "us",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
     "yours",
 ];
 
@@ -71,7 +151,9 @@ mod tests {
     fn tokenizes() {
         assert_eq!(
             tokens("Alice's ＰＩＮ is 4417; e-mail ALICE@x.com"),
-            vec!["alices", "pin", "is", "4417", "e", "mail", "alice", "x", "com"]
+            vec![
+                "alices", "pin", "is", "4417", "e", "mail", "alice", "x", "com"
+            ]
         );
         assert_eq!(content_tokens("what is the pin"), vec!["pin"]);
     }

@@ -21,8 +21,10 @@ fn purged_markers_leave_no_bytes_in_the_file() {
     let s = Store::create(&t.path).unwrap();
     // Enough rows to spread over several pages and several index segments.
     for i in 0..300 {
-        s.inscribe(Inscription::new(format!("filler memory {i} about gardening and tea")))
-            .unwrap();
+        s.inscribe(Inscription::new(format!(
+            "filler memory {i} about gardening and tea"
+        )))
+        .unwrap();
     }
     let secrets = [
         "ZQXJ-marker-alpha-7781 is the vault passphrase",
@@ -31,18 +33,31 @@ fn purged_markers_leave_no_bytes_in_the_file() {
     ];
     let mut ids = Vec::new();
     for m in secrets {
-        ids.push(s.inscribe(Inscription::new(m).key(format!("k-{}", ids.len()))).unwrap());
+        ids.push(
+            s.inscribe(Inscription::new(m).key(format!("k-{}", ids.len())))
+                .unwrap(),
+        );
     }
     // Supersede one so the old version also sits in the chain.
-    s.supersede(Target::id(ids[0]), Inscription::new("ZQXJ-marker-alpha-7782 rotated"))
-        .unwrap();
+    s.supersede(
+        Target::id(ids[0]),
+        Inscription::new("ZQXJ-marker-alpha-7782 rotated"),
+    )
+    .unwrap();
     for i in 0..50 {
-        s.inscribe(Inscription::new(format!("more filler {i}"))).unwrap();
+        s.inscribe(Inscription::new(format!("more filler {i}")))
+            .unwrap();
     }
     let before = std::fs::read(&t.path).unwrap();
-    assert!(before.windows(10).any(|w| w == b"ZQXJ-marke"), "marker should be present before");
+    assert!(
+        before.windows(10).any(|w| w == b"ZQXJ-marke"),
+        "marker should be present before"
+    );
     let v = vector_bytes(secrets[1]);
-    assert!(before.windows(64).any(|w| w == &v[..64]), "vector should be present before");
+    assert!(
+        before.windows(64).any(|w| w == &v[..64]),
+        "vector should be present before"
+    );
 
     for id in &ids {
         s.purge(Target::id(*id)).unwrap();
@@ -67,29 +82,37 @@ fn purged_markers_leave_no_bytes_in_the_file() {
     }
     for m in secrets {
         let v = vector_bytes(m);
-        assert!(!file_contains(&t.path, &v[..64]), "found the vector of {m:?}");
+        assert!(
+            !file_contains(&t.path, &v[..64]),
+            "found the vector of {m:?}"
+        );
     }
     // The rest is intact and recallable after the rewrite.
     let s = Store::open(&t.path).unwrap();
     s.verify_log(None).unwrap();
     let hits = s.recall(&RecallQuery::new("gardening filler 42")).unwrap();
-    assert!(hits.iter().any(|h| h.row.text.as_deref().unwrap().contains("filler memory 42")));
+    assert!(
+        hits.iter()
+            .any(|h| h.row.text.as_deref().unwrap().contains("filler memory 42"))
+    );
 }
 
 #[test]
 fn deferred_scrub_is_the_completion_point() {
     let t = temp();
     let s = Store::create_with(&t.path, StoreOptions::default().scrub_on_purge(false)).unwrap();
-    s.inscribe(Inscription::new("deferred-marker-9931 secret")).unwrap();
+    s.inscribe(Inscription::new("deferred-marker-9931 secret"))
+        .unwrap();
     s.inscribe(Inscription::new("keep this row")).unwrap();
     let r = s.purge(Target::query("deferred-marker-9931")).unwrap();
     assert_eq!(r.completion_seq, None);
     // Logically gone at once ...
-    assert!(s
-        .recall(&RecallQuery::new("deferred marker secret").include_submerged(true))
-        .unwrap()
-        .iter()
-        .all(|h| h.row.text.as_deref() != Some("deferred-marker-9931 secret")));
+    assert!(
+        s.recall(&RecallQuery::new("deferred marker secret").include_submerged(true))
+            .unwrap()
+            .iter()
+            .all(|h| h.row.text.as_deref() != Some("deferred-marker-9931 secret"))
+    );
     // ... physically gone after scrub.
     let seq = s.scrub().unwrap();
     assert!(seq > r.seq);
@@ -106,14 +129,19 @@ fn purge_with_an_ann_snapshot_rebuilds_it() {
         .map(|i| Inscription::new(format!("snapshot filler row {i}")))
         .collect();
     s.inscribe_batch(batch).unwrap();
-    let id = s.inscribe(Inscription::new("ann-marker-6060 unique words")).unwrap();
+    let id = s
+        .inscribe(Inscription::new("ann-marker-6060 unique words"))
+        .unwrap();
     let more: Vec<Inscription> = (0..100)
         .map(|i| Inscription::new(format!("later filler row {i}")))
         .collect();
     s.inscribe_batch(more).unwrap();
     let v = vector_bytes("ann-marker-6060 unique words");
     drop(s);
-    assert!(file_contains(&t.path, &v[..64]), "snapshot should hold the vector");
+    assert!(
+        file_contains(&t.path, &v[..64]),
+        "snapshot should hold the vector"
+    );
     let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
     let hits = s.recall(&RecallQuery::new("ann-marker-6060")).unwrap();
     assert_eq!(hits[0].row.id, id);
@@ -122,6 +150,11 @@ fn purge_with_an_ann_snapshot_rebuilds_it() {
     assert!(!file_contains(&t.path, &v[..64]));
     assert!(!file_contains(&t.path, b"ann-marker"));
     let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
-    let hits = s.recall(&RecallQuery::new("snapshot filler row 17")).unwrap();
-    assert!(hits.iter().any(|h| h.row.text.as_deref() == Some("snapshot filler row 17")));
+    let hits = s
+        .recall(&RecallQuery::new("snapshot filler row 17"))
+        .unwrap();
+    assert!(
+        hits.iter()
+            .any(|h| h.row.text.as_deref() == Some("snapshot filler row 17"))
+    );
 }

@@ -14,8 +14,14 @@ use oubli::{
 fn bad_text_is_rejected() {
     let t = temp();
     let s = Store::create(&t.path).unwrap();
-    assert!(matches!(s.inscribe(Inscription::new("")), Err(Error::EmptyText)));
-    assert!(matches!(s.inscribe(Inscription::new(" \n\t ")), Err(Error::EmptyText)));
+    assert!(matches!(
+        s.inscribe(Inscription::new("")),
+        Err(Error::EmptyText)
+    ));
+    assert!(matches!(
+        s.inscribe(Inscription::new(" \n\t ")),
+        Err(Error::EmptyText)
+    ));
     let huge = "x".repeat(MAX_TEXT_BYTES + 1);
     assert!(matches!(
         s.inscribe(Inscription::new(huge)),
@@ -33,7 +39,10 @@ fn bad_text_is_rejected() {
         s.inscribe(Inscription::new("ok").key("bad\nkey")),
         Err(Error::InvalidField { .. })
     ));
-    assert!(matches!(s.recall(&RecallQuery::new("")), Err(Error::EmptyText)));
+    assert!(matches!(
+        s.recall(&RecallQuery::new("")),
+        Err(Error::EmptyText)
+    ));
     assert!(matches!(
         s.recall(&RecallQuery::new("x").k(0)),
         Err(Error::InvalidArgument(_))
@@ -48,7 +57,10 @@ fn bad_vectors_are_rejected() {
     let s = Store::create(&t.path).unwrap();
     assert!(matches!(
         s.inscribe(Inscription::new("v").vector(vec![1.0; 3])),
-        Err(Error::DimensionMismatch { expected: 384, got: 3 })
+        Err(Error::DimensionMismatch {
+            expected: 384,
+            got: 3
+        })
     ));
     let mut v = vec![0.1; 384];
     v[7] = f32::NAN;
@@ -67,9 +79,15 @@ fn bad_vectors_are_rejected() {
     // A caller-supplied vector is used as given.
     let mut mine = vec![0.0; 384];
     mine[0] = 1.0;
-    let id = s.inscribe(Inscription::new("custom").vector(mine.clone())).unwrap();
+    let id = s
+        .inscribe(Inscription::new("custom").vector(mine.clone()))
+        .unwrap();
     let hits = s
-        .recall(&RecallQuery::new("unrelated words").vector(mine).legs(oubli::Legs::Vector))
+        .recall(
+            &RecallQuery::new("unrelated words")
+                .vector(mine)
+                .legs(oubli::Legs::Vector),
+        )
         .unwrap();
     assert_eq!(hits[0].row.id, id);
 }
@@ -80,7 +98,10 @@ fn unknown_targets_and_batches_fail_whole() {
     let s = Store::create(&t.path).unwrap();
     s.inscribe(Inscription::new("the only row")).unwrap();
     assert!(matches!(s.get(99), Err(Error::UnknownRow(99))));
-    assert!(matches!(s.release(Target::id(99)), Err(Error::UnknownRow(99))));
+    assert!(matches!(
+        s.release(Target::id(99)),
+        Err(Error::UnknownRow(99))
+    ));
     assert!(matches!(
         s.purge(Target::key("default", "nope")),
         Err(Error::UnknownKey { .. })
@@ -120,7 +141,10 @@ fn files_that_are_not_stores_are_rejected() {
         Store::open(&t.path),
         Err(Error::Corrupt(_)) | Err(Error::Storage(_)) | Err(Error::Io(_))
     ));
-    assert!(matches!(Store::create(&t.path), Err(Error::AlreadyExists(_))));
+    assert!(matches!(
+        Store::create(&t.path),
+        Err(Error::AlreadyExists(_))
+    ));
     // A plain redb file without oubli's tables.
     let other = t.dir.path().join("plain.redb");
     drop(redb::Database::create(&other).unwrap());
@@ -151,7 +175,10 @@ fn options_must_match_the_store() {
     // A store created with an external key needs it for writing, not for reading.
     let t2 = temp();
     drop(Store::create_with(&t2.path, StoreOptions::default().signing_key([5; 32])).unwrap());
-    assert!(matches!(Store::open(&t2.path), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        Store::open(&t2.path),
+        Err(Error::InvalidArgument(_))
+    ));
     Store::open_with(&t2.path, StoreOptions::default().read_only(true)).unwrap();
     Store::open_with(&t2.path, StoreOptions::default().signing_key([5; 32])).unwrap();
 }
@@ -161,7 +188,8 @@ fn concurrent_readers_and_a_writer() {
     let t = temp();
     let s = Arc::new(Store::create(&t.path).unwrap());
     for i in 0..20 {
-        s.inscribe(Inscription::new(format!("seed memory {i}"))).unwrap();
+        s.inscribe(Inscription::new(format!("seed memory {i}")))
+            .unwrap();
     }
     let mut handles = Vec::new();
     for _ in 0..4 {
@@ -174,7 +202,8 @@ fn concurrent_readers_and_a_writer() {
         }));
     }
     for i in 0..30 {
-        s.inscribe(Inscription::new(format!("written during reads {i}"))).unwrap();
+        s.inscribe(Inscription::new(format!("written during reads {i}")))
+            .unwrap();
     }
     for h in handles {
         h.join().unwrap();

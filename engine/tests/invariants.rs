@@ -6,9 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::*;
-use oubli::{
-    DecayPolicy, Depth, Error, EventKind, Inscription, ListQuery, Store, Target,
-};
+use oubli::{DecayPolicy, Depth, Error, EventKind, Inscription, ListQuery, Target};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]

@@ -4,8 +4,7 @@ mod common;
 
 use common::*;
 use oubli::{
-    AsOf, DepthState, Error, Inscription, Kind, ListQuery, RecallQuery, Store, StoreOptions,
-    Target,
+    AsOf, DepthState, Error, Inscription, Kind, ListQuery, RecallQuery, Store, StoreOptions, Target,
 };
 
 #[test]
@@ -20,7 +19,9 @@ fn inscribe_recall_supersede_release_purge() {
     s.inscribe(Inscription::new("Ben's door code is 1234").namespace("ben"))
         .unwrap();
 
-    let hits = s.recall(&RecallQuery::new("door code").namespace("ana")).unwrap();
+    let hits = s
+        .recall(&RecallQuery::new("door code").namespace("ana"))
+        .unwrap();
     assert_eq!(hits[0].row.id, a);
     assert!(hits.iter().all(|h| h.row.namespace == "ana"));
 
@@ -36,7 +37,10 @@ fn inscribe_recall_supersede_release_purge() {
     assert_eq!(old.superseded_by, Some(sup.new_id));
     let joined = texts(&s.recall(&RecallQuery::new("Ana door code")).unwrap()).join("\n");
     assert!(joined.contains("9051"));
-    assert!(!joined.contains("4417"), "superseded value leaked: {joined}");
+    assert!(
+        !joined.contains("4417"),
+        "superseded value leaked: {joined}"
+    );
 
     // Submerged rows come back only when asked.
     let with_sub = s
@@ -58,8 +62,14 @@ fn inscribe_recall_supersede_release_purge() {
     assert!(report.completion_seq.is_some());
     assert!(s.get(a).unwrap().text.is_none());
     assert_eq!(s.get(a).unwrap().depth.state(), DepthState::Void);
-    let all = texts(&s.recall(&RecallQuery::new("door code").include_submerged(true)).unwrap());
-    assert!(all.iter().all(|x| !x.contains("4417") && !x.contains("9051")));
+    let all = texts(
+        &s.recall(&RecallQuery::new("door code").include_submerged(true))
+            .unwrap(),
+    );
+    assert!(
+        all.iter()
+            .all(|x| !x.contains("4417") && !x.contains("9051"))
+    );
     // Void is absorbing.
     assert!(matches!(s.resurface(Target::id(a)), Err(Error::Purged(_))));
     assert!(matches!(s.pin(Target::id(a)), Err(Error::Purged(_))));
@@ -67,7 +77,10 @@ fn inscribe_recall_supersede_release_purge() {
     let report = s.verify_log(None).unwrap();
     assert!(report.events >= 7);
     s.close().unwrap();
-    assert!(matches!(s.recall(&RecallQuery::new("x")), Err(Error::Closed)));
+    assert!(matches!(
+        s.recall(&RecallQuery::new("x")),
+        Err(Error::Closed)
+    ));
 
     // Reopen: everything is there without a rebuild.
     let s = Store::open(&t.path).unwrap();
@@ -128,7 +141,11 @@ fn list_filters_and_pages_in_id_order() {
         .unwrap();
     s.release(Target::id(ids[2])).unwrap();
     let todos = s
-        .list(&ListQuery::default().namespace("u1").filter("category", "todo"))
+        .list(
+            &ListQuery::default()
+                .namespace("u1")
+                .filter("category", "todo"),
+        )
         .unwrap();
     let got: Vec<u64> = todos.iter().map(|r| r.id).collect();
     assert_eq!(got, vec![ids[0], ids[4], ids[6], ids[8]]);
@@ -141,7 +158,10 @@ fn list_filters_and_pages_in_id_order() {
             ..Default::default()
         })
         .unwrap();
-    assert_eq!(page.iter().map(|r| r.id).collect::<Vec<_>>(), vec![ids[5], ids[6]]);
+    assert_eq!(
+        page.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![ids[5], ids[6]]
+    );
     // Recall honours metadata filters too.
     let hits = s
         .recall(&RecallQuery::new("item number").filter("category", "expense"))
@@ -158,7 +178,10 @@ fn expired_rows_leave_recall_and_sweep_logs_them() {
     let id = s
         .inscribe(Inscription::new("dentist appointment on friday").valid_until(now + 1000))
         .unwrap();
-    assert_eq!(s.recall(&RecallQuery::new("dentist")).unwrap()[0].row.id, id);
+    assert_eq!(
+        s.recall(&RecallQuery::new("dentist")).unwrap()[0].row.id,
+        id
+    );
     clock.advance(1000);
     assert!(s.recall(&RecallQuery::new("dentist")).unwrap().is_empty());
     assert_eq!(
@@ -203,14 +226,20 @@ fn decay_sinks_rows_and_weighs_recall() {
     clock.advance(10_000);
     s.sweep().unwrap();
     assert_eq!(s.get(old).unwrap().depth.state(), DepthState::Submerged);
-    assert!(s.recall(&RecallQuery::new("Lisbon")).unwrap().iter().all(|h| h.row.id != old));
+    assert!(
+        s.recall(&RecallQuery::new("Lisbon"))
+            .unwrap()
+            .iter()
+            .all(|h| h.row.id != old)
+    );
 }
 
 #[test]
 fn as_of_sees_the_past_minus_purges() {
     let t = temp();
     let s = Store::create(&t.path).unwrap();
-    s.inscribe(Inscription::new("Carla works at Initech")).unwrap();
+    s.inscribe(Inscription::new("Carla works at Initech"))
+        .unwrap();
     let (seq_before, _) = s.head().unwrap();
     s.supersede(
         Target::query("Carla works at"),
@@ -222,13 +251,19 @@ fn as_of_sees_the_past_minus_purges() {
             .unwrap(),
     );
     assert_eq!(past, vec!["Carla works at Initech".to_string()]);
-    let now = texts(&s.recall(&RecallQuery::new("where does Carla work")).unwrap());
+    let now = texts(
+        &s.recall(&RecallQuery::new("where does Carla work"))
+            .unwrap(),
+    );
     assert_eq!(now, vec!["Carla works at Globex".to_string()]);
     s.purge(Target::query("Carla Initech")).unwrap();
     let past = s
         .recall(&RecallQuery::new("Carla").as_of(AsOf::Seq(seq_before)))
         .unwrap();
-    assert!(past.is_empty(), "purged rows must not come back in the past");
+    assert!(
+        past.is_empty(),
+        "purged rows must not come back in the past"
+    );
     assert!(matches!(
         s.recall(&RecallQuery::new("Carla").as_of(AsOf::Seq(10_000))),
         Err(Error::InvalidArgument(_))
@@ -242,7 +277,9 @@ fn purge_cascades_to_derived_rows() {
     let src = s
         .inscribe(Inscription::new("Dmitri's salary is 91000 EUR"))
         .unwrap();
-    let other = s.inscribe(Inscription::new("Team budget is 400000 EUR")).unwrap();
+    let other = s
+        .inscribe(Inscription::new("Team budget is 400000 EUR"))
+        .unwrap();
     let derived = s
         .inscribe(
             Inscription::new("Payroll share above average")

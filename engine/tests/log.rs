@@ -52,7 +52,10 @@ fn every_flipped_byte_of_every_event_is_detected() {
             let mut bad = bytes.clone();
             bad[pos] ^= 0x01;
             with_db(&t.path, |tx| {
-                tx.open_table(EVENTS).unwrap().insert(*seq, bad.as_slice()).unwrap();
+                tx.open_table(EVENTS)
+                    .unwrap()
+                    .insert(*seq, bad.as_slice())
+                    .unwrap();
             });
             let r = verify(&t.path);
             assert!(
@@ -60,7 +63,10 @@ fn every_flipped_byte_of_every_event_is_detected() {
                 "flip at seq {seq} byte {pos} went unnoticed: {r:?}"
             );
             with_db(&t.path, |tx| {
-                tx.open_table(EVENTS).unwrap().insert(*seq, bytes.as_slice()).unwrap();
+                tx.open_table(EVENTS)
+                    .unwrap()
+                    .insert(*seq, bytes.as_slice())
+                    .unwrap();
             });
         }
     }
@@ -80,7 +86,10 @@ fn removed_reordered_and_forged_entries_are_detected() {
     });
     assert!(matches!(verify(&t.path), Err(Error::LogTampered { .. })));
     with_db(&t.path, |tx| {
-        tx.open_table(EVENTS).unwrap().insert(2, ev[1].1.as_slice()).unwrap();
+        tx.open_table(EVENTS)
+            .unwrap()
+            .insert(2, ev[1].1.as_slice())
+            .unwrap();
     });
     verify(&t.path).unwrap();
     // Swap two events.
@@ -109,8 +118,14 @@ fn removed_reordered_and_forged_entries_are_detected() {
     });
     assert!(matches!(verify(&t.path), Err(Error::LogTampered { .. })));
     with_db(&t.path, |tx| {
-        tx.open_table(EVENTS).unwrap().insert(last, ev.last().unwrap().1.as_slice()).unwrap();
-        tx.open_table(CHECKPOINTS).unwrap().insert(last, last_cp.as_slice()).unwrap();
+        tx.open_table(EVENTS)
+            .unwrap()
+            .insert(last, ev.last().unwrap().1.as_slice())
+            .unwrap();
+        tx.open_table(CHECKPOINTS)
+            .unwrap()
+            .insert(last, last_cp.as_slice())
+            .unwrap();
     });
     verify(&t.path).unwrap();
     // A forger who rewrites an event and re-chains every later hash, and even re-signs the
@@ -170,7 +185,8 @@ fn same_inputs_same_hashes() {
 fn the_log_holds_no_plaintext() {
     let t = temp();
     let s = Store::create(&t.path).unwrap();
-    s.inscribe(Inscription::new("plaintext-probe-5521")).unwrap();
+    s.inscribe(Inscription::new("plaintext-probe-5521"))
+        .unwrap();
     drop(s);
     for (_, bytes) in events(&t.path) {
         assert!(!bytes.windows(8).any(|w| w == b"probe-55"));

@@ -115,7 +115,9 @@ impl Directory for RedbDirectory {
         tx.set_durability(Durability::None)
             .map_err(|e| wrap(io_err(e)))?;
         let existed = {
-            let mut table = tx.open_table(TEXT_INDEX_FILES).map_err(|e| wrap(io_err(e)))?;
+            let mut table = tx
+                .open_table(TEXT_INDEX_FILES)
+                .map_err(|e| wrap(io_err(e)))?;
             table
                 .remove(key(path).as_str())
                 .map_err(|e| wrap(io_err(e)))?

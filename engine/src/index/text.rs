@@ -20,12 +20,14 @@ use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer};
-use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{
+    Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
+};
 
 use super::directory::RedbDirectory;
 use crate::error::{Error, Result};
-use crate::storage::Db;
 use crate::row::RowId;
+use crate::storage::Db;
 
 /// Segments allowed before a commit merges them all into one.
 pub const MAX_SEGMENTS: usize = 8;
@@ -49,7 +51,10 @@ fn schema() -> (Schema, Field, Field) {
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(TOKENIZER)
         .set_index_option(IndexRecordOption::WithFreqs);
-    let f_text = b.add_text_field("text", TextOptions::default().set_indexing_options(indexing));
+    let f_text = b.add_text_field(
+        "text",
+        TextOptions::default().set_indexing_options(indexing),
+    );
     (b.build(), f_id, f_text)
 }
 
@@ -76,7 +81,8 @@ impl TextIndex {
         };
         index.tokenizers().register(TOKENIZER, analyzer());
         let writer = if writable {
-            let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+            let w: IndexWriter<TantivyDocument> =
+                index.writer_with_num_threads(1, WRITER_MEMORY)?;
             w.set_merge_policy(Box::new(NoMergePolicy));
             Some(w)
         } else {
@@ -200,7 +206,10 @@ impl TextIndex {
 
     /// A writable index in memory holding `rows`: what a read-only handle uses when the index in
     /// the file is behind the log (it cannot write the catch-up into the file).
-    pub fn in_memory<'a>(rows: impl IntoIterator<Item = (RowId, &'a str)>, seq: u64) -> Result<TextIndex> {
+    pub fn in_memory<'a>(
+        rows: impl IntoIterator<Item = (RowId, &'a str)>,
+        seq: u64,
+    ) -> Result<TextIndex> {
         let (schema, f_id, f_text) = schema();
         let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
         index.tokenizers().register(TOKENIZER, analyzer());

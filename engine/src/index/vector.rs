@@ -206,7 +206,10 @@ impl VectorIndex {
             }
             let mut meta_t = tx.open_table(META)?;
             meta_t.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice())?;
-            meta_t.insert(meta::SNAPSHOT_LEN, (blob.len() as u64).to_le_bytes().as_slice())?;
+            meta_t.insert(
+                meta::SNAPSHOT_LEN,
+                (blob.len() as u64).to_le_bytes().as_slice(),
+            )?;
         }
         self.tail_ids.retain(|id| *id > max_row);
         let keep: Vec<RowId> = self.tail_ids.clone();

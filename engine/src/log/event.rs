@@ -248,10 +248,14 @@ impl<'a> Reader<'a> {
         Ok(self.take(1)?[0])
     }
     fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     fn array9(&mut self) -> Result<[u8; 9]> {
         Ok(self.take(9)?.try_into().expect("9 bytes"))
@@ -312,19 +316,20 @@ mod tests {
         assert_eq!(
             hex,
             concat!(
-                "01",                                 // version
-                "0700000000000000",                   // seq 7
-                "0045b6a49a010000",                   // time 1763700000000 ms
-                "02",                                 // kind: supersede
-                "08000000", "757365723a616e61",       // namespace "user:ana"
-                "02000000",                           // 2 transitions
-                "0300000000000000",                   // row 3
-                "01000000000000f03f",                 // before: level 1.0
-                "010000000000000000",                 // after: level 0.0
-                "0400000000000000",                   // row 4
-                "000000000000000000",                 // before: absent
-                "01000000000000f03f",                 // after: level 1.0
-                "01000000",                           // 1 commitment
+                "01",               // version
+                "0700000000000000", // seq 7
+                "0045b6a49a010000", // time 1763700000000 ms
+                "02",               // kind: supersede
+                "08000000",
+                "757365723a616e61",   // namespace "user:ana"
+                "02000000",           // 2 transitions
+                "0300000000000000",   // row 3
+                "01000000000000f03f", // before: level 1.0
+                "010000000000000000", // after: level 0.0
+                "0400000000000000",   // row 4
+                "000000000000000000", // before: absent
+                "01000000000000f03f", // after: level 1.0
+                "01000000",           // 1 commitment
                 "abababababababababababababababababababababababababababababababab",
                 "1111111111111111111111111111111111111111111111111111111111111111", // prev hash
             )
@@ -340,7 +345,10 @@ mod tests {
     fn rejects_trailing_and_truncated() {
         let bytes = sample().encode();
         for cut in 0..bytes.len() {
-            assert!(Event::decode(&bytes[..cut]).is_err(), "prefix {cut} decoded");
+            assert!(
+                Event::decode(&bytes[..cut]).is_err(),
+                "prefix {cut} decoded"
+            );
         }
         let mut longer = bytes.clone();
         longer.push(0);

@@ -7,5 +7,5 @@
 mod checkpoint;
 mod event;
 
-pub use checkpoint::{Checkpoint, CHECKPOINT_LEN, checkpoint_message, genesis_hash};
+pub use checkpoint::{CHECKPOINT_LEN, Checkpoint, checkpoint_message, genesis_hash};
 pub use event::{EVENT_FORMAT_VERSION, Event, EventKind, Hash32, Transition, hash_encoded};

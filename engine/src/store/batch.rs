@@ -199,15 +199,14 @@ impl Batch<'_> {
         supersedes: Option<RowId>,
     ) -> Result<(Row, Transition, Hash32)> {
         let namespace = ins.namespace_or_default().to_owned();
-        if let Some(key) = &ins.key {
-            if let Some(holder) = self.key_holder(&namespace, key)? {
+        if let Some(key) = &ins.key
+            && let Some(holder) = self.key_holder(&namespace, key)? {
                 return Err(Error::DuplicateKey {
                     namespace,
                     key: key.clone(),
                     holder,
                 });
             }
-        }
         for src in &ins.derived_from {
             let r = self.row(*src)?;
             if r.depth.is_void() {
@@ -280,13 +279,12 @@ impl Batch<'_> {
         };
         let commitment = storage::commitment(&payload.salt, &payload.text);
         self.tx.open_table(VECTORS)?.remove(row.id)?;
-        if let Some(key) = &row.key {
-            if self.key_holder(&row.namespace, key)? == Some(row.id) {
+        if let Some(key) = &row.key
+            && self.key_holder(&row.namespace, key)? == Some(row.id) {
                 self.tx
                     .open_table(KEYS)?
                     .remove((row.namespace.as_str(), key.as_str()))?;
             }
-        }
         row.text = None;
         row.key = None;
         row.metadata = BTreeMap::new();
@@ -339,7 +337,9 @@ impl Batch<'_> {
                 re.insert((t.row, seq), ())?;
             }
         }
-        self.tx.open_table(EVENT_TIMES)?.insert((self.now, seq), ())?;
+        self.tx
+            .open_table(EVENT_TIMES)?
+            .insert((self.now, seq), ())?;
         self.head_seq = seq;
         self.head_hash = hash;
         self.events += 1;
@@ -359,11 +359,7 @@ impl Batch<'_> {
     /// Writes the checkpoint and counters. Returns what the store applies after the commit.
     fn finish(self) -> Result<(Vec<IndexOp>, RowId, u64, Hash32)> {
         if self.events > 0 {
-            let key = self
-                .inner
-                .signing
-                .as_ref()
-                .ok_or(Error::ReadOnly)?;
+            let key = self.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
             let cp = Checkpoint::sign(key, self.head_seq, self.head_hash);
             self.tx
                 .open_table(CHECKPOINTS)?

@@ -95,7 +95,10 @@ impl Store {
             let desc = match &policy {
                 Some(p) => {
                     t.insert(namespace, storage::encode(p)?.as_slice())?;
-                    format!("decay-policy {namespace} {}", serde_json::to_string(p).unwrap_or_default())
+                    format!(
+                        "decay-policy {namespace} {}",
+                        serde_json::to_string(p).unwrap_or_default()
+                    )
                 }
                 None => {
                     t.remove(namespace)?;
@@ -114,7 +117,10 @@ impl Store {
         self.read(|i| {
             let tx = i.db.begin_read()?;
             match storage::open_read(&tx, POLICIES)? {
-                Some(t) => t.get(namespace)?.map(|v| storage::decode(v.value())).transpose(),
+                Some(t) => t
+                    .get(namespace)?
+                    .map(|v| storage::decode(v.value()))
+                    .transpose(),
                 None => Ok(None),
             }
         })

@@ -158,7 +158,10 @@ pub(crate) fn verify_chain(
         }
         let ev = Event::decode(bytes).map_err(|e| tampered(e.to_string()))?;
         if ev.seq != seq {
-            return Err(tampered(format!("entry stored at {seq} says seq {}", ev.seq)));
+            return Err(tampered(format!(
+                "entry stored at {seq} says seq {}",
+                ev.seq
+            )));
         }
         if ev.prev_hash != prev {
             return Err(tampered("previous-hash link broken".into()));
@@ -221,10 +224,11 @@ impl Inner {
                         self.head_seq
                     )));
                 }
-                let time = match storage::open_read(tx, EVENTS)?.and_then(|t| t.get(s).ok().flatten()) {
-                    Some(v) => Event::decode(v.value())?.time,
-                    None => Millis::MIN,
-                };
+                let time =
+                    match storage::open_read(tx, EVENTS)?.and_then(|t| t.get(s).ok().flatten()) {
+                        Some(v) => Event::decode(v.value())?.time,
+                        None => Millis::MIN,
+                    };
                 Ok((s, time))
             }
             AsOf::Time(t) => {

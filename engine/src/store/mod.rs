@@ -105,7 +105,9 @@ fn map_open_error(path: &Path, e: redb::DatabaseError) -> Error {
 fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(_) => Err(Error::Corrupt("the storage engine rejected the file".into())),
+        Err(_) => Err(Error::Corrupt(
+            "the storage engine rejected the file".into(),
+        )),
     }
 }
 
@@ -133,7 +135,9 @@ impl Store {
     pub fn create_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if opts.read_only {
-            return Err(Error::InvalidArgument("cannot create a store read-only".into()));
+            return Err(Error::InvalidArgument(
+                "cannot create a store read-only".into(),
+            ));
         }
         if path.exists() {
             return Err(Error::AlreadyExists(path));
@@ -160,7 +164,10 @@ impl Store {
             for_each_table!(create_table);
             {
                 let mut m = tx.open_table(META)?;
-                m.insert(meta::FORMAT, storage::FORMAT_VERSION.to_le_bytes().as_slice())?;
+                m.insert(
+                    meta::FORMAT,
+                    storage::FORMAT_VERSION.to_le_bytes().as_slice(),
+                )?;
                 m.insert(meta::EMBEDDER, embedder.id().as_bytes())?;
                 m.insert(meta::DIM, (embedder.dim() as u32).to_le_bytes().as_slice())?;
                 m.insert(meta::PUBLIC_KEY, public_key.as_slice())?;
@@ -303,11 +310,10 @@ impl Inner {
             }
             (None, None) => None,
         };
-        if let Some(k) = &signing {
-            if k.verifying_key().to_bytes() != public_key {
+        if let Some(k) = &signing
+            && k.verifying_key().to_bytes() != public_key {
                 return Err(Error::KeyMismatch);
             }
-        }
         let head = get(meta::HEAD)?;
         if head.len() != 40 {
             return Err(Error::Corrupt("meta head".into()));
@@ -363,7 +369,8 @@ impl Inner {
                 let p: storage::Payload = storage::decode(v.value())?;
                 all.push((k.value(), p.text));
             }
-            self.text = TextIndex::in_memory(all.iter().map(|(i, t)| (*i, t.as_str())), self.head_seq)?;
+            self.text =
+                TextIndex::in_memory(all.iter().map(|(i, t)| (*i, t.as_str())), self.head_seq)?;
             self.text_behind = false;
             return Ok(());
         }
@@ -393,7 +400,9 @@ impl Inner {
     pub(crate) fn read_row(tx: &redb::ReadTransaction, id: RowId) -> Result<Option<Row>> {
         let rows = storage::open_read(tx, ROWS)?;
         let Some(rows) = rows else { return Ok(None) };
-        let Some(v) = rows.get(id)? else { return Ok(None) };
+        let Some(v) = rows.get(id)? else {
+            return Ok(None);
+        };
         let mut row: Row = storage::decode(v.value())?;
         if let Some(p) = storage::open_read(tx, PAYLOADS)?.and_then(|t| t.get(id).ok().flatten()) {
             let p: storage::Payload = storage::decode(p.value())?;

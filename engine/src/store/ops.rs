@@ -105,10 +105,14 @@ impl Store {
             };
             prepared.push((ins, v));
         }
-        let texts: Vec<&str> = to_embed.iter().map(|&i| prepared[i].0.text.as_str()).collect();
+        let texts: Vec<&str> = to_embed
+            .iter()
+            .map(|&i| prepared[i].0.text.as_str())
+            .collect();
         let embedded = self.opts.embedder.embed_batch(&texts)?;
         for (i, e) in to_embed.into_iter().zip(embedded) {
-            prepared[i].1 = Some(check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?);
+            prepared[i].1 =
+                Some(check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?);
         }
         self.write(|b| {
             let mut ids = Vec::with_capacity(prepared.len());
@@ -211,14 +215,26 @@ impl Store {
 
     /// Pins what `target` names: depth `+inf`, never decays. Works on submerged rows too.
     pub fn pin(&self, target: Target) -> Result<Vec<RowId>> {
-        self.transition(target, "pin", EventKind::Pin, Scope::NotVoid, |_| Depth::Pinned)
+        self.transition(target, "pin", EventKind::Pin, Scope::NotVoid, |_| {
+            Depth::Pinned
+        })
     }
 
     /// Brings submerged or sinking rows back to the surface (depth 1). Pinned rows stay pinned.
     pub fn resurface(&self, target: Target) -> Result<Vec<RowId>> {
-        self.transition(target, "resurface", EventKind::Resurface, Scope::NotVoid, |d| {
-            if d == Depth::Pinned { Depth::Pinned } else { Depth::SURFACE }
-        })
+        self.transition(
+            target,
+            "resurface",
+            EventKind::Resurface,
+            Scope::NotVoid,
+            |d| {
+                if d == Depth::Pinned {
+                    Depth::Pinned
+                } else {
+                    Depth::SURFACE
+                }
+            },
+        )
     }
 
     fn transition(

@@ -314,10 +314,12 @@ impl Store {
                 let mut row: Row = storage::decode(v.value())?;
                 if let Some(d) = filter.admit(&row) {
                     row.depth = d;
-                    out.push(Inner::read_row(&tx, k.value())?.map_or(row.clone(), |mut r| {
-                        r.depth = d;
-                        r
-                    }));
+                    out.push(
+                        Inner::read_row(&tx, k.value())?.map_or(row.clone(), |mut r| {
+                            r.depth = d;
+                            r
+                        }),
+                    );
                 }
             }
             Ok(out)
@@ -351,26 +353,27 @@ impl Inner {
         // Each leg fetches candidates, keeps those passing the filters, and widens its fetch
         // until it has `pool` survivors or has seen everything.
         let pool = (want * 4).max(50);
-        let mut leg = |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>| -> Result<Vec<(RowId, f32)>> {
-            let mut limit = pool;
-            loop {
-                let cands = search(limit)?;
-                let exhausted = cands.len() < limit || limit >= total;
-                let mut kept = Vec::new();
-                for (id, s) in cands {
-                    if admit(id)? {
-                        kept.push((id, s));
-                        if kept.len() == pool {
-                            break;
+        let mut leg =
+            |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>| -> Result<Vec<(RowId, f32)>> {
+                let mut limit = pool;
+                loop {
+                    let cands = search(limit)?;
+                    let exhausted = cands.len() < limit || limit >= total;
+                    let mut kept = Vec::new();
+                    for (id, s) in cands {
+                        if admit(id)? {
+                            kept.push((id, s));
+                            if kept.len() == pool {
+                                break;
+                            }
                         }
                     }
+                    if kept.len() >= pool || exhausted {
+                        return Ok(kept);
+                    }
+                    limit = (limit * 4).min(total.max(limit + 1));
                 }
-                if kept.len() >= pool || exhausted {
-                    return Ok(kept);
-                }
-                limit = (limit * 4).min(total.max(limit + 1));
-            }
-        };
+            };
         let lexical = if q.legs == Legs::Vector || q.text.trim().is_empty() {
             Vec::new()
         } else {

@@ -8,10 +8,13 @@ use oubli::{ManualClock, Store, StoreOptions};
 
 /// A temporary directory and a store path inside it.
 pub struct TempStore {
+    /// Removed on drop.
     pub dir: tempfile::TempDir,
+    /// The store file inside `dir`.
     pub path: PathBuf,
 }
 
+/// A fresh temporary store path.
 pub fn temp() -> TempStore {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.oubli");
@@ -26,12 +29,14 @@ pub fn fixed(clock: Arc<ManualClock>) -> StoreOptions {
         .signing_key([7; 32])
 }
 
+/// Creates a byte-reproducible store and returns its clock.
 pub fn create_fixed(t: &TempStore) -> (Store, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new(1_763_700_000_000));
     let s = Store::create_with(&t.path, fixed(clock.clone())).unwrap();
     (s, clock)
 }
 
+/// The texts of recall hits.
 pub fn texts(hits: &[oubli::Hit]) -> Vec<String> {
     hits.iter()
         .map(|h| h.row.text.clone().unwrap_or_default())
