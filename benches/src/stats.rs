@@ -41,8 +41,16 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> Proportion {
         successes,
         trials,
         rate: p,
-        low: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
-        high: if successes >= trials { 1.0 } else { (centre + half).min(1.0) },
+        low: if successes == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        high: if successes >= trials {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 

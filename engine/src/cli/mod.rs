@@ -169,7 +169,8 @@ struct Fields {
 }
 
 #[derive(Args)]
-#[group(required = true, multiple = false)]
+#[group(skip)]
+#[command(group(clap::ArgGroup::new("target").required(true).multiple(false).args(["id", "key", "query"])))]
 struct TargetArgs {
     /// Target a row by id.
     #[arg(long)]

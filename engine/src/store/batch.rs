@@ -200,13 +200,14 @@ impl Batch<'_> {
     ) -> Result<(Row, Transition, Hash32)> {
         let namespace = ins.namespace_or_default().to_owned();
         if let Some(key) = &ins.key
-            && let Some(holder) = self.key_holder(&namespace, key)? {
-                return Err(Error::DuplicateKey {
-                    namespace,
-                    key: key.clone(),
-                    holder,
-                });
-            }
+            && let Some(holder) = self.key_holder(&namespace, key)?
+        {
+            return Err(Error::DuplicateKey {
+                namespace,
+                key: key.clone(),
+                holder,
+            });
+        }
         for src in &ins.derived_from {
             let r = self.row(*src)?;
             if r.depth.is_void() {
@@ -280,11 +281,12 @@ impl Batch<'_> {
         let commitment = storage::commitment(&payload.salt, &payload.text);
         self.tx.open_table(VECTORS)?.remove(row.id)?;
         if let Some(key) = &row.key
-            && self.key_holder(&row.namespace, key)? == Some(row.id) {
-                self.tx
-                    .open_table(KEYS)?
-                    .remove((row.namespace.as_str(), key.as_str()))?;
-            }
+            && self.key_holder(&row.namespace, key)? == Some(row.id)
+        {
+            self.tx
+                .open_table(KEYS)?
+                .remove((row.namespace.as_str(), key.as_str()))?;
+        }
         row.text = None;
         row.key = None;
         row.metadata = BTreeMap::new();

@@ -311,9 +311,10 @@ impl Inner {
             (None, None) => None,
         };
         if let Some(k) = &signing
-            && k.verifying_key().to_bytes() != public_key {
-                return Err(Error::KeyMismatch);
-            }
+            && k.verifying_key().to_bytes() != public_key
+        {
+            return Err(Error::KeyMismatch);
+        }
         let head = get(meta::HEAD)?;
         if head.len() != 40 {
             return Err(Error::Corrupt("meta head".into()));

@@ -75,9 +75,10 @@ impl Store {
             return Err(e.into());
         }
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty())
-            && let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
+            && let Ok(d) = std::fs::File::open(dir)
+        {
+            let _ = d.sync_all();
+        }
         *guard = Some(Inner::open(&self.path, &self.opts)?);
         Ok(seq)
     }

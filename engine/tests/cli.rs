@@ -1,0 +1,117 @@
+//! The `oubli` binary, driven as a user would.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::*;
+
+fn oubli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oubli"))
+        .args(args)
+        .output()
+        .expect("run oubli")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = oubli(args);
+    assert!(
+        out.status.success(),
+        "oubli {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_session_from_the_shell() {
+    let t = temp();
+    let p = t.path.to_str().unwrap();
+    ok(&["init", p]);
+    ok(&[
+        "inscribe",
+        p,
+        "The staging password is tulip-4417",
+        "--ns",
+        "ops",
+        "--key",
+        "pw",
+    ]);
+    let jsonl = t.dir.path().join("rows.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"text\": \"Maria's email is maria@example.com\", \"namespace\": \"crm\"}\n\
+         \n\
+         {\"text\": \"Jonas likes espresso\", \"namespace\": \"crm\", \"metadata\": {\"cat\": \"likes\"}}\n",
+    )
+    .unwrap();
+    let out = ok(&["--json", "inscribe", p, "--file", jsonl.to_str().unwrap()]);
+    let ids: Vec<u64> = serde_json::from_str(&out).unwrap();
+    assert_eq!(ids, vec![2, 3]);
+
+    let out = ok(&["--json", "recall", p, "staging password", "--k", "2"]);
+    let hits: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(hits[0]["row"]["text"], "The staging password is tulip-4417");
+
+    ok(&[
+        "supersede",
+        p,
+        "--key",
+        "pw",
+        "--in",
+        "ops",
+        "The staging password is orchid-9051",
+    ]);
+    let out = ok(&["recall", p, "staging password", "--k", "1"]);
+    assert!(out.contains("orchid-9051") && !out.contains("tulip"));
+
+    let out = ok(&["--json", "purge", p, "--query", "Maria email", "--dry-run"]);
+    let m: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(m[0]["id"], 2);
+    let out = ok(&["--json", "purge", p, "--query", "Maria email"]);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["erased"], serde_json::json!([2]));
+
+    let out = ok(&["--json", "list", p, "--filter", "cat=likes"]);
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1);
+
+    let out = ok(&["log", p, "--verify"]);
+    // 3 inscribes, a supersede, a purge and its scrub.
+    assert!(out.starts_with("log verified: 6 events"), "{out}");
+    let pk = ok(&["key", "export", p]);
+    ok(&["log", p, "--verify", "--pubkey", pk.trim()]);
+    let bad = oubli(&["log", p, "--verify", "--pubkey", &"ab".repeat(32)]);
+    assert_eq!(bad.status.code(), Some(1));
+    let out = ok(&["history", p, "1"]);
+    assert!(out.contains("supersede"));
+    assert!(!file_contains(&t.path, b"maria@example.com"));
+}
+
+#[test]
+fn bad_input_fails_cleanly() {
+    let t = temp();
+    let p = t.path.to_str().unwrap();
+    ok(&["init", p]);
+    let jsonl = t.dir.path().join("bad.jsonl");
+    std::fs::write(&jsonl, "{\"text\": \"fine\"}\n{\"text\": \"\"}\n").unwrap();
+    let out = oubli(&["inscribe", p, "--file", jsonl.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.jsonl:2"), "{err}");
+    // Nothing from the file was written.
+    let out = ok(&["--json", "list", p]);
+    assert_eq!(out.trim(), "[]");
+    // Usage errors exit 2; store errors exit 1.
+    assert_eq!(oubli(&["recall"]).status.code(), Some(2));
+    assert_eq!(oubli(&["release", p]).status.code(), Some(2));
+    assert_eq!(oubli(&["release", p, "--id", "42"]).status.code(), Some(1));
+    assert_eq!(oubli(&["init", p]).status.code(), Some(1));
+}
+
+#[test]
+fn demo_runs() {
+    let t = temp();
+    let out = ok(&["demo", t.path.to_str().unwrap()]);
+    assert!(out.contains("demo ok"));
+}
