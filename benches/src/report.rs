@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::runner::{CaseResult, Verdict};
+use crate::scale::{ALPHA, DecoyKind, ScaleReport};
 use crate::stats::{McNemar, McNemarMethod, Proportion, mcnemar, wilson95};
 
 /// Tallies of one category (or of all categories).
@@ -264,6 +265,49 @@ pub fn format_comparison(first: &str, second: &str, c: &Comparison) -> String {
     out
 }
 
+/// The scale ladder as a text table, with the breakdown onset.
+pub fn format_scale(report: &ScaleReport) -> String {
+    let b = report.config.budget;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| sessions | facts | Pass@{b} % | 95 % Wilson | P90R | missed | over budget | p50 ms | p99 ms | leaks sup/rel/pur |"
+    );
+    let _ = writeln!(
+        out,
+        "|---------:|------:|--------:|------------:|-----:|-------:|------------:|-------:|-------:|------------------:|"
+    );
+    for r in &report.rows {
+        let p = &r.pass_at_budget;
+        let _ = writeln!(
+            out,
+            "| {:>8} | {:>5} | {:>7} | {:>11} | {:>4} | {:>6} | {:>11} | {:>6.2} | {:>6.2} | {:>17} |",
+            r.sessions,
+            r.irrelevant_facts,
+            percent(p.rate),
+            format!("[{}, {}]", percent(p.low), percent(p.high)),
+            r.p90_calls,
+            r.missed,
+            r.over_budget,
+            r.latency_p50_ms,
+            r.latency_p99_ms,
+            format!(
+                "{}/{}/{}",
+                r.leaks_of(DecoyKind::Superseded),
+                r.leaks_of(DecoyKind::Released),
+                r.leaks_of(DecoyKind::Purged)
+            ),
+        );
+    }
+    let last = report.rows.last().map_or(0, |r| r.sessions);
+    let onset = match report.breakdown_onset() {
+        Some(s) => format!("{s} sessions"),
+        None => format!("> {last} sessions (no breakdown)"),
+    };
+    let _ = writeln!(out, "breakdown onset (first Pass@{b} < {ALPHA}): {onset}");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +398,24 @@ mod tests {
         let text = format_comparison("A", "B", &c);
         assert!(
             text.contains("only A passes: 1   only B passes: 1"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn scale_table_shows_every_measure() {
+        use crate::baseline::NaiveAdapter;
+        use crate::scale::{ScaleConfig, run};
+        let config = ScaleConfig {
+            scales: vec![0, 10],
+            ..ScaleConfig::default()
+        };
+        let report = run(&mut NaiveAdapter::new(), &config, |_| {}).unwrap();
+        let text = format_scale(&report);
+        assert!(text.contains("Pass@2 %"), "{text}");
+        assert_eq!(text.lines().count(), 5, "{text}");
+        assert!(
+            text.contains("breakdown onset (first Pass@2 < 0.7)"),
             "{text}"
         );
     }

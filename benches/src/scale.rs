@@ -14,13 +14,15 @@
 
 use std::time::Instant;
 
+use serde::Serialize;
+
 use crate::adapter::{Adapter, AdapterError};
 use crate::rng::SplitMix64;
 use crate::runner::check_texts;
 use crate::stats::{Proportion, quantile, wilson95};
 
 /// Scale-suite settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ScaleConfig {
     /// Seed of the irrelevant-session generator.
     pub seed: u64,
@@ -97,42 +99,290 @@ pub struct Decoy {
 
 /// The fixed evidence.
 pub const PROBES: &[Probe] = &[
-    Probe { id: "passport", facts: &["Priya Raman's passport expires on 12 October 2027."], formulations: &["When does Priya's passport run out?", "Priya Raman passport expiry", "Priya Raman's passport expires on"], evidence: &["12 October 2027"] },
-    Probe { id: "allergy", facts: &["Tomasz Wróbel is severely allergic to hazelnuts and carries an EpiPen."], formulations: &["Is there anything Tomasz can't eat?", "Tomasz Wróbel allergy", "Tomasz allergic EpiPen"], evidence: &["hazelnuts"] },
-    Probe { id: "school", facts: &["Aisha's daughter Zara attends Hillcrest Primary, class 3B."], formulations: &["Which school does Aisha's kid go to?", "Zara school class", "Zara attends Hillcrest Primary"], evidence: &["Hillcrest Primary", "3B"] },
-    Probe { id: "car", facts: &["The family car is a blue Volvo XC40 with registration KP71 ZRW."], formulations: &["What car do we drive?", "family car registration", "Volvo XC40 registration plate"], evidence: &["KP71 ZRW"] },
-    Probe { id: "anniversary", facts: &["Marco and Giulia's wedding anniversary is on 3 June; they married in Verona."], formulations: &["When is Marco's anniversary?", "Marco Giulia wedding anniversary date", "wedding anniversary 3 June Verona"], evidence: &["3 June"] },
-    Probe { id: "insurance", facts: &["Home insurance is with Northfield Mutual, policy number NFM-558213."], formulations: &["Who insures the house?", "home insurance policy number", "Northfield Mutual policy"], evidence: &["NFM-558213"] },
-    Probe { id: "doctor", facts: &["Dr. Ingeborg Salvesen at Fjordside Clinic is Lars's cardiologist."], formulations: &["Who looks after Lars's heart?", "Lars cardiologist", "Lars cardiologist Fjordside Clinic"], evidence: &["Ingeborg Salvesen"] },
-    Probe { id: "flight", facts: &["Helga's return flight LH2217 leaves Lisbon at 18:40 on 9 May."], formulations: &["When does Helga fly home?", "Helga return flight Lisbon", "LH2217 departure time"], evidence: &["LH2217", "18:40"] },
-    Probe { id: "landlord", facts: &["The landlord, Mr. Oyelaran, prefers rent reminders by text to 07700 900412."], formulations: &["How do I reach the landlord?", "landlord Oyelaran phone", "landlord rent reminders text number"], evidence: &["07700 900412"] },
-    Probe { id: "bloodtype", facts: &["Keiko Arakawa's blood type is AB negative."], formulations: &["What blood group is Keiko?", "Keiko Arakawa blood type", "Keiko blood type AB"], evidence: &["AB negative"] },
-    Probe { id: "locker", facts: &["Rohan keeps his climbing gear in storage unit 114 at Eastgate Self Storage."], formulations: &["Where is Rohan's climbing gear?", "Rohan storage unit", "Eastgate Self Storage unit"], evidence: &["unit 114"] },
-    Probe { id: "vet", facts: &["Ottilie's cat Mr. Whiskers is booked for a dental clean on 22 February at Larkspur Vets."], formulations: &["When is the cat's vet visit?", "Mr. Whiskers dental clean", "Larkspur Vets booking Ottilie"], evidence: &["22 February"] },
-    Probe { id: "wifi_home", facts: &["The home Wi-Fi network is called Nebula-5G and its password is quokka-lantern-88."], formulations: &["What's the Wi-Fi password at home?", "home Wi-Fi password", "Nebula-5G password"], evidence: &["quokka-lantern-88"] },
-    Probe { id: "pension", facts: &["Beatriz's pension provider is Solace Retirement, member number SR-77102."], formulations: &["Who runs Beatriz's pension?", "Beatriz pension provider member number", "Solace Retirement member number"], evidence: &["SR-77102"] },
-    Probe { id: "boiler", facts: &["The boiler was last serviced by Kinsella Heating on 14 November; next service is due in November."], formulations: &["When was the boiler serviced?", "boiler service Kinsella Heating", "boiler last serviced 14 November"], evidence: &["Kinsella Heating", "14 November"] },
-    Probe { id: "bookclub", facts: &["The book club meets at Wendeline's flat on the first Thursday of each month; this month's book is The Remains of the Day."], formulations: &["What are we reading for book club?", "book club this month's book", "book club Wendeline first Thursday"], evidence: &["The Remains of the Day"] },
+    Probe {
+        id: "passport",
+        facts: &["Priya Raman's passport expires on 12 October 2027."],
+        formulations: &[
+            "When does Priya's passport run out?",
+            "Priya Raman passport expiry",
+            "Priya Raman's passport expires on",
+        ],
+        evidence: &["12 October 2027"],
+    },
+    Probe {
+        id: "allergy",
+        facts: &["Tomasz Wróbel is severely allergic to hazelnuts and carries an EpiPen."],
+        formulations: &[
+            "Is there anything Tomasz can't eat?",
+            "Tomasz Wróbel allergy",
+            "Tomasz allergic EpiPen",
+        ],
+        evidence: &["hazelnuts"],
+    },
+    Probe {
+        id: "school",
+        facts: &["Aisha's daughter Zara attends Hillcrest Primary, class 3B."],
+        formulations: &[
+            "Which school does Aisha's kid go to?",
+            "Zara school class",
+            "Zara attends Hillcrest Primary",
+        ],
+        evidence: &["Hillcrest Primary", "3B"],
+    },
+    Probe {
+        id: "car",
+        facts: &["The family car is a blue Volvo XC40 with registration KP71 ZRW."],
+        formulations: &[
+            "What car do we drive?",
+            "family car registration",
+            "Volvo XC40 registration plate",
+        ],
+        evidence: &["KP71 ZRW"],
+    },
+    Probe {
+        id: "anniversary",
+        facts: &["Marco and Giulia's wedding anniversary is on 3 June; they married in Verona."],
+        formulations: &[
+            "When is Marco's anniversary?",
+            "Marco Giulia wedding anniversary date",
+            "wedding anniversary 3 June Verona",
+        ],
+        evidence: &["3 June"],
+    },
+    Probe {
+        id: "insurance",
+        facts: &["Home insurance is with Northfield Mutual, policy number NFM-558213."],
+        formulations: &[
+            "Who insures the house?",
+            "home insurance policy number",
+            "Northfield Mutual policy",
+        ],
+        evidence: &["NFM-558213"],
+    },
+    Probe {
+        id: "doctor",
+        facts: &["Dr. Ingeborg Salvesen at Fjordside Clinic is Lars's cardiologist."],
+        formulations: &[
+            "Who looks after Lars's heart?",
+            "Lars cardiologist",
+            "Lars cardiologist Fjordside Clinic",
+        ],
+        evidence: &["Ingeborg Salvesen"],
+    },
+    Probe {
+        id: "flight",
+        facts: &["Helga's return flight LH2217 leaves Lisbon at 18:40 on 9 May."],
+        formulations: &[
+            "When does Helga fly home?",
+            "Helga return flight Lisbon",
+            "LH2217 departure time",
+        ],
+        evidence: &["LH2217", "18:40"],
+    },
+    Probe {
+        id: "landlord",
+        facts: &["The landlord, Mr. Oyelaran, prefers rent reminders by text to 07700 900412."],
+        formulations: &[
+            "How do I reach the landlord?",
+            "landlord Oyelaran phone",
+            "landlord rent reminders text number",
+        ],
+        evidence: &["07700 900412"],
+    },
+    Probe {
+        id: "bloodtype",
+        facts: &["Keiko Arakawa's blood type is AB negative."],
+        formulations: &[
+            "What blood group is Keiko?",
+            "Keiko Arakawa blood type",
+            "Keiko blood type AB",
+        ],
+        evidence: &["AB negative"],
+    },
+    Probe {
+        id: "locker",
+        facts: &["Rohan keeps his climbing gear in storage unit 114 at Eastgate Self Storage."],
+        formulations: &[
+            "Where is Rohan's climbing gear?",
+            "Rohan storage unit",
+            "Eastgate Self Storage unit",
+        ],
+        evidence: &["unit 114"],
+    },
+    Probe {
+        id: "vet",
+        facts: &[
+            "Ottilie's cat Mr. Whiskers is booked for a dental clean on 22 February at Larkspur Vets.",
+        ],
+        formulations: &[
+            "When is the cat's vet visit?",
+            "Mr. Whiskers dental clean",
+            "Larkspur Vets booking Ottilie",
+        ],
+        evidence: &["22 February"],
+    },
+    Probe {
+        id: "wifi_home",
+        facts: &[
+            "The home Wi-Fi network is called Nebula-5G and its password is quokka-lantern-88.",
+        ],
+        formulations: &[
+            "What's the Wi-Fi password at home?",
+            "home Wi-Fi password",
+            "Nebula-5G password",
+        ],
+        evidence: &["quokka-lantern-88"],
+    },
+    Probe {
+        id: "pension",
+        facts: &["Beatriz's pension provider is Solace Retirement, member number SR-77102."],
+        formulations: &[
+            "Who runs Beatriz's pension?",
+            "Beatriz pension provider member number",
+            "Solace Retirement member number",
+        ],
+        evidence: &["SR-77102"],
+    },
+    Probe {
+        id: "boiler",
+        facts: &[
+            "The boiler was last serviced by Kinsella Heating on 14 November; next service is due in November.",
+        ],
+        formulations: &[
+            "When was the boiler serviced?",
+            "boiler service Kinsella Heating",
+            "boiler last serviced 14 November",
+        ],
+        evidence: &["Kinsella Heating", "14 November"],
+    },
+    Probe {
+        id: "bookclub",
+        facts: &[
+            "The book club meets at Wendeline's flat on the first Thursday of each month; this month's book is The Remains of the Day.",
+        ],
+        formulations: &[
+            "What are we reading for book club?",
+            "book club this month's book",
+            "book club Wendeline first Thursday",
+        ],
+        evidence: &["The Remains of the Day"],
+    },
 ];
 
 /// The forgetting decoys, planted at every scale.
 pub const DECOYS: &[Decoy] = &[
-    Decoy { id: "gym-code", kind: DecoyKind::Superseded, fact: "Priya's gym locker combination is 4471.", query: "Priya gym locker combination", replacement: "Priya's gym locker combination is 9032.", probe: "Priya gym locker combination", forbidden: "4471" },
-    Decoy { id: "work-email", kind: DecoyKind::Superseded, fact: "Lars's work email is lars.eng@fjordtech.no.", query: "Lars work email", replacement: "Lars's work email is lars.engebretsen@fjordtech.no.", probe: "What is Lars's work email?", forbidden: "lars.eng@" },
-    Decoy { id: "router-pin", kind: DecoyKind::Superseded, fact: "The router admin PIN is 61-38-20.", query: "router admin PIN", replacement: "The router admin PIN was changed to 47-92-15.", probe: "router admin PIN", forbidden: "61-38-20" },
-    Decoy { id: "dentist", kind: DecoyKind::Superseded, fact: "Keiko's dentist is Dr. Petrakis on Harbour Road.", query: "Keiko dentist", replacement: "Keiko's dentist is now Dr. Mwangi at the Quayside practice.", probe: "Who is Keiko's dentist?", forbidden: "Petrakis" },
-    Decoy { id: "otp", kind: DecoyKind::Released, fact: "Rohan's bank one-time passcode is 582907.", query: "Rohan bank one-time passcode", replacement: "", probe: "Rohan bank passcode", forbidden: "582907" },
-    Decoy { id: "door-code", kind: DecoyKind::Released, fact: "Temporary door code for the Elm Street rental is 2580 until Sunday.", query: "temporary door code Elm Street rental", replacement: "", probe: "Elm Street rental door code", forbidden: "2580" },
-    Decoy { id: "parking", kind: DecoyKind::Released, fact: "Visitor parking permit VP-3319 is valid for this weekend only.", query: "visitor parking permit this weekend", replacement: "", probe: "visitor parking permit", forbidden: "VP-3319" },
-    Decoy { id: "hotel", kind: DecoyKind::Released, fact: "Helga is staying at the Alfama Lodge in Lisbon until Friday.", query: "Helga staying at Alfama Lodge", replacement: "", probe: "Where is Helga staying?", forbidden: "Alfama Lodge" },
-    Decoy { id: "ssn", kind: DecoyKind::Purged, fact: "Jonah Whitfield's national insurance number is QQ 12 34 56 C.", query: "QQ 12 34 56 C", replacement: "", probe: "Jonah Whitfield national insurance number", forbidden: "QQ 12 34 56 C" },
-    Decoy { id: "card", kind: DecoyKind::Purged, fact: "Backup card for subscriptions ends in 7731, expiry 04/28.", query: "card ending 7731", replacement: "", probe: "backup card for subscriptions", forbidden: "7731" },
-    Decoy { id: "ex-address", kind: DecoyKind::Purged, fact: "Former tenant Dana Kovacs forwarded her new address: 19 Ravel Street, Leeds.", query: "Dana Kovacs", replacement: "", probe: "Dana Kovacs new address", forbidden: "19 Ravel Street" },
-    Decoy { id: "medical", kind: DecoyKind::Purged, fact: "Client Amadou Sy disclosed a diagnosis of type 1 diabetes during intake.", query: "Amadou Sy", replacement: "", probe: "Amadou Sy diagnosis", forbidden: "type 1 diabetes" },
+    Decoy {
+        id: "gym-code",
+        kind: DecoyKind::Superseded,
+        fact: "Priya's gym locker combination is 4471.",
+        query: "Priya gym locker combination",
+        replacement: "Priya's gym locker combination is 9032.",
+        probe: "Priya gym locker combination",
+        forbidden: "4471",
+    },
+    Decoy {
+        id: "work-email",
+        kind: DecoyKind::Superseded,
+        fact: "Lars's work email is lars.eng@fjordtech.no.",
+        query: "Lars work email",
+        replacement: "Lars's work email is lars.engebretsen@fjordtech.no.",
+        probe: "What is Lars's work email?",
+        forbidden: "lars.eng@",
+    },
+    Decoy {
+        id: "router-pin",
+        kind: DecoyKind::Superseded,
+        fact: "The router admin PIN is 61-38-20.",
+        query: "router admin PIN",
+        replacement: "The router admin PIN was changed to 47-92-15.",
+        probe: "router admin PIN",
+        forbidden: "61-38-20",
+    },
+    Decoy {
+        id: "dentist",
+        kind: DecoyKind::Superseded,
+        fact: "Keiko's dentist is Dr. Petrakis on Harbour Road.",
+        query: "Keiko dentist",
+        replacement: "Keiko's dentist is now Dr. Mwangi at the Quayside practice.",
+        probe: "Who is Keiko's dentist?",
+        forbidden: "Petrakis",
+    },
+    Decoy {
+        id: "otp",
+        kind: DecoyKind::Released,
+        fact: "Rohan's bank one-time passcode is 582907.",
+        query: "Rohan bank one-time passcode",
+        replacement: "",
+        probe: "Rohan bank passcode",
+        forbidden: "582907",
+    },
+    Decoy {
+        id: "door-code",
+        kind: DecoyKind::Released,
+        fact: "Temporary door code for the Elm Street rental is 2580 until Sunday.",
+        query: "temporary door code Elm Street rental",
+        replacement: "",
+        probe: "Elm Street rental door code",
+        forbidden: "2580",
+    },
+    Decoy {
+        id: "parking",
+        kind: DecoyKind::Released,
+        fact: "Visitor parking permit VP-3319 is valid for this weekend only.",
+        query: "visitor parking permit this weekend",
+        replacement: "",
+        probe: "visitor parking permit",
+        forbidden: "VP-3319",
+    },
+    Decoy {
+        id: "hotel",
+        kind: DecoyKind::Released,
+        fact: "Helga is staying at the Alfama Lodge in Lisbon until Friday.",
+        query: "Helga staying at Alfama Lodge",
+        replacement: "",
+        probe: "Where is Helga staying?",
+        forbidden: "Alfama Lodge",
+    },
+    Decoy {
+        id: "ssn",
+        kind: DecoyKind::Purged,
+        fact: "Jonah Whitfield's national insurance number is QQ 12 34 56 C.",
+        query: "QQ 12 34 56 C",
+        replacement: "",
+        probe: "Jonah Whitfield national insurance number",
+        forbidden: "QQ 12 34 56 C",
+    },
+    Decoy {
+        id: "card",
+        kind: DecoyKind::Purged,
+        fact: "Backup card for subscriptions ends in 7731, expiry 04/28.",
+        query: "card ending 7731",
+        replacement: "",
+        probe: "backup card for subscriptions",
+        forbidden: "7731",
+    },
+    Decoy {
+        id: "ex-address",
+        kind: DecoyKind::Purged,
+        fact: "Former tenant Dana Kovacs forwarded her new address: 19 Ravel Street, Leeds.",
+        query: "Dana Kovacs",
+        replacement: "",
+        probe: "Dana Kovacs new address",
+        forbidden: "19 Ravel Street",
+    },
+    Decoy {
+        id: "medical",
+        kind: DecoyKind::Purged,
+        fact: "Client Amadou Sy disclosed a diagnosis of type 1 diabetes during intake.",
+        query: "Amadou Sy",
+        replacement: "",
+        probe: "Amadou Sy diagnosis",
+        forbidden: "type 1 diabetes",
+    },
 ];
 
 /// One probe's outcome at one scale.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProbeOutcome {
     /// Probe id.
     pub id: &'static str,
@@ -143,7 +393,7 @@ pub struct ProbeOutcome {
 }
 
 /// Everything measured at one scale.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScaleRow {
     /// Irrelevant sessions added.
     pub sessions: usize,
@@ -178,7 +428,7 @@ impl ScaleRow {
 }
 
 /// The whole ladder.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScaleReport {
     /// Adapter name.
     pub adapter: String,
@@ -215,7 +465,10 @@ impl ScaleReport {
                 }
             }
             for id in &row.leaks {
-                let forbidden = DECOYS.iter().find(|d| d.id == *id).map_or("", |d| d.forbidden);
+                let forbidden = DECOYS
+                    .iter()
+                    .find(|d| d.id == *id)
+                    .map_or("", |d| d.forbidden);
                 out.push((
                     format!("scale-{}-leak-{id}", row.sessions),
                     format!("forgotten value {forbidden:?} recalled"),
@@ -227,89 +480,191 @@ impl ScaleReport {
 }
 
 const TOPICS: &[(&str, &[&str])] = &[
-    ("cooking", &[
-        "User asked how long to rest a {meat} roast; the assistant suggested {n} minutes under foil.",
-        "User is batch-cooking {dish} for the week and wanted a cheaper swap for {ingredient}.",
-        "User's {dish} came out too salty, so the assistant suggested adding {ingredient} and a splash of water.",
-        "User wants to try a {cuisine} recipe that uses {ingredient} this weekend.",
-    ]),
-    ("travel", &[
-        "User compared night trains to the coast and preferred the {time} departure.",
-        "User asked what to pack for {n} days of hiking in {season} weather.",
-        "User wondered whether a {cuisine} food tour is worth booking in advance.",
-        "User's layover is {n} minutes and they asked whether that is enough to change terminals.",
-    ]),
-    ("fitness", &[
-        "User ran {n} kilometres this morning and asked how to pace the last stretch.",
-        "User wants a {n}-minute mobility routine for stiff shoulders after {hobby}.",
-        "User asked whether to stretch before or after {hobby} sessions.",
-        "User is building up to {n} push-ups and logged a new personal best.",
-    ]),
-    ("coding", &[
-        "User was debugging a {lang} {error} and fixed it by {fix}.",
-        "User asked how to structure tests for a small {lang} command-line tool.",
-        "User hit a {error} after upgrading dependencies and decided on {fix}.",
-        "User is learning {lang} and asked for {n} small practice projects.",
-    ]),
-    ("garden", &[
-        "User's {plant} leaves are turning yellow; the assistant suggested watering less in {season}.",
-        "User asked when to sow {plant} seeds and how deep to plant them.",
-        "User wants companion plants for {plant} in a small balcony planter.",
-        "User moved the {plant} to a sunnier window and asked how often to feed it.",
-    ]),
-    ("media", &[
-        "User finished a {genre} series and asked for something similar but shorter.",
-        "User is looking for a {genre} podcast to listen to during {hobby}.",
-        "User asked for {n} {genre} films suitable for a rainy {season} evening.",
-        "User argued that the {genre} sequel was better than the original.",
-    ]),
-    ("home", &[
-        "User's {appliance} makes a rattling noise and they asked whether it is safe to use.",
-        "User asked how to descale the {appliance} without harsh chemicals.",
-        "User is repainting the hallway and compared {n} shades of grey.",
-        "User wants to reduce the energy bill and asked whether the {appliance} uses much power.",
-    ]),
-    ("money", &[
-        "User set a monthly budget of {n} euros for eating out.",
-        "User asked whether to pay off a small loan early or keep saving for {goal}.",
-        "User is saving for {goal} and wants to put aside a fixed amount each payday.",
-        "User asked how to split shared {goal} costs fairly with flatmates.",
-    ]),
+    (
+        "cooking",
+        &[
+            "User asked how long to rest a {meat} roast; the assistant suggested {n} minutes under foil.",
+            "User is batch-cooking {dish} for the week and wanted a cheaper swap for {ingredient}.",
+            "User's {dish} came out too salty, so the assistant suggested adding {ingredient} and a splash of water.",
+            "User wants to try a {cuisine} recipe that uses {ingredient} this weekend.",
+        ],
+    ),
+    (
+        "travel",
+        &[
+            "User compared night trains to the coast and preferred the {time} departure.",
+            "User asked what to pack for {n} days of hiking in {season} weather.",
+            "User wondered whether a {cuisine} food tour is worth booking in advance.",
+            "User's layover is {n} minutes and they asked whether that is enough to change terminals.",
+        ],
+    ),
+    (
+        "fitness",
+        &[
+            "User ran {n} kilometres this morning and asked how to pace the last stretch.",
+            "User wants a {n}-minute mobility routine for stiff shoulders after {hobby}.",
+            "User asked whether to stretch before or after {hobby} sessions.",
+            "User is building up to {n} push-ups and logged a new personal best.",
+        ],
+    ),
+    (
+        "coding",
+        &[
+            "User was debugging a {lang} {error} and fixed it by {fix}.",
+            "User asked how to structure tests for a small {lang} command-line tool.",
+            "User hit a {error} after upgrading dependencies and decided on {fix}.",
+            "User is learning {lang} and asked for {n} small practice projects.",
+        ],
+    ),
+    (
+        "garden",
+        &[
+            "User's {plant} leaves are turning yellow; the assistant suggested watering less in {season}.",
+            "User asked when to sow {plant} seeds and how deep to plant them.",
+            "User wants companion plants for {plant} in a small balcony planter.",
+            "User moved the {plant} to a sunnier window and asked how often to feed it.",
+        ],
+    ),
+    (
+        "media",
+        &[
+            "User finished a {genre} series and asked for something similar but shorter.",
+            "User is looking for a {genre} podcast to listen to during {hobby}.",
+            "User asked for {n} {genre} films suitable for a rainy {season} evening.",
+            "User argued that the {genre} sequel was better than the original.",
+        ],
+    ),
+    (
+        "home",
+        &[
+            "User's {appliance} makes a rattling noise and they asked whether it is safe to use.",
+            "User asked how to descale the {appliance} without harsh chemicals.",
+            "User is repainting the hallway and compared {n} shades of grey.",
+            "User wants to reduce the energy bill and asked whether the {appliance} uses much power.",
+        ],
+    ),
+    (
+        "money",
+        &[
+            "User set a monthly budget of {n} euros for eating out.",
+            "User asked whether to pay off a small loan early or keep saving for {goal}.",
+            "User is saving for {goal} and wants to put aside a fixed amount each payday.",
+            "User asked how to split shared {goal} costs fairly with flatmates.",
+        ],
+    ),
 ];
 
 const SLOTS: &[(&str, &[&str])] = &[
     ("meat", &["lamb", "pork", "beef", "venison", "duck"]),
-    ("dish", &["lentil soup", "chilli", "risotto", "curry", "stew", "frittata"]),
-    ("ingredient", &["pine nuts", "saffron", "crème fraîche", "tahini", "capers", "miso"]),
-    ("cuisine", &["Georgian", "Peruvian", "Ethiopian", "Sichuan", "Basque"]),
+    (
+        "dish",
+        &[
+            "lentil soup",
+            "chilli",
+            "risotto",
+            "curry",
+            "stew",
+            "frittata",
+        ],
+    ),
+    (
+        "ingredient",
+        &[
+            "pine nuts",
+            "saffron",
+            "crème fraîche",
+            "tahini",
+            "capers",
+            "miso",
+        ],
+    ),
+    (
+        "cuisine",
+        &["Georgian", "Peruvian", "Ethiopian", "Sichuan", "Basque"],
+    ),
     ("time", &["early evening", "late night", "mid-afternoon"]),
     ("season", &["spring", "summer", "autumn", "winter"]),
-    ("hobby", &["bouldering", "rowing", "yoga", "cycling", "tennis", "swimming"]),
+    (
+        "hobby",
+        &[
+            "bouldering",
+            "rowing",
+            "yoga",
+            "cycling",
+            "tennis",
+            "swimming",
+        ],
+    ),
     ("lang", &["Rust", "Python", "Go", "TypeScript", "Kotlin"]),
-    ("error", &["borrow-checker error", "null pointer exception", "race condition", "memory leak", "timeout"]),
-    ("fix", &["adding a retry", "cloning the value", "pinning a version", "adding a lock", "rewriting the loop"]),
-    ("plant", &["basil", "tomato", "monstera", "lavender", "fern", "chilli pepper"]),
-    ("genre", &["sci-fi", "crime", "comedy", "documentary", "fantasy"]),
-    ("appliance", &["dishwasher", "kettle", "washing machine", "fridge", "dehumidifier"]),
-    ("goal", &["a bicycle", "a holiday", "a new laptop", "a sofa", "concert tickets"]),
+    (
+        "error",
+        &[
+            "borrow-checker error",
+            "null pointer exception",
+            "race condition",
+            "memory leak",
+            "timeout",
+        ],
+    ),
+    (
+        "fix",
+        &[
+            "adding a retry",
+            "cloning the value",
+            "pinning a version",
+            "adding a lock",
+            "rewriting the loop",
+        ],
+    ),
+    (
+        "plant",
+        &[
+            "basil",
+            "tomato",
+            "monstera",
+            "lavender",
+            "fern",
+            "chilli pepper",
+        ],
+    ),
+    (
+        "genre",
+        &["sci-fi", "crime", "comedy", "documentary", "fantasy"],
+    ),
+    (
+        "appliance",
+        &[
+            "dishwasher",
+            "kettle",
+            "washing machine",
+            "fridge",
+            "dehumidifier",
+        ],
+    ),
+    (
+        "goal",
+        &[
+            "a bicycle",
+            "a holiday",
+            "a new laptop",
+            "a sofa",
+            "concert tickets",
+        ],
+    ),
 ];
 
 fn fill(template: &str, rng: &mut SplitMix64) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let close = open + rest[open..].find('}').unwrap_or(rest.len() - open - 1);
-        let slot = &rest[open + 1..close];
-        if slot == "n" {
-            out.push_str(&rng.range(2, 95).to_string());
-        } else {
-            let values = SLOTS.iter().find(|(name, _)| *name == slot).map_or(&[][..], |(_, v)| *v);
-            out.push_str(if values.is_empty() { slot } else { rng.pick(values) });
+    // Each "{slot}" takes a value from SLOTS; "{n}" takes a small number.
+    let mut parts = template.split('{');
+    let mut out = parts.next().unwrap_or_default().to_string();
+    for part in parts {
+        let (slot, literal) = part.split_once('}').unwrap_or((part, ""));
+        match SLOTS.iter().find(|(name, _)| *name == slot) {
+            Some((_, values)) => out.push_str(*rng.pick(values)),
+            None => out.push_str(&rng.range(2, 95).to_string()),
         }
-        rest = &rest[(close + 1).min(rest.len())..];
+        out.push_str(literal);
     }
-    out.push_str(rest);
     out
 }
 
@@ -322,7 +677,8 @@ pub fn irrelevant_sessions(seed: u64, count: usize) -> Vec<Vec<String>> {
             let facts = rng.range(4, 8) as usize;
             (0..facts)
                 .map(|i| {
-                    let text = fill(rng.pick(templates), &mut rng);
+                    let template: &str = *rng.pick(templates);
+                    let text = fill(template, &mut rng);
                     format!("[session {session}, {topic}, turn {}] {text}", i + 1)
                 })
                 .collect()
@@ -330,7 +686,10 @@ pub fn irrelevant_sessions(seed: u64, count: usize) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn inscribe_all(adapter: &mut dyn Adapter, sessions: &[Vec<String>]) -> Result<usize, AdapterError> {
+fn inscribe_all(
+    adapter: &mut dyn Adapter,
+    sessions: &[Vec<String>],
+) -> Result<usize, AdapterError> {
     let mut n = 0;
     for fact in sessions.iter().flatten() {
         adapter.inscribe(fact)?;
@@ -341,7 +700,9 @@ fn inscribe_all(adapter: &mut dyn Adapter, sessions: &[Vec<String>]) -> Result<u
 
 fn forget(adapter: &mut dyn Adapter, decoy: &Decoy) -> Result<(), AdapterError> {
     match decoy.kind {
-        DecoyKind::Superseded => adapter.supersede(decoy.query, decoy.replacement).map(|_| ()),
+        DecoyKind::Superseded => adapter
+            .supersede(decoy.query, decoy.replacement)
+            .map(|_| ()),
         DecoyKind::Released => adapter.release(decoy.query).map(|_| ()),
         DecoyKind::Purged => adapter.purge(decoy.query).map(|_| ()),
     }
@@ -475,7 +836,10 @@ mod tests {
 
     #[test]
     fn irrelevant_sessions_hold_no_evidence_and_no_decoy_value() {
-        let texts: Vec<String> = irrelevant_sessions(42, 1_000).into_iter().flatten().collect();
+        let texts: Vec<String> = irrelevant_sessions(42, 1_000)
+            .into_iter()
+            .flatten()
+            .collect();
         let mut needles: Vec<String> = PROBES
             .iter()
             .flat_map(|p| p.evidence.iter().map(|s| s.to_string()))
@@ -490,13 +854,22 @@ mod tests {
         for p in PROBES {
             let facts: Vec<String> = p.facts.iter().map(|s| s.to_string()).collect();
             assert!(check_texts(&facts, &[], &[]).0.is_empty());
-            let (missing, _) = check_texts(&facts, &p.evidence.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &[]);
+            let (missing, _) = check_texts(
+                &facts,
+                &p.evidence.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                &[],
+            );
             assert!(missing.is_empty(), "{}: {missing:?}", p.id);
         }
         for d in DECOYS {
             assert!(d.fact.contains(d.forbidden), "{}", d.id);
             assert!(!d.replacement.contains(d.forbidden), "{}", d.id);
-            assert_eq!(d.kind == DecoyKind::Superseded, !d.replacement.is_empty(), "{}", d.id);
+            assert_eq!(
+                d.kind == DecoyKind::Superseded,
+                !d.replacement.is_empty(),
+                "{}",
+                d.id
+            );
         }
     }
 
@@ -522,7 +895,10 @@ mod tests {
         assert!(!r0.leaks.contains(&"ex-address"));
         let failures = report.failures();
         assert_eq!(
-            failures.iter().filter(|(id, _)| id.contains("-leak-")).count(),
+            failures
+                .iter()
+                .filter(|(id, _)| id.contains("-leak-"))
+                .count(),
             report.rows.iter().map(|r| r.leaks.len()).sum::<usize>()
         );
     }

@@ -4,7 +4,7 @@
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
 /// A proportion with its 95 % Wilson score interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Proportion {
     /// Successes.
     pub successes: u64,

@@ -45,8 +45,8 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, DecayPolicy, Explain, History, Hit, Legs, ListQuery, LogReport, PurgeReport, RecallQuery,
-    RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
+    AsOf, DecayPolicy, Explain, History, Hit, Legs, ListQuery, LogReport, Operation, Plan,
+    PurgeReport, RecallQuery, RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

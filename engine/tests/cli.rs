@@ -67,7 +67,8 @@ fn a_session_from_the_shell() {
 
     let out = ok(&["--json", "purge", p, "--query", "Maria email", "--dry-run"]);
     let m: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(m[0]["id"], 2);
+    assert_eq!(m["matches"][0]["id"], 2);
+    assert_eq!(m["rows"], serde_json::json!([2]));
     let out = ok(&["--json", "purge", p, "--query", "Maria email"]);
     let r: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["erased"], serde_json::json!([2]));

@@ -486,11 +486,12 @@ fn run(cli: Cli) -> Result<()> {
         } => {
             let s = open(&path)?;
             if dry_run {
-                let m = s.resolve(&target.target())?;
+                let plan = s.plan(crate::Operation::Purge, &target.target())?;
                 if json {
-                    print_json(&m);
+                    print_json(&plan);
                 } else {
-                    for m in m {
+                    println!("would erase {:?}", plan.rows);
+                    for m in plan.matches {
                         println!(
                             "#{} coverage {:.2} bm25 {:.3} matched {:?} missing {:?}",
                             m.id, m.coverage, m.bm25, m.matched, m.missing

@@ -42,6 +42,26 @@ struct Snapshot {
     max_row: RowId,
 }
 
+fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
+    let mut blob = vec![0u8; snap.index.serialized_length()];
+    snap.index.save_to_buffer(&mut blob).map_err(vx)?;
+    let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
+    snap_t.retain(|_, _| false)?;
+    for (i, chunk) in blob.chunks(CHUNK).enumerate() {
+        snap_t.insert(i as u64, chunk)?;
+    }
+    let mut meta_t = tx.open_table(META)?;
+    meta_t.insert(
+        meta::SNAPSHOT_MAX_ROW,
+        snap.max_row.to_le_bytes().as_slice(),
+    )?;
+    meta_t.insert(
+        meta::SNAPSHOT_LEN,
+        (blob.len() as u64).to_le_bytes().as_slice(),
+    )?;
+    Ok(())
+}
+
 fn new_usearch(dim: usize) -> Result<Index> {
     let opts = IndexOptions {
         dimensions: dim,
@@ -179,10 +199,41 @@ impl VectorIndex {
         Ok(out)
     }
 
+    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`:
+    /// the growth path, taken when the tail passes the ANN threshold. The tail's vectors are added
+    /// to the existing graph in id order on one thread, so the same operations give the same graph.
+    pub fn extend_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        let Some(snap) = self.snapshot.take() else {
+            return self.rebuild_snapshot(tx);
+        };
+        let mut order: Vec<usize> = (0..self.tail_ids.len()).collect();
+        order.sort_by_key(|&i| self.tail_ids[i]);
+        snap.index
+            .reserve(snap.index.size() + order.len())
+            .map_err(vx)?;
+        let mut max_row = snap.max_row;
+        for i in order {
+            let id = self.tail_ids[i];
+            snap.index
+                .add(id, &self.tail[i * self.dim..(i + 1) * self.dim])
+                .map_err(vx)?;
+            max_row = max_row.max(id);
+        }
+        self.tail_ids.clear();
+        self.tail.clear();
+        self.tail_pos.clear();
+        let snap = Snapshot {
+            index: snap.index,
+            max_row,
+        };
+        write_snapshot(tx, &snap)?;
+        self.snapshot = Some(snap);
+        Ok(())
+    }
+
     /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, one thread, so the
-    /// graph is the same for the same rows) and writes it into the file within `tx`. Used when the
-    /// tail has grown past the threshold and by scrub, which must not leave erased vectors in the
-    /// serialized graph.
+    /// graph is the same for the same rows) and writes it into the file within `tx`. Scrub uses
+    /// this: a graph that only hid removed vectors would still hold their bytes.
     pub fn rebuild_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
         let vec_t = tx.open_table(VECTORS)?;
         let count = vec_t.len()? as usize;
@@ -196,32 +247,13 @@ impl VectorIndex {
             max_row = k.value();
         }
         drop(vec_t);
-        let mut blob = vec![0u8; index.serialized_length()];
-        index.save_to_buffer(&mut blob).map_err(vx)?;
-        {
-            let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
-            snap_t.retain(|_, _| false)?;
-            for (i, chunk) in blob.chunks(CHUNK).enumerate() {
-                snap_t.insert(i as u64, chunk)?;
-            }
-            let mut meta_t = tx.open_table(META)?;
-            meta_t.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice())?;
-            meta_t.insert(
-                meta::SNAPSHOT_LEN,
-                (blob.len() as u64).to_le_bytes().as_slice(),
-            )?;
-        }
-        self.tail_ids.retain(|id| *id > max_row);
-        let keep: Vec<RowId> = self.tail_ids.clone();
-        let old_tail = std::mem::take(&mut self.tail);
-        let old_pos = std::mem::take(&mut self.tail_pos);
+        let snap = Snapshot { index, max_row };
+        write_snapshot(tx, &snap)?;
+        // Every vector is in the graph now; the tail keeps only rows newer than it (none).
         self.tail_ids.clear();
-        for id in keep {
-            let p = old_pos[&id];
-            let v = old_tail[p * self.dim..(p + 1) * self.dim].to_vec();
-            self.insert(id, &v);
-        }
-        self.snapshot = Some(Snapshot { index, max_row });
+        self.tail.clear();
+        self.tail_pos.clear();
+        self.snapshot = Some(snap);
         Ok(())
     }
 

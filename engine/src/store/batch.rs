@@ -119,7 +119,7 @@ impl Inner {
         }
         if self.vectors.tail_len() > ann_threshold {
             let tx = self.db.begin_write()?;
-            self.vectors.rebuild_snapshot(&tx)?;
+            self.vectors.extend_snapshot(&tx)?;
             tx.commit()?;
         }
         Ok(())

@@ -23,7 +23,7 @@ use redb::{ReadableTable, TableDefinition};
 
 pub use decay::{DecayPolicy, SweepReport};
 pub use history::{AsOf, History, LogReport};
-pub use ops::{PurgeReport, RowOpening, Superseded};
+pub use ops::{Operation, Plan, PurgeReport, RowOpening, Superseded};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
 pub use target::{Target, TargetMatch};
 
@@ -405,9 +405,11 @@ impl Inner {
             return Ok(None);
         };
         let mut row: Row = storage::decode(v.value())?;
-        if let Some(p) = storage::open_read(tx, PAYLOADS)?.and_then(|t| t.get(id).ok().flatten()) {
-            let p: storage::Payload = storage::decode(p.value())?;
-            row.text = Some(p.text);
+        if let Some(payloads) = storage::open_read(tx, PAYLOADS)? {
+            if let Some(p) = payloads.get(id)? {
+                let p: storage::Payload = storage::decode(p.value())?;
+                row.text = Some(p.text);
+            }
         }
         Ok(Some(row))
     }

@@ -62,6 +62,31 @@ pub struct PurgeReport {
     pub completion_seq: Option<u64>,
 }
 
+/// A mutating operation, for [`Store::plan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    /// [`Store::supersede`].
+    Supersede,
+    /// [`Store::release`].
+    Release,
+    /// [`Store::pin`].
+    Pin,
+    /// [`Store::resurface`].
+    Resurface,
+    /// [`Store::purge`].
+    Purge,
+}
+
+/// What a call would do: the rows its target resolves to, and every row it would change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The rows the target matches, best first, with why.
+    pub matches: Vec<TargetMatch>,
+    /// Every row the call would change (for a purge: the closure), in id order for purges.
+    pub rows: Vec<RowId>,
+}
+
 impl Store {
     fn prepare(&self, mut ins: Inscription) -> Result<(Inscription, Vec<f32>)> {
         ins.validate()?;
@@ -151,21 +176,50 @@ impl Store {
 
     /// The live row holding `key` in `namespace`.
     pub fn get_by_key(&self, namespace: &str, key: &str) -> Result<Row> {
-        let m = self.resolve(&Target::key(namespace, key))?;
-        self.get(m[0].id)
+        let p = self.plan(Operation::Release, &Target::key(namespace, key))?;
+        self.get(p.rows[0])
     }
 
-    /// Dry run: the rows `target` resolves to for a fan-out call (release), and why, without
-    /// changing anything.
-    pub fn resolve(&self, target: &Target) -> Result<Vec<TargetMatch>> {
+    /// Dry run: the rows a call of `op` on `target` would act on and why, and for a purge the
+    /// whole closure it would erase, without changing anything.
+    pub fn plan(&self, op: Operation, target: &Target) -> Result<Plan> {
+        let (scope, width) = match (op, target) {
+            (Operation::Supersede, _) => (Scope::Live, Width::One),
+            (Operation::Release, Target::Query { .. }) => (Scope::Live, Width::All),
+            (Operation::Release, _) => (Scope::Live, Width::One),
+            (Operation::Pin | Operation::Resurface, Target::Query { .. }) => {
+                (Scope::NotVoid, Width::All)
+            }
+            (Operation::Pin | Operation::Resurface, _) => (Scope::NotVoid, Width::One),
+            (Operation::Purge, _) => (Scope::NotVoid, Width::All),
+        };
         self.read(|i| {
             let tx = i.db.begin_read()?;
             let fetch = |id| super::Inner::read_row(&tx, id);
             let holder = |ns: &str, k: &str| -> Result<Option<RowId>> {
-                Ok(storage::open_read(&tx, storage::KEYS)?
-                    .and_then(|t| t.get((ns, k)).ok().flatten().map(|v| v.value())))
+                match storage::open_read(&tx, storage::KEYS)? {
+                    Some(t) => Ok(t.get((ns, k))?.map(|v| v.value())),
+                    None => Ok(None),
+                }
             };
-            i.resolve(target, Scope::Live, Width::All, &fetch, &holder)
+            let matches = i.resolve(target, scope, width, &fetch, &holder)?;
+            let ids: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+            let rows = if op == Operation::Purge {
+                let row = |id| fetch(id)?.ok_or(Error::UnknownRow(id));
+                let children = |id: RowId| -> Result<Vec<RowId>> {
+                    let mut out = Vec::new();
+                    if let Some(t) = storage::open_read(&tx, storage::DERIVED)? {
+                        for e in t.range((id, 0)..=(id, u64::MAX))? {
+                            out.push(e?.0.value().1);
+                        }
+                    }
+                    Ok(out)
+                };
+                closure(&ids, &row, &children)?
+            } else {
+                ids
+            };
+            Ok(Plan { matches, rows })
         })
     }
 
@@ -291,7 +345,7 @@ impl Store {
             let head_before = b.head();
             let matches = resolve_in(b, &target, Scope::NotVoid, Width::All)?;
             let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-            let closure = closure(b, &targeted)?;
+            let closure = closure(&targeted, &|id| b.row(id), &|id| b.derived_from(id))?;
             let mut transitions = Vec::new();
             let mut commitments = Vec::new();
             let mut openings = Vec::new();
@@ -360,24 +414,28 @@ fn resolve_in(
 }
 
 /// The purge closure of `start`: supersede chains both ways and derived rows, transitively;
-/// rows already void are left out. Sorted by id.
-fn closure(b: &Batch<'_>, start: &[RowId]) -> Result<Vec<RowId>> {
-    let mut seen: BTreeMap<RowId, ()> = BTreeMap::new();
+/// rows already void are left out. Sorted by id. `row` and `children` read as the caller's
+/// transaction sees the store.
+fn closure(
+    start: &[RowId],
+    row: &dyn Fn(RowId) -> Result<Row>,
+    children: &dyn Fn(RowId) -> Result<Vec<RowId>>,
+) -> Result<Vec<RowId>> {
+    let mut seen: BTreeMap<RowId, bool> = BTreeMap::new();
     let mut queue: VecDeque<RowId> = start.iter().copied().collect();
     while let Some(id) = queue.pop_front() {
-        if seen.insert(id, ()).is_some() {
+        if seen.contains_key(&id) {
             continue;
         }
-        let row = b.row(id)?;
-        queue.extend(row.superseded_by);
-        queue.extend(row.supersedes);
-        queue.extend(b.derived_from(id)?);
+        let r = row(id)?;
+        seen.insert(id, r.depth.is_void());
+        queue.extend(r.superseded_by);
+        queue.extend(r.supersedes);
+        queue.extend(children(id)?);
     }
-    let mut out = Vec::new();
-    for id in seen.into_keys() {
-        if !b.row(id)?.depth.is_void() {
-            out.push(id);
-        }
-    }
-    Ok(out)
+    Ok(seen
+        .into_iter()
+        .filter(|(_, void)| !void)
+        .map(|(id, _)| id)
+        .collect())
 }

@@ -311,15 +311,12 @@ impl Store {
                     break;
                 }
                 let (k, v) = e?;
-                let mut row: Row = storage::decode(v.value())?;
+                let row: Row = storage::decode(v.value())?;
                 if let Some(d) = filter.admit(&row) {
-                    row.depth = d;
-                    out.push(
-                        Inner::read_row(&tx, k.value())?.map_or(row.clone(), |mut r| {
-                            r.depth = d;
-                            r
-                        }),
-                    );
+                    // Admitted rows are not void, so they have a payload to read.
+                    let mut full = Inner::read_row(&tx, k.value())?.unwrap_or(row);
+                    full.depth = d;
+                    out.push(full);
                 }
             }
             Ok(out)

@@ -1,0 +1,315 @@
+//! `oubli-bench`: run case files, compare runs, generate the template suite, run the scale
+//! ladder, and check cases for admission.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use oubli_bench::adapter::Adapter;
+use oubli_bench::adversarial::admit;
+use oubli_bench::baseline::NaiveAdapter;
+use oubli_bench::case::{Item, load_files, to_jsonl};
+use oubli_bench::ratchet::Ratchet;
+use oubli_bench::report::{
+    RunReport, compare, format_comparison, format_scale, format_table, summarize,
+};
+use oubli_bench::runner::{DEFAULT_K, Verdict, run_items};
+use oubli_bench::scale::{DEFAULT_SCALES, ScaleConfig};
+use oubli_bench::templates::{TemplateConfig, generate};
+
+#[derive(Parser)]
+#[command(
+    name = "oubli-bench",
+    version,
+    about = "oubli's forgetting benchmark and conformance bank"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Which store to drive.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StoreChoice {
+    /// The naive substring-delete baseline.
+    Baseline,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run case files (JSONL, ForgetEval cases or oubli scenarios) and print a per-category table.
+    Run {
+        /// Case files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Store under test.
+        #[arg(long, value_enum, default_value = "baseline")]
+        adapter: StoreChoice,
+        /// Results per recall.
+        #[arg(long, default_value_t = DEFAULT_K)]
+        k: usize,
+        /// Embedder for stores that have one.
+        #[arg(long, default_value = "default")]
+        embedder: String,
+        /// Write every verdict and recalled text to this JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Also print the failures as a ratchet section with this name.
+        #[arg(long)]
+        ratchet_section: Option<String>,
+    },
+    /// McNemar's test between two runs written with --json.
+    Compare {
+        /// First run.
+        a: PathBuf,
+        /// Second run.
+        b: PathBuf,
+    },
+    /// Write the template suite as JSONL.
+    Generate {
+        /// PRNG seed.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Distractor facts per case.
+        #[arg(long, default_value_t = 4)]
+        distractors: usize,
+        /// Cases per sub-template (20 sub-templates).
+        #[arg(long, default_value_t = 50)]
+        per_subtemplate: usize,
+        /// Output file (standard output when absent).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Run the scale ladder: evidence fixed, irrelevant sessions growing.
+    Scale {
+        /// Store under test.
+        #[arg(long, value_enum, default_value = "baseline")]
+        adapter: StoreChoice,
+        /// Irrelevant sessions per scale, comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SCALES.to_vec())]
+        sessions: Vec<usize>,
+        /// Seed of the session generator.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Recall budget B.
+        #[arg(long, default_value_t = 2)]
+        budget: usize,
+        /// Results per recall.
+        #[arg(long, default_value_t = DEFAULT_K)]
+        k: usize,
+        /// Embedder for stores that have one.
+        #[arg(long, default_value = "default")]
+        embedder: String,
+        /// Write the report to this JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Check ForgetEval cases against the structural admission rules.
+    Admit {
+        /// Case files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<Box<dyn Adapter>, String> {
+    match choice {
+        StoreChoice::Baseline => {
+            if embedder != "default" {
+                eprintln!("note: the baseline has no embedder; --embedder {embedder} is ignored");
+            }
+            Ok(Box::new(NaiveAdapter::new()))
+        }
+    }
+}
+
+fn progress(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} ({eta})")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}
+
+fn display(paths: &[PathBuf]) -> Vec<String> {
+    paths.iter().map(|p| p.display().to_string()).collect()
+}
+
+fn run(
+    files: &[PathBuf],
+    choice: StoreChoice,
+    k: usize,
+    embedder: &str,
+    json: Option<&Path>,
+    ratchet_section: Option<&str>,
+) -> Result<(), String> {
+    let items = load_files(files).map_err(|e| e.to_string())?;
+    let mut adapter = make_adapter(choice, embedder)?;
+    let bar = progress(items.len() as u64, "cases");
+    let results = run_items(adapter.as_mut(), &items, k, |_| bar.inc(1));
+    bar.finish_and_clear();
+    println!(
+        "store: {}   k: {k}   items: {}",
+        adapter.name(),
+        results.len()
+    );
+    print!("{}", format_table(&summarize(&results)));
+    if let Some(section) = ratchet_section {
+        let failures: Vec<(String, String)> = results
+            .iter()
+            .filter(|r| r.verdict != Verdict::Pass)
+            .map(|r| (r.id.clone(), r.reason_line()))
+            .collect();
+        print!("\n{}", Ratchet::render_section(section, &failures));
+    }
+    if let Some(path) = json {
+        let report = RunReport {
+            adapter: adapter.name().to_string(),
+            embedder: embedder.to_string(),
+            k,
+            files: display(files),
+            results,
+        };
+        report.write(path).map_err(|e| e.to_string())?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn admit_files(files: &[PathBuf]) -> Result<bool, String> {
+    let items = load_files(files).map_err(|e| e.to_string())?;
+    let (mut admitted, mut edits, mut scenarios, mut rejected) = (0, 0, 0, 0);
+    for item in &items {
+        match item {
+            Item::Scenario(_) => scenarios += 1,
+            Item::Case(case) => match admit(case) {
+                Ok(a) => {
+                    admitted += 1;
+                    edits += usize::from(a.needs_partial_edit);
+                }
+                Err(problems) => {
+                    rejected += 1;
+                    for p in problems {
+                        println!("{}: {p}", case.id);
+                    }
+                }
+            },
+        }
+    }
+    println!(
+        "admitted {admitted} ({edits} need a partial edit), rejected {rejected}, scenarios not checked {scenarios}"
+    );
+    Ok(rejected == 0)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run {
+            files,
+            adapter,
+            k,
+            embedder,
+            json,
+            ratchet_section,
+        } => run(
+            &files,
+            adapter,
+            k,
+            &embedder,
+            json.as_deref(),
+            ratchet_section.as_deref(),
+        )
+        .map(|()| true),
+        Command::Compare { a, b } => RunReport::read(&a)
+            .and_then(|ra| RunReport::read(&b).map(|rb| (ra, rb)))
+            .map(|(ra, rb)| {
+                let name = |r: &RunReport, p: &Path| format!("{} ({})", r.adapter, p.display());
+                print!(
+                    "{}",
+                    format_comparison(&name(&ra, &a), &name(&rb, &b), &compare(&ra, &rb))
+                );
+                true
+            })
+            .map_err(|e| e.to_string()),
+        Command::Generate {
+            seed,
+            distractors,
+            per_subtemplate,
+            out,
+        } => {
+            let cases = generate(&TemplateConfig {
+                seed,
+                distractors,
+                per_subtemplate,
+            });
+            let text = to_jsonl(&cases);
+            match out {
+                Some(path) => std::fs::write(&path, text)
+                    .map(|()| true)
+                    .map_err(|e| format!("{}: {e}", path.display())),
+                None => {
+                    print!("{text}");
+                    Ok(true)
+                }
+            }
+        }
+        Command::Scale {
+            adapter,
+            sessions,
+            seed,
+            budget,
+            k,
+            embedder,
+            json,
+        } => scale(
+            adapter,
+            &embedder,
+            ScaleConfig {
+                seed,
+                scales: sessions,
+                budget,
+                k,
+            },
+            json.as_deref(),
+        ),
+        Command::Admit { files } => admit_files(&files),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("oubli-bench: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn scale(
+    choice: StoreChoice,
+    embedder: &str,
+    config: ScaleConfig,
+    json: Option<&Path>,
+) -> Result<bool, String> {
+    let mut adapter = make_adapter(choice, embedder)?;
+    let bar = progress(config.scales.len() as u64, "scales");
+    let report = oubli_bench::scale::run(adapter.as_mut(), &config, |_| bar.inc(1))
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    println!(
+        "store: {}   k: {}   budget B = {}",
+        report.adapter, config.k, config.budget
+    );
+    print!("{}", format_scale(&report));
+    print!("\n{}", Ratchet::render_section("scale", &report.failures()));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(true)
+}
