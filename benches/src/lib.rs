@@ -11,6 +11,7 @@ pub mod adapter;
 pub mod adversarial;
 pub mod baseline;
 pub mod case;
+pub mod oubli_adapter;
 pub mod ratchet;
 pub mod report;
 pub mod rng;

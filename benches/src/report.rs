@@ -271,17 +271,17 @@ pub fn format_scale(report: &ScaleReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| sessions | facts | Pass@{b} % | 95 % Wilson | P90R | missed | over budget | p50 ms | p99 ms | leaks sup/rel/pur |"
+        "| sessions | facts | Pass@{b} % |   95 % Wilson | P90R | missed | over budget | p50 ms | p99 ms | leaks sup/rel/pur |"
     );
     let _ = writeln!(
         out,
-        "|---------:|------:|--------:|------------:|-----:|-------:|------------:|-------:|-------:|------------------:|"
+        "|---------:|------:|--------:|--------------:|-----:|-------:|------------:|-------:|-------:|------------------:|"
     );
     for r in &report.rows {
         let p = &r.pass_at_budget;
         let _ = writeln!(
             out,
-            "| {:>8} | {:>5} | {:>7} | {:>11} | {:>4} | {:>6} | {:>11} | {:>6.2} | {:>6.2} | {:>17} |",
+            "| {:>8} | {:>5} | {:>7} | {:>13} | {:>4} | {:>6} | {:>11} | {:>6.2} | {:>6.2} | {:>17} |",
             r.sessions,
             r.irrelevant_facts,
             percent(p.rate),

@@ -5,6 +5,21 @@ mod common;
 use common::*;
 use oubli::{Embedder, HashEmbedder, Inscription, RecallQuery, Store, StoreOptions, Target};
 
+/// The vector as the ANN snapshot stores it: usearch's i8 cast, which scales to unit magnitude
+/// in f64 and truncates `x * 127 / |v|` toward zero (usearch `cast_to_i8_gt`).
+fn vector_i8_bytes(text: &str) -> Vec<u8> {
+    let e = HashEmbedder::default().embed(text).unwrap();
+    let v = oubli::embed::check_vector(&e, e.len()).unwrap();
+    let mag = v
+        .iter()
+        .map(|x| (*x as f64) * (*x as f64))
+        .sum::<f64>()
+        .sqrt();
+    v.iter()
+        .map(|x| ((*x as f64 * 127.0 / mag).clamp(-127.0, 127.0) as i8) as u8)
+        .collect()
+}
+
 fn vector_bytes(text: &str) -> Vec<u8> {
     let e = HashEmbedder::default().embed(text).unwrap();
     // Exactly what the store keeps: the embedder's output, checked and normalized.
@@ -137,10 +152,15 @@ fn purge_with_an_ann_snapshot_rebuilds_it() {
         .collect();
     s.inscribe_batch(more).unwrap();
     let v = vector_bytes("ann-marker-6060 unique words");
+    let q = vector_i8_bytes("ann-marker-6060 unique words");
     drop(s);
     assert!(
         file_contains(&t.path, &v[..64]),
-        "snapshot should hold the vector"
+        "the vector table holds the vector"
+    );
+    assert!(
+        file_contains(&t.path, &q[..64]),
+        "the snapshot holds the quantized vector"
     );
     let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
     let hits = s.recall(&RecallQuery::new("ann-marker-6060")).unwrap();
@@ -148,6 +168,7 @@ fn purge_with_an_ann_snapshot_rebuilds_it() {
     s.purge(Target::id(id)).unwrap();
     drop(s);
     assert!(!file_contains(&t.path, &v[..64]));
+    assert!(!file_contains(&t.path, &q[..64]));
     assert!(!file_contains(&t.path, b"ann-marker"));
     let s = Store::open_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
     let hits = s

@@ -11,6 +11,7 @@ use oubli_bench::adapter::Adapter;
 use oubli_bench::adversarial::admit;
 use oubli_bench::baseline::NaiveAdapter;
 use oubli_bench::case::{Item, load_files, to_jsonl};
+use oubli_bench::oubli_adapter::{EmbedderChoice, OubliAdapter};
 use oubli_bench::ratchet::Ratchet;
 use oubli_bench::report::{
     RunReport, compare, format_comparison, format_scale, format_table, summarize,
@@ -33,6 +34,8 @@ struct Cli {
 /// Which store to drive.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum StoreChoice {
+    /// oubli itself, one fresh store file per case.
+    Oubli,
     /// The naive substring-delete baseline.
     Baseline,
 }
@@ -45,13 +48,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Store under test.
-        #[arg(long, value_enum, default_value = "baseline")]
+        #[arg(long, value_enum, default_value = "oubli")]
         adapter: StoreChoice,
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for stores that have one.
-        #[arg(long, default_value = "default")]
+        /// Embedder for oubli: `hash` (built-in, 384 dimensions) or `hash:<dim>`.
+        #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write every verdict and recalled text to this JSON file.
         #[arg(long)]
@@ -85,7 +88,7 @@ enum Command {
     /// Run the scale ladder: evidence fixed, irrelevant sessions growing.
     Scale {
         /// Store under test.
-        #[arg(long, value_enum, default_value = "baseline")]
+        #[arg(long, value_enum, default_value = "oubli")]
         adapter: StoreChoice,
         /// Irrelevant sessions per scale, comma-separated.
         #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SCALES.to_vec())]
@@ -99,8 +102,8 @@ enum Command {
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for stores that have one.
-        #[arg(long, default_value = "default")]
+        /// Embedder for oubli: `hash` (built-in, 384 dimensions) or `hash:<dim>`.
+        #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write the report to this JSON file.
         #[arg(long)]
@@ -114,13 +117,19 @@ enum Command {
     },
 }
 
-fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<Box<dyn Adapter>, String> {
+/// The adapter and the name of its embedder.
+fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<(Box<dyn Adapter>, String), String> {
     match choice {
+        StoreChoice::Oubli => {
+            let e = EmbedderChoice::parse(embedder).map_err(|e| e.to_string())?;
+            let adapter = OubliAdapter::with_embedder(e).map_err(|e| e.to_string())?;
+            Ok((Box::new(adapter), e.name()))
+        }
         StoreChoice::Baseline => {
-            if embedder != "default" {
+            if embedder != "hash" {
                 eprintln!("note: the baseline has no embedder; --embedder {embedder} is ignored");
             }
-            Ok(Box::new(NaiveAdapter::new()))
+            Ok((Box::new(NaiveAdapter::new()), "none".to_string()))
         }
     }
 }
@@ -148,12 +157,12 @@ fn run(
     ratchet_section: Option<&str>,
 ) -> Result<(), String> {
     let items = load_files(files).map_err(|e| e.to_string())?;
-    let mut adapter = make_adapter(choice, embedder)?;
+    let (mut adapter, embedder) = make_adapter(choice, embedder)?;
     let bar = progress(items.len() as u64, "cases");
     let results = run_items(adapter.as_mut(), &items, k, |_| bar.inc(1));
     bar.finish_and_clear();
     println!(
-        "store: {}   k: {k}   items: {}",
+        "store: {}   embedder: {embedder}   k: {k}   items: {}",
         adapter.name(),
         results.len()
     );
@@ -169,7 +178,7 @@ fn run(
     if let Some(path) = json {
         let report = RunReport {
             adapter: adapter.name().to_string(),
-            embedder: embedder.to_string(),
+            embedder,
             k,
             files: display(files),
             results,
@@ -295,13 +304,13 @@ fn scale(
     config: ScaleConfig,
     json: Option<&Path>,
 ) -> Result<bool, String> {
-    let mut adapter = make_adapter(choice, embedder)?;
+    let (mut adapter, embedder) = make_adapter(choice, embedder)?;
     let bar = progress(config.scales.len() as u64, "scales");
     let report = oubli_bench::scale::run(adapter.as_mut(), &config, |_| bar.inc(1))
         .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     println!(
-        "store: {}   k: {}   budget B = {}",
+        "store: {}   embedder: {embedder}   k: {}   budget B = {}",
         report.adapter, config.k, config.budget
     );
     print!("{}", format_scale(&report));

@@ -40,6 +40,8 @@ pub struct VectorIndex {
 struct Snapshot {
     index: Index,
     max_row: RowId,
+    /// The graph still holds bytes of vectors removed since it was built.
+    dirty: bool,
 }
 
 fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
@@ -66,7 +68,7 @@ fn new_usearch(dim: usize) -> Result<Index> {
     let opts = IndexOptions {
         dimensions: dim,
         metric: MetricKind::IP,
-        quantization: ScalarKind::F32,
+        quantization: ScalarKind::I8,
         connectivity: 16,
         expansion_add: 128,
         expansion_search: EXPANSION_SEARCH,
@@ -112,7 +114,11 @@ impl VectorIndex {
             if index.dimensions() != dim {
                 return Err(Error::Corrupt("vector snapshot dimension mismatch".into()));
             }
-            vi.snapshot = Some(Snapshot { index, max_row });
+            vi.snapshot = Some(Snapshot {
+                index,
+                max_row,
+                dirty: false,
+            });
         }
         let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
         for entry in vec_t.range(from..)? {
@@ -161,10 +167,12 @@ impl VectorIndex {
                 self.tail.copy_within(b..b + self.dim, a);
             }
             self.tail.truncate(last * self.dim);
-        } else if let Some(s) = &self.snapshot {
+        } else if let Some(s) = &mut self.snapshot {
             // usearch hides the key; the bytes stay in the in-memory graph until the snapshot is
-            // rebuilt, which scrub does.
-            let _ = s.index.remove(id);
+            // rebuilt, which scrub does (and growth does before persisting a dirty graph).
+            if s.index.remove(id).unwrap_or(0) > 0 {
+                s.dirty = true;
+            }
         }
     }
 
@@ -176,7 +184,16 @@ impl VectorIndex {
     }
 
     /// The `limit` most similar rows to `q`, best first; ties broken by higher row id.
-    pub fn search(&self, q: &[f32], limit: usize) -> Result<Vec<(RowId, f32)>> {
+    ///
+    /// The snapshot's graph stores vectors quantized to i8 (a third of the build time and size
+    /// of f32); its candidates are re-scored exactly with the f32 vectors `exact` reads from the
+    /// vector table, so reported similarities are exact whichever path found the row.
+    pub fn search(
+        &self,
+        q: &[f32],
+        limit: usize,
+        exact: &dyn Fn(RowId) -> Result<Option<Vec<f32>>>,
+    ) -> Result<Vec<(RowId, f32)>> {
         let mut out: Vec<(RowId, f32)> = Vec::new();
         if limit == 0 {
             return Ok(out);
@@ -189,8 +206,10 @@ impl VectorIndex {
             let n = limit.min(s.index.size());
             if n > 0 {
                 let m = s.index.search(q, n).map_err(vx)?;
-                for (k, d) in m.keys.iter().zip(&m.distances) {
-                    out.push((*k, 1.0 - d));
+                for k in m.keys {
+                    if let Some(v) = exact(k)? {
+                        out.push((k, dot(q, &v)));
+                    }
                 }
             }
         }
@@ -203,8 +222,9 @@ impl VectorIndex {
     /// the growth path, taken when the tail passes the ANN threshold. The tail's vectors are added
     /// to the existing graph in id order on one thread, so the same operations give the same graph.
     pub fn extend_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
-        let Some(snap) = self.snapshot.take() else {
-            return self.rebuild_snapshot(tx);
+        let snap = match self.snapshot.take() {
+            Some(s) if !s.dirty => s,
+            _ => return self.rebuild_snapshot(tx),
         };
         let mut order: Vec<usize> = (0..self.tail_ids.len()).collect();
         order.sort_by_key(|&i| self.tail_ids[i]);
@@ -225,6 +245,7 @@ impl VectorIndex {
         let snap = Snapshot {
             index: snap.index,
             max_row,
+            dirty: false,
         };
         write_snapshot(tx, &snap)?;
         self.snapshot = Some(snap);
@@ -247,7 +268,11 @@ impl VectorIndex {
             max_row = k.value();
         }
         drop(vec_t);
-        let snap = Snapshot { index, max_row };
+        let snap = Snapshot {
+            index,
+            max_row,
+            dirty: false,
+        };
         write_snapshot(tx, &snap)?;
         // Every vector is in the graph now; the tail keeps only rows newer than it (none).
         self.tail_ids.clear();
@@ -311,6 +336,7 @@ mod tests {
         index.save_to_buffer(&mut blob).unwrap();
         let restored = Index::restore_from_buffer(&blob).unwrap();
         for idx in [&index, &restored] {
+            // i8 quantization: the exact vector is still the nearest.
             let m = idx.search(&unit(201, dim), 5).unwrap();
             assert_eq!(m.keys[0], 201, "{:?} {:?}", m.keys, m.distances);
         }

@@ -377,7 +377,20 @@ impl Inner {
             leg(&|n| self.text.search(&q.text, n))?
         };
         let vector = match qv {
-            Some(v) if q.legs != Legs::Lexical => leg(&|n| self.vectors.search(v, n))?,
+            Some(v) if q.legs != Legs::Lexical => {
+                let vec_t = storage::open_read(tx, storage::VECTORS)?;
+                let dim = self.dim;
+                let exact = |id: RowId| -> Result<Option<Vec<f32>>> {
+                    match &vec_t {
+                        Some(t) => t
+                            .get(id)?
+                            .map(|b| storage::decode_vector(b.value(), dim))
+                            .transpose(),
+                        None => Ok(None),
+                    }
+                };
+                leg(&|n| self.vectors.search(v, n, &exact))?
+            }
             _ => Vec::new(),
         };
         let mut explain: BTreeMap<RowId, Explain> = BTreeMap::new();
