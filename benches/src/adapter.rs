@@ -100,6 +100,13 @@ pub trait Adapter {
         Err(AdapterError::NotProvided("purge"))
     }
 
+    /// Extension: store many facts in order; returns their ids. The default inscribes them one
+    /// by one; a store with a batch write overrides it. The scale suite loads its irrelevant
+    /// sessions through this.
+    fn inscribe_batch(&mut self, texts: &[String]) -> Result<Vec<RowId>, AdapterError> {
+        texts.iter().map(|t| self.inscribe(t)).collect()
+    }
+
     /// Extension: store a row with namespace, key and metadata.
     fn inscribe_row(&mut self, row: &Row) -> Result<RowId, AdapterError> {
         let _ = row;

@@ -209,6 +209,11 @@ impl Adapter for OubliAdapter {
         self.purge_target(&Target::Query(q.to_string()))
     }
 
+    fn inscribe_batch(&mut self, texts: &[String]) -> Result<Vec<RowId>, AdapterError> {
+        let batch = texts.iter().map(|t| Inscription::new(t.as_str())).collect();
+        self.store()?.inscribe_batch(batch).map_err(store_error)
+    }
+
     fn inscribe_row(&mut self, row: &Row) -> Result<RowId, AdapterError> {
         self.store()?
             .inscribe(inscription(row))

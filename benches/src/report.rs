@@ -251,10 +251,15 @@ pub fn format_comparison(first: &str, second: &str, c: &Comparison) -> String {
         McNemarMethod::ExactBinomial => "exact binomial (discordant < 25)",
         McNemarMethod::ChiSquareCorrected => "chi-square, 1 df, continuity-corrected",
     };
+    let p = if c.test.p_value < 1e-4 {
+        format!("{:.2e}", c.test.p_value)
+    } else {
+        format!("{:.4}", c.test.p_value)
+    };
     let _ = writeln!(
         out,
-        "McNemar: chi2 = {:.3} (corrected), p = {:.4} [{method}]",
-        c.test.chi_square, c.test.p_value
+        "McNemar: chi2 = {:.3} (corrected), p = {p} [{method}]",
+        c.test.chi_square
     );
     let verdict = if c.test.p_value < 0.05 {
         "the runs differ at the 5 % level"

@@ -162,6 +162,18 @@ storage_from!(
     redb::SetDurabilityError
 );
 
+impl From<oubli_audit::AuditError> for Error {
+    fn from(e: oubli_audit::AuditError) -> Self {
+        use oubli_audit::AuditError as A;
+        match e {
+            A::LogTampered { seq, reason } => Error::LogTampered { seq, reason },
+            A::Io(io) => Error::Io(io),
+            A::Corrupt(m) => Error::Corrupt(m),
+            other => Error::Corrupt(other.to_string()),
+        }
+    }
+}
+
 impl From<tantivy::TantivyError> for Error {
     fn from(e: tantivy::TantivyError) -> Self {
         Error::TextIndex(e.to_string())

@@ -25,17 +25,32 @@
 
 pub mod cli;
 pub mod clock;
-pub mod depth;
 pub mod embed;
 pub mod entropy;
 pub mod error;
 pub mod index;
-pub mod log;
 pub mod options;
 pub mod row;
 pub mod storage;
 mod store;
 pub mod text;
+
+/// The depth scalar. Defined in `oubli-audit`, which verifiers build without the engine.
+pub use oubli_audit::depth;
+
+/// The event log's byte formats and chain verification (defined in `oubli-audit`).
+pub mod log {
+    pub use oubli_audit::chain::{ChainReport, verify_chain};
+    pub use oubli_audit::checkpoint::{
+        CHECKPOINT_LEN, Checkpoint, checkpoint_message, genesis_hash,
+    };
+    pub use oubli_audit::event::{
+        EVENT_FORMAT_VERSION, Event, EventKind, Hash32, Transition, hash_encoded,
+    };
+}
+
+/// Receipts, openings, commitments and offline verification: the `oubli-audit` crate.
+pub use oubli_audit as audit;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use depth::{Depth, DepthState};
@@ -45,8 +60,9 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, DecayPolicy, Explain, History, Hit, Legs, ListQuery, LogReport, Operation, Plan,
-    PurgeReport, RecallQuery, RowOpening, Store, Superseded, SweepReport, Target, TargetMatch,
+    AsOf, AuditRequest, CANONICALIZER_VERSION, DecayPolicy, Explain, Finding, History, Hit,
+    HitClass, Legs, ListQuery, LogReport, Operation, Plan, PurgeReport, RecallQuery, ResidualAudit,
+    Store, Superseded, SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -13,21 +13,21 @@ use crate::error::{Error, Result};
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Store-wide settings and counters: `&str -> bytes`.
-pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
 /// Row records without their text: `row id -> bincode(Row with text = None)`.
 pub const ROWS: TableDefinition<u64, &[u8]> = TableDefinition::new("rows");
 /// Row content: `row id -> bincode(Payload)`. Deleted on purge.
-pub const PAYLOADS: TableDefinition<u64, &[u8]> = TableDefinition::new("payloads");
+pub const PAYLOADS: TableDefinition<u64, &[u8]> = oubli_audit::tables::PAYLOADS;
 /// Row vectors: `row id -> f32 little-endian`. Deleted on purge.
-pub const VECTORS: TableDefinition<u64, &[u8]> = TableDefinition::new("vectors");
+pub const VECTORS: TableDefinition<u64, &[u8]> = oubli_audit::tables::VECTORS;
 /// Natural keys of live rows: `(namespace, key) -> row id`.
 pub const KEYS: TableDefinition<(&str, &str), u64> = TableDefinition::new("keys");
 /// Rows derived from a source: `(source id, derived id) -> ()`.
 pub const DERIVED: TableDefinition<(u64, u64), ()> = TableDefinition::new("derived");
 /// The event log: `seq -> canonical event encoding`.
-pub const EVENTS: TableDefinition<u64, &[u8]> = TableDefinition::new("events");
+pub const EVENTS: TableDefinition<u64, &[u8]> = oubli_audit::tables::EVENTS;
 /// Signed checkpoints: `seq -> checkpoint encoding`.
-pub const CHECKPOINTS: TableDefinition<u64, &[u8]> = TableDefinition::new("checkpoints");
+pub const CHECKPOINTS: TableDefinition<u64, &[u8]> = oubli_audit::tables::CHECKPOINTS;
 /// Events that touched a row: `(row id, seq) -> ()`, for history and as-of.
 pub const ROW_EVENTS: TableDefinition<(u64, u64), ()> = TableDefinition::new("row_events");
 /// Event sequence by time: `(time, seq) -> ()`, for as-of by time.
@@ -36,6 +36,8 @@ pub const EVENT_TIMES: TableDefinition<(i64, u64), ()> = TableDefinition::new("e
 pub const TEXT_INDEX_FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("text_index_files");
 /// The serialized usearch snapshot, in chunks: `chunk number -> bytes`.
 pub const VECTOR_SNAPSHOT: TableDefinition<u64, &[u8]> = TableDefinition::new("vector_snapshot");
+/// Purge receipts: `purge id -> receipt document` (canonical JSON, see `oubli-audit`).
+pub const RECEIPTS: TableDefinition<u64, &[u8]> = oubli_audit::tables::RECEIPTS;
 /// Decay policies: `namespace -> bincode(DecayPolicy)`.
 pub const POLICIES: TableDefinition<&str, &[u8]> = TableDefinition::new("policies");
 
@@ -48,13 +50,13 @@ pub mod meta {
     /// u32 LE: embedding dimension.
     pub const DIM: &str = "dim";
     /// 32 bytes: the store's ed25519 public key.
-    pub const PUBLIC_KEY: &str = "public_key";
+    pub const PUBLIC_KEY: &str = oubli_audit::tables::META_PUBLIC_KEY;
     /// 32 bytes: the ed25519 secret key, when the store keeps its own key.
     pub const SECRET_KEY: &str = "secret_key";
     /// u64 LE: next row id to assign.
     pub const NEXT_ROW: &str = "next_row";
     /// u64 LE seq and 32-byte hash of the last event.
-    pub const HEAD: &str = "head";
+    pub const HEAD: &str = oubli_audit::tables::META_HEAD;
     /// u64 LE: highest row id covered by the vector snapshot.
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
     /// u64 LE: total bytes of the vector snapshot.
@@ -125,14 +127,8 @@ pub fn encode_vector(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Salted content commitment: blake3 in derive-key mode (context
-/// `oubli 2026-11-21 content commitment v1`) over `salt || utf8(text)`.
-pub fn commitment(salt: &[u8; 32], text: &str) -> [u8; 32] {
-    let mut h = blake3::Hasher::new_derive_key("oubli 2026-11-21 content commitment v1");
-    h.update(salt);
-    h.update(text.as_bytes());
-    *h.finalize().as_bytes()
-}
+/// Salted content commitment (see `oubli_audit::commitment::content`).
+pub use oubli_audit::commitment::content as commitment;
 
 /// The redb handle: writable, or shared read-only.
 pub enum Db {

@@ -289,7 +289,15 @@ fn purge_cascades_to_derived_rows() {
         .unwrap();
     let r = s.purge(Target::id(src)).unwrap();
     assert_eq!(r.targeted, vec![src]);
-    assert_eq!(r.cascade, vec![derived]);
+    assert_eq!(r.cascade.len(), 1);
+    assert_eq!(
+        (
+            r.cascade[0].row,
+            r.cascade[0].via.as_str(),
+            r.cascade[0].from
+        ),
+        (derived, "derived", src)
+    );
     assert_eq!(s.get(other).unwrap().depth.state(), DepthState::Surface);
     assert!(matches!(
         s.inscribe(Inscription::new("x").derived_from([src])),

@@ -264,9 +264,9 @@ impl Batch<'_> {
     }
 
     /// Erases a row: deletes its payload and vector, clears its key, metadata and text, drops it
-    /// from the indexes, and sets it void. Returns the transition, the content commitment and the
-    /// salt that opens it (which exists nowhere else once this transaction commits).
-    pub(crate) fn erase_row(&mut self, row: &mut Row) -> Result<(Transition, Hash32, [u8; 32])> {
+    /// from the indexes, and sets it void. Returns the transition and the erased payload (text
+    /// and the salt that opens its commitments, which exist nowhere else once this commits).
+    pub(crate) fn erase_row(&mut self, row: &mut Row) -> Result<(Transition, Payload)> {
         let from = row.depth;
         if from.is_void() {
             return Err(Error::Purged(row.id));
@@ -278,7 +278,6 @@ impl Batch<'_> {
                 .ok_or_else(|| Error::Corrupt(format!("row {} has no payload", row.id)))?;
             storage::decode(p.value())?
         };
-        let commitment = storage::commitment(&payload.salt, &payload.text);
         self.tx.open_table(VECTORS)?.remove(row.id)?;
         if let Some(key) = &row.key
             && self.key_holder(&row.namespace, key)? == Some(row.id)
@@ -299,7 +298,7 @@ impl Batch<'_> {
             before: Some(from),
             after: Depth::Void,
         };
-        Ok((t, commitment, payload.salt))
+        Ok((t, payload))
     }
 
     /// Rows derived from `id` (direct children in the provenance graph).

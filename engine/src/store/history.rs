@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::error::{Error, Result};
-use crate::log::{Checkpoint, Event, Hash32, genesis_hash, hash_encoded};
+use crate::log::{Event, Hash32, verify_chain};
 use crate::row::{Millis, Row, RowId};
 use crate::storage::{self, CHECKPOINTS, EVENT_TIMES, EVENTS, ROW_EVENTS};
 
@@ -59,17 +59,30 @@ impl Store {
                 .ok_or_else(|| Error::Corrupt("events table missing".into()))?;
             let cps = storage::open_read(&tx, CHECKPOINTS)?
                 .ok_or_else(|| Error::Corrupt("checkpoints table missing".into()))?;
-            let r = verify_chain(&events, &cps, &pk)?;
-            if r.head_seq != inner.head_seq || r.head_hash != inner.head_hash {
+            let rows = |t: &redb::ReadOnlyTable<u64, &'static [u8]>| -> Result<Vec<_>> {
+                let mut out = Vec::new();
+                for e in t.iter()? {
+                    let (k, v) = e?;
+                    out.push(Ok((k.value(), v.value().to_vec())));
+                }
+                Ok(out)
+            };
+            let r = verify_chain(rows(&events)?, rows(&cps)?, &pk)?;
+            if r.events != inner.head_seq || r.head_hash != inner.head_hash {
                 return Err(Error::LogTampered {
-                    seq: r.head_seq,
+                    seq: r.events,
                     reason: format!(
                         "log ends at seq {} but the store's head is seq {}",
-                        r.head_seq, inner.head_seq
+                        r.events, inner.head_seq
                     ),
                 });
             }
-            Ok(r)
+            Ok(LogReport {
+                events: r.events,
+                checkpoints: r.checkpoints,
+                head_seq: r.events,
+                head_hash: r.head_hash,
+            })
         })
     }
 
@@ -137,76 +150,6 @@ impl Store {
             Ok(History { chain, events })
         })
     }
-}
-
-/// Walks the chain; shared by [`Store::verify_log`] and tests.
-pub(crate) fn verify_chain(
-    events: &impl ReadableTable<u64, &'static [u8]>,
-    cps: &impl ReadableTable<u64, &'static [u8]>,
-    pk: &[u8; 32],
-) -> Result<LogReport> {
-    let mut prev = genesis_hash(pk);
-    let mut expected = 1u64;
-    let mut heads: HashMap<u64, Hash32> = HashMap::new();
-    for e in events.iter()? {
-        let (k, v) = e?;
-        let seq = k.value();
-        let bytes = v.value();
-        let tampered = |reason: String| Error::LogTampered { seq, reason };
-        if seq != expected {
-            return Err(tampered(format!("expected seq {expected}, found {seq}")));
-        }
-        let ev = Event::decode(bytes).map_err(|e| tampered(e.to_string()))?;
-        if ev.seq != seq {
-            return Err(tampered(format!(
-                "entry stored at {seq} says seq {}",
-                ev.seq
-            )));
-        }
-        if ev.prev_hash != prev {
-            return Err(tampered("previous-hash link broken".into()));
-        }
-        prev = hash_encoded(bytes);
-        heads.insert(seq, prev);
-        expected += 1;
-    }
-    let last = expected - 1;
-    let mut checkpoints = 0;
-    let mut last_cp = 0;
-    for c in cps.iter()? {
-        let (k, v) = c?;
-        let cp = Checkpoint::decode(v.value())?;
-        if cp.seq != k.value() {
-            return Err(Error::LogTampered {
-                seq: k.value(),
-                reason: "checkpoint stored under the wrong seq".into(),
-            });
-        }
-        match heads.get(&cp.seq) {
-            Some(h) if *h == cp.head => {}
-            _ => {
-                return Err(Error::LogTampered {
-                    seq: cp.seq,
-                    reason: "checkpoint head does not match the chain".into(),
-                });
-            }
-        }
-        cp.verify(pk)?;
-        checkpoints += 1;
-        last_cp = cp.seq;
-    }
-    if last_cp != last {
-        return Err(Error::LogTampered {
-            seq: last,
-            reason: format!("last event {last} is not covered by a checkpoint (last is {last_cp})"),
-        });
-    }
-    Ok(LogReport {
-        events: last,
-        checkpoints,
-        head_seq: last,
-        head_hash: prev,
-    })
 }
 
 impl Inner {

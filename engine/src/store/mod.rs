@@ -6,10 +6,12 @@
 //! index updates that follow its commit. Another process that opens the file for writing gets
 //! [`Error::Locked`].
 
+mod audit;
 mod batch;
 mod decay;
 mod history;
 mod ops;
+mod purge;
 mod recall;
 mod scrub;
 mod target;
@@ -21,9 +23,11 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
+pub use audit::{AuditRequest, Finding, HitClass, ResidualAudit};
 pub use decay::{DecayPolicy, SweepReport};
 pub use history::{AsOf, History, LogReport};
-pub use ops::{Operation, Plan, PurgeReport, RowOpening, Superseded};
+pub use ops::{Operation, Plan, Superseded};
+pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
 pub use target::{Target, TargetMatch};
 
@@ -86,6 +90,7 @@ macro_rules! for_each_table {
         $m!(storage::TEXT_INDEX_FILES);
         $m!(storage::VECTOR_SNAPSHOT);
         $m!(storage::POLICIES);
+        $m!(storage::RECEIPTS);
     };
 }
 

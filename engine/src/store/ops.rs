@@ -1,7 +1,5 @@
 //! The forgetting primitives: inscribe, supersede, release, pin, resurface, purge.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
 use serde::{Deserialize, Serialize};
 
 use super::Store;
@@ -10,7 +8,7 @@ use super::target::{Scope, Target, TargetMatch, Width};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};
-use crate::log::{EventKind, Hash32};
+use crate::log::EventKind;
 use crate::row::{Inscription, Row, RowId};
 use crate::storage;
 
@@ -23,43 +21,6 @@ pub struct Superseded {
     pub new_id: RowId,
     /// Sequence number of the supersede event.
     pub seq: u64,
-}
-
-/// The salt that opens one erased row's commitment: given to the data subject, never stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RowOpening {
-    /// The erased row.
-    pub row: RowId,
-    /// Salt of its content commitment.
-    pub salt: [u8; 32],
-    /// The commitment: blake3-derive-key(`oubli 2026-11-21 content commitment v1`, salt || text).
-    pub commitment: Hash32,
-}
-
-/// What a purge erased, with the commitments and openings a receipt is built from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PurgeReport {
-    /// Sequence number of the purge event.
-    pub seq: u64,
-    /// Rows the target matched directly.
-    pub targeted: Vec<RowId>,
-    /// Rows erased through the closure (supersede chain and derived rows), beyond `targeted`.
-    pub cascade: Vec<RowId>,
-    /// Every row erased, in id order.
-    pub erased: Vec<RowId>,
-    /// Commitment to the selector (the target as given), salted.
-    pub selector_commitment: Hash32,
-    /// Salt of the selector commitment.
-    pub selector_salt: [u8; 32],
-    /// Openings of the erased rows' commitments.
-    pub openings: Vec<RowOpening>,
-    /// Log head (seq, hash) before the purge.
-    pub head_before: (u64, Hash32),
-    /// Log head (seq, hash) after the purge event.
-    pub head_after: (u64, Hash32),
-    /// Sequence number of the scrub event after which no erased byte remains in the file, or
-    /// `None` if scrubbing was deferred (see [`crate::StoreOptions::scrub_on_purge`]).
-    pub completion_seq: Option<u64>,
 }
 
 /// A mutating operation, for [`Store::plan`].
@@ -215,7 +176,7 @@ impl Store {
                     }
                     Ok(out)
                 };
-                closure(&ids, &row, &children)?
+                super::purge::closure_ids(&ids, &row, &children)?
             } else {
                 ids
             };
@@ -334,71 +295,9 @@ impl Store {
             Ok(changed)
         })
     }
-
-    /// Erases what `target` names and its closure: the rows it matches (any depth but void), their
-    /// supersede chains in both directions, and every row derived from any of them,
-    /// transitively. Text, vector, key and metadata are deleted; the row id stays as a void
-    /// tombstone and the log keeps only salted commitments. Unless scrubbing is deferred, the
-    /// store then runs [`Store::scrub`], after which no byte of the erased text is in the file.
-    pub fn purge(&self, target: Target) -> Result<PurgeReport> {
-        let mut report = self.write(|b| {
-            let head_before = b.head();
-            let matches = resolve_in(b, &target, Scope::NotVoid, Width::All)?;
-            let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-            let closure = closure(&targeted, &|id| b.row(id), &|id| b.derived_from(id))?;
-            let mut transitions = Vec::new();
-            let mut commitments = Vec::new();
-            let mut openings = Vec::new();
-            let mut namespaces = BTreeSet::new();
-            for id in &closure {
-                let mut row = b.row(*id)?;
-                namespaces.insert(row.namespace.clone());
-                let (t, c, salt) = b.erase_row(&mut row)?;
-                transitions.push(t);
-                commitments.push(c);
-                openings.push(RowOpening {
-                    row: *id,
-                    salt,
-                    commitment: c,
-                });
-            }
-            let selector_salt = b.salt();
-            let selector = serde_json::to_string(&target)
-                .map_err(|e| Error::InvalidArgument(e.to_string()))?;
-            let selector_commitment = storage::commitment(&selector_salt, &selector);
-            commitments.push(selector_commitment);
-            let ns = if namespaces.len() == 1 {
-                namespaces.into_iter().next().expect("one")
-            } else {
-                "*".to_owned()
-            };
-            let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
-            let targeted_set: BTreeSet<RowId> = targeted.iter().copied().collect();
-            Ok(PurgeReport {
-                seq,
-                cascade: closure
-                    .iter()
-                    .copied()
-                    .filter(|id| !targeted_set.contains(id))
-                    .collect(),
-                targeted,
-                erased: closure,
-                selector_commitment,
-                selector_salt,
-                openings,
-                head_before,
-                head_after: b.head(),
-                completion_seq: None,
-            })
-        })?;
-        if self.opts.scrub_on_purge {
-            report.completion_seq = Some(self.scrub()?);
-        }
-        Ok(report)
-    }
 }
 
-fn resolve_in(
+pub(super) fn resolve_in(
     b: &Batch<'_>,
     target: &Target,
     scope: Scope,
@@ -411,31 +310,4 @@ fn resolve_in(
     };
     let holder = |ns: &str, k: &str| b.key_holder(ns, k);
     b.inner.resolve(target, scope, width, &fetch, &holder)
-}
-
-/// The purge closure of `start`: supersede chains both ways and derived rows, transitively;
-/// rows already void are left out. Sorted by id. `row` and `children` read as the caller's
-/// transaction sees the store.
-fn closure(
-    start: &[RowId],
-    row: &dyn Fn(RowId) -> Result<Row>,
-    children: &dyn Fn(RowId) -> Result<Vec<RowId>>,
-) -> Result<Vec<RowId>> {
-    let mut seen: BTreeMap<RowId, bool> = BTreeMap::new();
-    let mut queue: VecDeque<RowId> = start.iter().copied().collect();
-    while let Some(id) = queue.pop_front() {
-        if seen.contains_key(&id) {
-            continue;
-        }
-        let r = row(id)?;
-        seen.insert(id, r.depth.is_void());
-        queue.extend(r.superseded_by);
-        queue.extend(r.supersedes);
-        queue.extend(children(id)?);
-    }
-    Ok(seen
-        .into_iter()
-        .filter(|(_, void)| !void)
-        .map(|(id, _)| id)
-        .collect())
 }

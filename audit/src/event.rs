@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::depth::Depth;
-use crate::error::{Error, Result};
-use crate::row::{Millis, RowId};
+use crate::error::{AuditError as Error, Result};
+use crate::{Millis, RowId};
 
 /// A 32-byte blake3 digest.
 pub type Hash32 = [u8; 32];

@@ -3,7 +3,7 @@
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 
 use super::event::Hash32;
-use crate::error::{Error, Result};
+use crate::error::{AuditError as Error, Result};
 
 /// Encoded length: u64 seq, 32-byte head hash, 64-byte signature.
 pub const CHECKPOINT_LEN: usize = 8 + 32 + 64;

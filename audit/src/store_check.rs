@@ -1,0 +1,160 @@
+//! Read-only checks of a store file against a receipt, with redb only.
+
+use std::path::Path;
+
+use redb::{ReadableDatabase, ReadableTable};
+
+use crate::chain::{ChainReport, verify_chain};
+use crate::error::{AuditError, Result};
+use crate::event::{Event, EventKind};
+use crate::receipt::SignedReceipt;
+use crate::tables;
+
+/// What [`check_store`] established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreReport {
+    /// The log chain, verified end to end under the receipt's key.
+    pub chain: ChainReport,
+    /// The receipt is stored in the file, byte for byte.
+    pub receipt_stored: bool,
+    /// Byte strings searched for in the raw file (none found, or the check fails).
+    pub scanned: usize,
+}
+
+fn store_err(e: impl std::fmt::Display) -> AuditError {
+    AuditError::Store(e.to_string())
+}
+
+/// Checks `path` against `receipt`: the file's public key is the receipt's; the log verifies end
+/// to end; the purge event is where the receipt says, with the receipt's hash, erasing exactly
+/// the receipt's rows and carrying their commitments; the completion event is a scrub with the
+/// receipt's hash; no payload or vector of an erased row is left; and none of `needles` occurs
+/// anywhere in the file's raw bytes.
+pub fn check_store(
+    path: &Path,
+    receipt: &SignedReceipt,
+    receipt_bytes: &[u8],
+    needles: &[String],
+) -> Result<StoreReport> {
+    let b = &receipt.body;
+    let db = redb::Builder::new()
+        .open_read_only(path)
+        .map_err(store_err)?;
+    let tx = db.begin_read().map_err(store_err)?;
+    let meta = tx.open_table(tables::META).map_err(store_err)?;
+    let pk = meta
+        .get(tables::META_PUBLIC_KEY)
+        .map_err(store_err)?
+        .ok_or_else(|| AuditError::Store("no public key in the store".into()))?;
+    if pk.value() != b.store_public_key {
+        return Err(AuditError::Mismatch(
+            "the store's key is not the receipt's".into(),
+        ));
+    }
+    let events_t = tx.open_table(tables::EVENTS).map_err(store_err)?;
+    let cps_t = tx.open_table(tables::CHECKPOINTS).map_err(store_err)?;
+    let events = events_t.iter().map_err(store_err)?.map(|e| {
+        let (k, v) = e.map_err(store_err)?;
+        Ok((k.value(), v.value().to_vec()))
+    });
+    let cps = cps_t.iter().map_err(store_err)?.map(|e| {
+        let (k, v) = e.map_err(store_err)?;
+        Ok((k.value(), v.value().to_vec()))
+    });
+    let chain = verify_chain(events, cps, &b.store_public_key)?;
+    let head = meta
+        .get(tables::META_HEAD)
+        .map_err(store_err)?
+        .map(|v| v.value().to_vec())
+        .unwrap_or_default();
+    if head.len() != 40 || head[8..] != chain.head_hash {
+        return Err(AuditError::LogTampered {
+            seq: chain.events,
+            reason: "the store's recorded head is not the chain's end".into(),
+        });
+    }
+
+    let event_at = |seq: u64| -> Result<Event> {
+        let v = events_t
+            .get(seq)
+            .map_err(store_err)?
+            .ok_or_else(|| AuditError::Mismatch(format!("no event at seq {seq}")))?;
+        Event::decode(v.value())
+    };
+    let hash_at = |seq: u64| chain.hashes.get(seq as usize - 1).copied();
+    let purge = event_at(b.log.purge_seq)?;
+    if purge.kind != EventKind::Purge || hash_at(b.log.purge_seq) != Some(b.log.purge_hash) {
+        return Err(AuditError::Mismatch(
+            "the purge event is not the receipt's".into(),
+        ));
+    }
+    let rows: Vec<u64> = purge.transitions.iter().map(|t| t.row).collect();
+    let erased: Vec<u64> = b.erased.iter().map(|r| r.row).collect();
+    if rows != erased || purge.transitions.iter().any(|t| !t.after.is_void()) {
+        return Err(AuditError::Mismatch(
+            "the purge event erased other rows".into(),
+        ));
+    }
+    for r in &b.erased {
+        if !purge.commitments.contains(&r.commitment) {
+            return Err(AuditError::Mismatch(format!(
+                "row {}'s commitment is not in the purge event",
+                r.row
+            )));
+        }
+    }
+    if !purge.commitments.contains(&b.selector_commitment) {
+        return Err(AuditError::Mismatch(
+            "selector commitment missing from the log".into(),
+        ));
+    }
+    if b.log.seq_before + 1 != b.log.purge_seq
+        || (b.log.seq_before > 0 && hash_at(b.log.seq_before) != Some(b.log.head_before))
+    {
+        return Err(AuditError::Mismatch(
+            "log positions before the purge differ".into(),
+        ));
+    }
+    if let (Some(seq), Some(h)) = (b.erasure.completion_seq, b.erasure.completion_hash) {
+        let ev = event_at(seq)?;
+        if ev.kind != EventKind::Scrub || hash_at(seq) != Some(h) || seq < b.log.purge_seq {
+            return Err(AuditError::Mismatch(
+                "the completion point is not a later scrub".into(),
+            ));
+        }
+    }
+    for (name, def) in [("payload", tables::PAYLOADS), ("vector", tables::VECTORS)] {
+        let t = tx.open_table(def).map_err(store_err)?;
+        for id in &erased {
+            if t.get(*id).map_err(store_err)?.is_some() {
+                return Err(AuditError::Mismatch(format!(
+                    "row {id}'s {name} is still stored"
+                )));
+            }
+        }
+    }
+    let receipt_stored = match tx.open_table(tables::RECEIPTS) {
+        Ok(t) => t
+            .get(b.purge_id)
+            .map_err(store_err)?
+            .is_some_and(|v| v.value() == receipt_bytes),
+        Err(redb::TableError::TableDoesNotExist(_)) => false,
+        Err(e) => return Err(store_err(e)),
+    };
+    drop((meta, events_t, cps_t, tx, db));
+    let bytes = std::fs::read(path)?;
+    for n in needles {
+        for form in [n.clone(), n.to_lowercase()] {
+            if !form.is_empty() && bytes.windows(form.len()).any(|w| w == form.as_bytes()) {
+                return Err(AuditError::Mismatch(format!(
+                    "erased content {form:?} is still in the file's bytes"
+                )));
+            }
+        }
+    }
+    Ok(StoreReport {
+        chain,
+        receipt_stored,
+        scanned: needles.len(),
+    })
+}

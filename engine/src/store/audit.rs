@@ -1,0 +1,425 @@
+//! The residual audit: after a purge, probe the store more broadly than the purge predicate did.
+//!
+//! An audit that reuses the deletion's own predicate is circular (seeds/003). This one builds
+//! probes from the erased content itself and from the selector: the texts verbatim and perturbed
+//! (case, separators, diacritics, full width), paraphrase templates (direct, question, cloze,
+//! contextual), and the object alone (identifier-like words). It runs every probe through every
+//! recall channel (BM25 only, vectors only, fused, fused with submerged and expired rows, and as of
+//! the moment before the purge) at k of at least the production k, and classifies each hit
+//! against each erased text:
+//! - *gold-equivalent*: restates the erased row (all its objects, most of its other words);
+//! - *reconstruction*: shares its objects and at least half its other words;
+//! - *object only*: shares its objects but little else (a neighbour, not the fact).
+//!
+//! Optionally it compares each probe's per-leg top-k ids and scores with a control store built
+//! from the current rows, i.e. one that never held the erased closure.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use oubli_audit::ResidualSummary;
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+
+use super::history::AsOf;
+use super::recall::{Legs, RecallQuery};
+use super::{Inner, Store};
+use crate::error::Result;
+use crate::options::StoreOptions;
+use crate::row::{Inscription, RowId};
+use crate::storage::{self, PAYLOADS, Payload, ROWS, VECTORS};
+use crate::text;
+
+/// Live rows above which the audit skips the control store unless asked.
+pub const CONTROL_MAX_ROWS: usize = 20_000;
+
+/// What to audit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRequest {
+    /// The erased contents (probes are derived from them).
+    pub texts: Vec<String>,
+    /// The selector the purge was given.
+    pub selector: String,
+    /// The erased row ids (must never come back).
+    pub erased: Vec<RowId>,
+    /// Probe the store as of this seq too (the head just before the purge).
+    pub before_seq: Option<u64>,
+    /// Hits per probe and channel (at least 10).
+    pub k: usize,
+    /// Compare with a control store: `None` decides by size ([`CONTROL_MAX_ROWS`]).
+    pub control: Option<bool>,
+}
+
+/// How a hit relates to an erased text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitClass {
+    /// Restates the erased row.
+    GoldEquivalent,
+    /// Shares its objects and at least half its other words.
+    Reconstruction,
+    /// Shares its objects only.
+    ObjectOnly,
+    /// An erased row id came back.
+    ErasedRow,
+}
+
+/// One notable hit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The probe text.
+    pub probe: String,
+    /// The channel.
+    pub channel: String,
+    /// The row hit.
+    pub row: RowId,
+    /// Its class.
+    pub class: HitClass,
+}
+
+/// The audit's result: the summary a receipt carries, and the findings behind it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResidualAudit {
+    /// Counts, as signed into the receipt.
+    pub summary: ResidualSummary,
+    /// Every classified hit.
+    pub findings: Vec<Finding>,
+}
+
+const CHANNELS: [&str; 5] = [
+    "bm25",
+    "vector",
+    "fused",
+    "fused_all_depths",
+    "as_of_before",
+];
+
+/// Words that carry an identifier or a value: containing a digit, `@`, or internal punctuation
+/// between alphanumerics ("TXN-12345", "a.b@c.com", "+49 30").
+fn object_words(t: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in t.split_whitespace() {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let has_digit = w.chars().any(|c| c.is_numeric());
+        // Identifier punctuation between alphanumerics; apostrophes are possessives, not ids.
+        let inner_punct = w.contains('@')
+            || w.char_indices()
+                .any(|(i, c)| "._-/:+#".contains(c) && i > 0 && i + c.len_utf8() < w.len());
+        if !w.is_empty() && (has_digit || inner_punct) {
+            out.push(w.to_owned());
+        }
+    }
+    out
+}
+
+fn word_set(t: &str) -> BTreeSet<String> {
+    text::tokens(t).into_iter().collect()
+}
+
+/// Classifies `hit` against the erased text `erased`.
+pub fn classify(erased: &str, hit: &str) -> Option<HitClass> {
+    let hit_words = word_set(hit);
+    let objects: BTreeSet<String> = object_words(erased)
+        .iter()
+        .flat_map(|w| text::tokens(w))
+        .collect();
+    let others: BTreeSet<String> = text::content_tokens(erased)
+        .into_iter()
+        .filter(|w| !objects.contains(w))
+        .collect();
+    let share = |set: &BTreeSet<String>| {
+        if set.is_empty() {
+            1.0
+        } else {
+            set.iter().filter(|w| hit_words.contains(*w)).count() as f64 / set.len() as f64
+        }
+    };
+    let (obj, oth) = (share(&objects), share(&others));
+    if !objects.is_empty() {
+        if obj < 1.0 {
+            return None;
+        }
+        return Some(if oth >= 0.8 {
+            HitClass::GoldEquivalent
+        } else if oth >= 0.5 {
+            HitClass::Reconstruction
+        } else {
+            HitClass::ObjectOnly
+        });
+    }
+    if oth >= 0.8 {
+        Some(HitClass::GoldEquivalent)
+    } else if oth >= 0.6 {
+        Some(HitClass::Reconstruction)
+    } else {
+        None
+    }
+}
+
+fn strip_diacritics(t: &str) -> String {
+    t.nfkd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .collect()
+}
+
+fn full_width(t: &str) -> String {
+    t.chars()
+        .map(|c| match c {
+            '!'..='~' => char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c),
+            c => c,
+        })
+        .collect()
+}
+
+/// The probes for one erased text.
+pub fn probes(erased: &str) -> Vec<String> {
+    let mut out = vec![
+        erased.to_owned(),
+        erased.to_uppercase(),
+        erased
+            .chars()
+            .map(|c| if "-._/".contains(c) { ' ' } else { c })
+            .collect(),
+        strip_diacritics(erased),
+        full_width(erased),
+    ];
+    let content = text::content_tokens(erased);
+    let subject: Vec<String> = content.iter().take(3).cloned().collect();
+    if !subject.is_empty() {
+        out.push(format!("What is {}?", subject.join(" ")));
+        out.push(format!(
+            "Tell me everything you know about {}",
+            subject.join(" ")
+        ));
+    }
+    if let Some(last) = content.last() {
+        out.push(erased.replacen(last.as_str(), "___", 1));
+    }
+    out.push(format!(
+        "Earlier in the conversation you mentioned: {erased}"
+    ));
+    out.extend(object_words(erased));
+    let mut seen = BTreeSet::new();
+    out.retain(|p| !p.trim().is_empty() && seen.insert(p.clone()));
+    out
+}
+
+impl Store {
+    /// Runs the residual audit. See the [module docs](self).
+    pub fn residual_audit(&self, req: &AuditRequest) -> Result<ResidualAudit> {
+        let k = req.k.max(10);
+        let mut all_probes: Vec<String> = req.texts.iter().flat_map(|t| probes(t)).collect();
+        if !req.selector.trim().is_empty() {
+            all_probes.push(req.selector.clone());
+        }
+        let mut seen = BTreeSet::new();
+        all_probes.retain(|p| seen.insert(p.clone()));
+        let erased: BTreeSet<RowId> = req.erased.iter().copied().collect();
+        let mut findings = Vec::new();
+        let mut s = ResidualSummary {
+            k: k as u64,
+            probes: all_probes.len() as u64,
+            channels: CHANNELS.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        };
+        for probe in &all_probes {
+            for channel in CHANNELS {
+                let base = RecallQuery::new(probe.clone()).k(k);
+                let q = match channel {
+                    "bm25" => base.legs(Legs::Lexical),
+                    "vector" => base.legs(Legs::Vector),
+                    "fused" => base,
+                    "fused_all_depths" => base.include_submerged(true).include_expired(true),
+                    _ => match req.before_seq {
+                        Some(seq) => base.include_submerged(true).as_of(AsOf::Seq(seq)),
+                        None => continue,
+                    },
+                };
+                let hits = match self.recall(&q) {
+                    Ok(h) => h,
+                    // A perturbed probe can be empty of words for one channel; not a finding.
+                    Err(crate::Error::EmptyText) => continue,
+                    Err(e) => return Err(e),
+                };
+                for h in hits {
+                    let class = if erased.contains(&h.row.id) {
+                        Some(HitClass::ErasedRow)
+                    } else {
+                        let t = h.row.text.as_deref().unwrap_or("");
+                        req.texts
+                            .iter()
+                            .filter_map(|e| classify(e, t))
+                            .min_by_key(|c| *c as u8)
+                    };
+                    if let Some(class) = class {
+                        match class {
+                            HitClass::GoldEquivalent => s.hits_gold += 1,
+                            HitClass::Reconstruction => s.hits_reconstruction += 1,
+                            HitClass::ObjectOnly => s.hits_object_only += 1,
+                            HitClass::ErasedRow => s.erased_returned += 1,
+                        }
+                        findings.push(Finding {
+                            probe: probe.clone(),
+                            channel: channel.into(),
+                            row: h.row.id,
+                            class,
+                        });
+                    }
+                }
+            }
+        }
+        let live = self.read(|i| Ok(i.vectors.len()))?;
+        if req.control.unwrap_or(live <= CONTROL_MAX_ROWS) {
+            s.control_compared = true;
+            s.control_mismatches = self.compare_with_control(&all_probes, k)?;
+        }
+        s.clean = s.hits_gold == 0
+            && s.hits_reconstruction == 0
+            && s.erased_returned == 0
+            && s.control_mismatches == 0;
+        Ok(ResidualAudit {
+            summary: s,
+            findings,
+        })
+    }
+
+    /// Builds a control store from the current rows (same texts, vectors, namespaces, kinds and
+    /// metadata, in id order) in a temporary directory, and counts the probes whose per-leg top-k
+    /// (ids and scores, all depths) differ from this store's.
+    fn compare_with_control(&self, probes: &[String], k: usize) -> Result<u64> {
+        let rows: Vec<(RowId, Inscription)> = self.read(|i| control_rows(i))?;
+        let dir = tempfile_dir()?;
+        let opts = StoreOptions::default()
+            .embedder(self.opts.embedder.clone())
+            .ann_threshold(self.opts.ann_threshold)
+            .deterministic_seed([0; 32]);
+        let control = Store::create_with(dir.join("control.oubli"), opts)?;
+        let ids = control.inscribe_batch(rows.iter().map(|(_, ins)| ins.clone()).collect())?;
+        let map: BTreeMap<RowId, RowId> = ids
+            .into_iter()
+            .zip(rows.iter().map(|(id, _)| *id))
+            .collect();
+        let mut mismatches = 0;
+        for p in probes {
+            for legs in [Legs::Lexical, Legs::Vector] {
+                let q = RecallQuery::new(p.clone())
+                    .k(k)
+                    .legs(legs)
+                    .include_submerged(true)
+                    .include_expired(true);
+                let key = |hits: Vec<super::Hit>, map: Option<&BTreeMap<RowId, RowId>>| {
+                    let mut v: Vec<(RowId, i64)> = hits
+                        .into_iter()
+                        .map(|h| {
+                            let id = map.map_or(h.row.id, |m| m[&h.row.id]);
+                            let score = h
+                                .explain
+                                .bm25_score
+                                .or(h.explain.vector_score)
+                                .unwrap_or(0.0);
+                            (id, (score as f64 * 1e4).round() as i64)
+                        })
+                        .collect();
+                    v.sort();
+                    v
+                };
+                let (a, b) = match (self.recall(&q), control.recall(&q)) {
+                    (Ok(a), Ok(b)) => (key(a, None), key(b, Some(&map))),
+                    (Err(crate::Error::EmptyText), Err(crate::Error::EmptyText)) => continue,
+                    (Err(e), _) | (_, Err(e)) => return Err(e),
+                };
+                if a != b {
+                    mismatches += 1;
+                }
+            }
+        }
+        drop(control);
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(mismatches)
+    }
+}
+
+fn control_rows(i: &Inner) -> Result<Vec<(RowId, Inscription)>> {
+    let tx = i.db.begin_read()?;
+    let mut out = Vec::new();
+    let (Some(rows), Some(payloads), Some(vectors)) = (
+        storage::open_read(&tx, ROWS)?,
+        storage::open_read(&tx, PAYLOADS)?,
+        storage::open_read(&tx, VECTORS)?,
+    ) else {
+        return Ok(out);
+    };
+    use redb::ReadableTable;
+    for e in payloads.iter()? {
+        let (k, v) = e?;
+        let id = k.value();
+        let p: Payload = storage::decode(v.value())?;
+        let Some(r) = rows.get(id)? else { continue };
+        let row: crate::Row = storage::decode(r.value())?;
+        let Some(vec) = vectors.get(id)? else {
+            continue;
+        };
+        let mut ins = Inscription::new(p.text)
+            .namespace(row.namespace)
+            .kind(row.kind)
+            .vector(storage::decode_vector(vec.value(), i.dim)?);
+        ins.metadata = row.metadata;
+        out.push((id, ins));
+    }
+    Ok(out)
+}
+
+fn tempfile_dir() -> Result<std::path::PathBuf> {
+    let base = std::env::temp_dir();
+    for n in 0..1000u32 {
+        let d = base.join(format!("oubli-control-{}-{n}", std::process::id()));
+        if std::fs::create_dir(&d).is_ok() {
+            return Ok(d);
+        }
+    }
+    Err(crate::Error::Io(std::io::Error::other(
+        "no temporary directory for the control store",
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_by_objects_and_words() {
+        let e = "Maria Keller's email is maria.keller@example.com";
+        assert_eq!(classify(e, e), Some(HitClass::GoldEquivalent));
+        assert_eq!(
+            classify(e, "Write to maria.keller@example.com about Keller's email"),
+            Some(HitClass::GoldEquivalent)
+        );
+        assert_eq!(
+            classify(e, "maria.keller@example.com bounced"),
+            Some(HitClass::ObjectOnly)
+        );
+        assert_eq!(
+            classify(e, "Jonas Weber's email is jonas.weber@example.com"),
+            None
+        );
+        assert_eq!(
+            classify("Ana likes green tea", "Ana likes green tea a lot"),
+            Some(HitClass::GoldEquivalent)
+        );
+        assert_eq!(
+            classify("Ana likes green tea", "Ben likes black coffee"),
+            None
+        );
+    }
+
+    #[test]
+    fn probes_cover_perturbations_and_templates() {
+        let p = probes("Café TXN-12345 refund");
+        assert!(p.contains(&"Cafe TXN-12345 refund".to_string()));
+        assert!(p.contains(&"CAFÉ TXN-12345 REFUND".to_string()));
+        assert!(p.contains(&"Café TXN 12345 refund".to_string()));
+        assert!(p.contains(&"TXN-12345".to_string()));
+        assert!(p.iter().any(|x| x.starts_with("What is")));
+        assert!(p.iter().any(|x| x.contains("___")));
+        assert!(p.iter().any(|x| x.contains('Ｔ')));
+    }
+}

@@ -1,0 +1,290 @@
+//! Purge: hard erasure of a target and its closure, with a signed receipt.
+//!
+//! 1. One write transaction resolves the target (rows at any depth but void), walks the closure
+//!    (supersede chains both ways, derived rows and notes transitively), erases every row of it
+//!    and appends one `purge` event carrying the rows' content commitments and the selector's.
+//! 2. Unless deferred, [`Store::scrub`] removes every remaining byte from indexes and file; its
+//!    event is the erasure completion point.
+//! 3. The residual audit probes the store more broadly than the purge did (see [`super::audit`]).
+//! 4. The receipt (salted commitments only) is signed with the store key and stored in the file;
+//!    the opening (the salts) is returned to the caller for the data subject and kept nowhere.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use oubli_audit::commitment;
+use oubli_audit::receipt::{OPENING_FORMAT, RECEIPT_FORMAT, alias_commitments};
+use oubli_audit::{
+    CascadeEntry, ErasedRow, ErasurePoint, LogPoints, OpenedRow, Opening, ReceiptBody,
+    SignedReceipt,
+};
+use redb::ReadableTable;
+use serde::{Deserialize, Serialize};
+
+use super::Store;
+use super::audit::{AuditRequest, ResidualAudit};
+use super::ops::resolve_in;
+use super::target::{Scope, Target, Width};
+use crate::error::{Error, Result};
+use crate::log::EventKind;
+use crate::row::{Kind, Row, RowId};
+use crate::storage::{self, RECEIPTS};
+
+/// Version of the canonicalizer whose forms targeting and fragments use.
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-1";
+
+/// What a purge did, with its signed receipt and the data subject's opening.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PurgeReport {
+    /// Sequence number of the purge event (the purge id).
+    pub seq: u64,
+    /// Rows the target matched directly.
+    pub targeted: Vec<RowId>,
+    /// Rows erased through the closure, with how they were reached.
+    pub cascade: Vec<CascadeEntry>,
+    /// Every row erased, in id order.
+    pub erased: Vec<RowId>,
+    /// Sequence number of the scrub event after which no erased byte remains in the file, or
+    /// `None` if scrubbing was deferred (see [`crate::StoreOptions::scrub_on_purge`]).
+    pub completion_seq: Option<u64>,
+    /// The residual audit run after the purge.
+    pub audit: ResidualAudit,
+    /// The signed receipt, also stored in the file.
+    pub receipt: SignedReceipt,
+    /// The opening: give it to the data subject; the store keeps no copy.
+    pub opening: Opening,
+}
+
+/// One erased row, while the purge still holds its content in memory.
+struct ErasedContent {
+    row: RowId,
+    text: String,
+    salt: [u8; 32],
+}
+
+impl Store {
+    /// Erases what `target` names and its closure. See the [module docs](self).
+    pub fn purge(&self, target: Target) -> Result<PurgeReport> {
+        let selector = match &target {
+            Target::Query { text, .. } => text.clone(),
+            other => {
+                serde_json::to_string(other).map_err(|e| Error::InvalidArgument(e.to_string()))?
+            }
+        };
+        let (seq, purge_hash, head_before, targeted, cascade, erased, selector_salt, ns) = self
+            .write(|b| {
+                let head_before = b.head();
+                let matches = resolve_in(b, &target, Scope::NotVoid, Width::All)?;
+                let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+                let reached = closure(&targeted, &|id| b.row(id), &|id| b.derived_from(id))?;
+                let mut transitions = Vec::new();
+                let mut commitments = Vec::new();
+                let mut erased = Vec::new();
+                let mut namespaces = BTreeSet::new();
+                let mut cascade = Vec::new();
+                for (id, via) in &reached {
+                    let mut row = b.row(*id)?;
+                    namespaces.insert(row.namespace.clone());
+                    let (t, payload) = b.erase_row(&mut row)?;
+                    transitions.push(t);
+                    commitments.push(commitment::content(&payload.salt, &payload.text));
+                    erased.push(ErasedContent {
+                        row: *id,
+                        text: payload.text,
+                        salt: payload.salt,
+                    });
+                    if let Some(c) = via {
+                        cascade.push(c.clone());
+                    }
+                }
+                let selector_salt = b.salt();
+                commitments.push(commitment::content(&selector_salt, &selector));
+                let ns = if namespaces.len() == 1 {
+                    namespaces.into_iter().next().expect("one namespace")
+                } else {
+                    "*".to_owned()
+                };
+                let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
+                Ok((
+                    seq,
+                    b.head().1,
+                    head_before,
+                    targeted,
+                    cascade,
+                    erased,
+                    selector_salt,
+                    ns,
+                ))
+            })?;
+        let completion = if self.opts.scrub_on_purge {
+            let s = self.scrub()?;
+            Some((s, self.head()?.1))
+        } else {
+            None
+        };
+        let audit = self.residual_audit(&AuditRequest {
+            texts: erased.iter().map(|e| e.text.clone()).collect(),
+            selector: selector.clone(),
+            erased: erased.iter().map(|e| e.row).collect(),
+            before_seq: Some(head_before.0),
+            k: 20,
+            control: None,
+        })?;
+        let opening = Opening {
+            format: OPENING_FORMAT.into(),
+            purge_id: seq,
+            selector: selector.clone(),
+            selector_salt,
+            rows: erased
+                .iter()
+                .map(|e| OpenedRow {
+                    row: e.row,
+                    salt: e.salt,
+                })
+                .collect(),
+        };
+        let body = ReceiptBody {
+            format: RECEIPT_FORMAT.into(),
+            purge_id: seq,
+            store_public_key: self.public_key()?,
+            namespace: ns,
+            selector_commitment: commitment::content(&selector_salt, &selector),
+            alias_commitments: alias_commitments(&selector_salt, &selector),
+            erased: erased
+                .iter()
+                .map(|e| ErasedRow {
+                    row: e.row,
+                    commitment: commitment::content(&e.salt, &e.text),
+                    fragments: commitment::fragment_commitments(&e.salt, &e.text),
+                })
+                .collect(),
+            cascade: cascade.clone(),
+            log: LogPoints {
+                seq_before: head_before.0,
+                head_before: head_before.1,
+                purge_seq: seq,
+                purge_hash,
+            },
+            erasure: ErasurePoint {
+                completion_seq: completion.map(|c| c.0),
+                completion_hash: completion.map(|c| c.1),
+                method: "scrub-rewrite-v1".into(),
+            },
+            residual_audit: audit.summary.clone(),
+            opening_digest: opening.digest()?,
+            canonicalizer_version: CANONICALIZER_VERSION.into(),
+            engine_version: crate::ENGINE_VERSION.into(),
+            issued_at: self.now(),
+        };
+        let receipt = self.read(|i| {
+            let key = i.signing.as_ref().ok_or(Error::ReadOnly)?;
+            Ok(SignedReceipt::sign(body, key)?)
+        })?;
+        let doc = receipt.to_document()?;
+        self.store_receipt(seq, &doc)?;
+        drop(erased);
+        Ok(PurgeReport {
+            seq,
+            erased: receipt.body.erased.iter().map(|r| r.row).collect(),
+            targeted,
+            cascade,
+            completion_seq: completion.map(|c| c.0),
+            audit,
+            receipt,
+            opening,
+        })
+    }
+
+    fn store_receipt(&self, purge_id: u64, doc: &[u8]) -> Result<()> {
+        let guard = self.inner.write();
+        let inner = guard.as_ref().ok_or(Error::Closed)?;
+        let tx = inner.db.begin_write()?;
+        tx.open_table(RECEIPTS)?.insert(purge_id, doc)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every receipt stored in the file, by purge id.
+    pub fn receipts(&self) -> Result<Vec<(u64, SignedReceipt)>> {
+        self.read(|i| {
+            let tx = i.db.begin_read()?;
+            let mut out = Vec::new();
+            if let Some(t) = storage::open_read(&tx, RECEIPTS)? {
+                for e in t.iter()? {
+                    let (k, v) = e?;
+                    out.push((
+                        k.value(),
+                        SignedReceipt::verify_document(v.value(), Some(&i.public_key))?,
+                    ));
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// The stored receipt document of purge `id`, byte for byte.
+    pub fn receipt_document(&self, id: u64) -> Result<Vec<u8>> {
+        self.read(|i| {
+            let tx = i.db.begin_read()?;
+            storage::open_read(&tx, RECEIPTS)?
+                .and_then(|t| t.get(id).ok().flatten().map(|v| v.value().to_vec()))
+                .ok_or_else(|| Error::InvalidArgument(format!("no receipt for purge {id}")))
+        })
+    }
+}
+
+/// The purge closure of `start`: supersede chains both ways and derived rows (notes too),
+/// transitively; rows already void are left out. Returns rows in id order, each with how it was
+/// reached (`None` for the start rows).
+pub(super) fn closure(
+    start: &[RowId],
+    row: &dyn Fn(RowId) -> Result<Row>,
+    children: &dyn Fn(RowId) -> Result<Vec<RowId>>,
+) -> Result<Vec<(RowId, Option<CascadeEntry>)>> {
+    let mut seen: BTreeMap<RowId, (bool, Option<CascadeEntry>)> = BTreeMap::new();
+    let mut queue: VecDeque<(RowId, Option<CascadeEntry>)> =
+        start.iter().map(|id| (*id, None)).collect();
+    while let Some((id, via)) = queue.pop_front() {
+        if seen.contains_key(&id) {
+            continue;
+        }
+        let r = row(id)?;
+        seen.insert(id, (r.depth.is_void(), via));
+        let link = |to: RowId, how: &str| {
+            (
+                to,
+                Some(CascadeEntry {
+                    row: to,
+                    via: how.into(),
+                    from: id,
+                }),
+            )
+        };
+        queue.extend(r.superseded_by.map(|n| link(n, "supersede")));
+        queue.extend(r.supersedes.map(|n| link(n, "supersede")));
+        for c in children(id)? {
+            let how = if row(c)?.kind == Kind::Note {
+                "note"
+            } else {
+                "derived"
+            };
+            queue.push_back(link(c, how));
+        }
+    }
+    Ok(seen
+        .into_iter()
+        .filter(|(_, (void, _))| !void)
+        .map(|(id, (_, via))| (id, via))
+        .collect())
+}
+
+/// Exposed for [`super::ops`]'s dry run.
+pub(super) fn closure_ids(
+    start: &[RowId],
+    row: &dyn Fn(RowId) -> Result<Row>,
+    children: &dyn Fn(RowId) -> Result<Vec<RowId>>,
+) -> Result<Vec<RowId>> {
+    Ok(closure(start, row, children)?
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect())
+}
