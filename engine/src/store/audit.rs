@@ -286,7 +286,7 @@ impl Store {
     /// metadata, in id order) in a temporary directory, and counts the probes whose per-leg top-k
     /// (ids and scores, all depths) differ from this store's.
     fn compare_with_control(&self, probes: &[String], k: usize) -> Result<u64> {
-        let rows: Vec<(RowId, Inscription)> = self.read(|i| control_rows(i))?;
+        let rows: Vec<(RowId, Inscription)> = self.read(control_rows)?;
         let dir = tempfile_dir()?;
         let opts = StoreOptions::default()
             .embedder(self.opts.embedder.clone())

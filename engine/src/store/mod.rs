@@ -410,12 +410,11 @@ impl Inner {
             return Ok(None);
         };
         let mut row: Row = storage::decode(v.value())?;
-        if let Some(payloads) = storage::open_read(tx, PAYLOADS)? {
-            if let Some(p) = payloads.get(id)? {
+        if let Some(payloads) = storage::open_read(tx, PAYLOADS)?
+            && let Some(p) = payloads.get(id)? {
                 let p: storage::Payload = storage::decode(p.value())?;
                 row.text = Some(p.text);
             }
-        }
         Ok(Some(row))
     }
 }
