@@ -36,10 +36,11 @@ pub enum AuditError {
 }
 
 impl AuditError {
-    /// Exit code for the `oubli-audit` command: 3 tampered or mismatched, 4 unreadable input.
+    /// Exit code for the `oubli-audit` command: 3 for anything that fails verification
+    /// (tampered, malformed, mismatched, not covered), 4 when an input cannot be read at all.
     pub fn exit_code(&self) -> i32 {
         match self {
-            AuditError::Corrupt(_) | AuditError::Store(_) | AuditError::Io(_) => 4,
+            AuditError::Store(_) | AuditError::Io(_) => 4,
             _ => 3,
         }
     }

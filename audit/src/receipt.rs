@@ -257,11 +257,12 @@ impl SignedReceipt {
             )));
         }
         if let Some(k) = expected_key
-            && *k != r.body.store_public_key {
-                return Err(AuditError::BadSignature(
-                    "receipt was issued by another store key".into(),
-                ));
-            }
+            && *k != r.body.store_public_key
+        {
+            return Err(AuditError::BadSignature(
+                "receipt was issued by another store key".into(),
+            ));
+        }
         let key = VerifyingKey::from_bytes(&r.body.store_public_key)
             .map_err(|_| AuditError::BadSignature("public key is not a valid point".into()))?;
         key.verify(&message(&r.body)?, &Signature::from_bytes(&r.signature))

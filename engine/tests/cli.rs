@@ -69,9 +69,37 @@ fn a_session_from_the_shell() {
     let m: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(m["matches"][0]["id"], 2);
     assert_eq!(m["rows"], serde_json::json!([2]));
-    let out = ok(&["--json", "purge", p, "--query", "Maria email"]);
+    let receipt = t.dir.path().join("r.json");
+    let opening = t.dir.path().join("o.json");
+    let out = ok(&[
+        "--json",
+        "purge",
+        p,
+        "--query",
+        "Maria email",
+        "--receipt-out",
+        receipt.to_str().unwrap(),
+        "--opening-out",
+        opening.to_str().unwrap(),
+    ]);
     let r: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["erased"], serde_json::json!([2]));
+    assert_eq!(r["residual_audit"]["clean"], true);
+    let id = r["purge_id"].as_u64().unwrap().to_string();
+    assert_eq!(
+        std::fs::read(&receipt).unwrap(),
+        ok(&["receipt", p, &id]).into_bytes()
+    );
+    assert!(ok(&["receipts", p]).contains("clean"));
+    ok(&[
+        "audit",
+        "purge",
+        p,
+        &id,
+        "--content",
+        "Maria's email is maria@example.com",
+    ]);
+    oubli::audit::SignedReceipt::verify_document(&std::fs::read(&receipt).unwrap(), None).unwrap();
 
     let out = ok(&["--json", "list", p, "--filter", "cat=likes"]);
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();

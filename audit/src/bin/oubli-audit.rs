@@ -1,7 +1,7 @@
 //! `oubli-audit`: verify oubli purge receipts, openings and logs offline.
 //!
-//! Exit codes: 0 verified, 2 usage error, 3 verification failed (tampered, mismatched, not
-//! covered), 4 unreadable input.
+//! Exit codes: 0 verified, 2 usage error, 3 verification failed (tampered, malformed,
+//! mismatched, not covered, residual audit not clean), 4 an input could not be read.
 
 use std::path::PathBuf;
 

@@ -116,6 +116,28 @@ enum Cmd {
         /// Only show which rows would be erased.
         #[arg(long)]
         dry_run: bool,
+        /// Where to write the signed receipt (default `oubli-purge-<id>.receipt.json`).
+        #[arg(long)]
+        receipt_out: Option<PathBuf>,
+        /// Where to write the data subject's opening (default `oubli-purge-<id>.opening.json`).
+        /// The store keeps no copy: without this file nobody can check coverage.
+        #[arg(long)]
+        opening_out: Option<PathBuf>,
+    },
+    /// List the purge receipts stored in the file.
+    Receipts { path: PathBuf },
+    /// Print (or write) one stored receipt document.
+    Receipt {
+        path: PathBuf,
+        /// The purge id.
+        id: u64,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Residual audits.
+    Audit {
+        #[command(subcommand)]
+        cmd: AuditCmd,
     },
     /// Rewrite indexes and file so nothing purged remains in any byte.
     Scrub { path: PathBuf },
@@ -140,6 +162,23 @@ enum Cmd {
     Key {
         #[command(subcommand)]
         cmd: KeyCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum AuditCmd {
+    /// Probe the store for what a past purge erased: every alias, perturbed form and paraphrase
+    /// of the given content, through every recall channel, against a control store.
+    Purge {
+        path: PathBuf,
+        /// The purge id (see `oubli receipts`).
+        id: u64,
+        /// Content that was erased (repeatable); probes are derived from it.
+        #[arg(long, required = true)]
+        content: Vec<String>,
+        /// Hits per probe and channel.
+        #[arg(long, default_value_t = 20)]
+        k: usize,
     },
 }
 
@@ -483,6 +522,8 @@ fn run(cli: Cli) -> Result<()> {
             path,
             target,
             dry_run,
+            receipt_out,
+            opening_out,
         } => {
             let s = open(&path)?;
             if dry_run {
@@ -501,19 +542,133 @@ fn run(cli: Cli) -> Result<()> {
                 return Ok(());
             }
             let r = s.purge(target.target())?;
+            let rpath = receipt_out
+                .unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.receipt.json", r.seq)));
+            let opath = opening_out
+                .unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.opening.json", r.seq)));
+            std::fs::write(&rpath, r.receipt.to_document()?)?;
+            std::fs::write(&opath, r.opening.to_document()?)?;
             if json {
-                print_json(&r);
+                print_json(&serde_json::json!({
+                    "purge_id": r.seq, "erased": r.erased, "targeted": r.targeted,
+                    "cascade": r.cascade, "completion_seq": r.completion_seq,
+                    "residual_audit": r.audit.summary, "receipt": rpath, "opening": opath,
+                }));
             } else {
+                let a = &r.audit.summary;
                 println!(
-                    "purged {} rows {:?} (targeted {:?}, cascade {:?}); erasure complete at seq {:?}",
+                    "purged {} rows {:?} (targeted {:?}, {} by cascade); erasure complete at seq {:?}",
                     r.erased.len(),
                     r.erased,
                     r.targeted,
-                    r.cascade,
+                    r.cascade.len(),
                     r.completion_seq
+                );
+                println!(
+                    "residual audit: {} probes, gold {}, reconstruction {}, object-only {}, control mismatches {} -> {}",
+                    a.probes,
+                    a.hits_gold,
+                    a.hits_reconstruction,
+                    a.hits_object_only,
+                    a.control_mismatches,
+                    if a.clean { "clean" } else { "NOT CLEAN" }
+                );
+                println!(
+                    "receipt: {}\nopening (give to the data subject): {}",
+                    rpath.display(),
+                    opath.display()
                 );
             }
             Ok(())
+        }
+        Cmd::Receipts { path } => {
+            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
+            let list = s.receipts()?;
+            if json {
+                print_json(&list.iter().map(|(_, r)| r).collect::<Vec<_>>());
+            } else {
+                for (id, r) in list {
+                    println!(
+                        "purge {id:<6} rows {:<4} complete at {:<8} audit {}",
+                        r.body.erased.len(),
+                        r.body
+                            .erasure
+                            .completion_seq
+                            .map_or("-".into(), |s| s.to_string()),
+                        if r.body.residual_audit.clean {
+                            "clean"
+                        } else {
+                            "NOT CLEAN"
+                        }
+                    );
+                }
+            }
+            Ok(())
+        }
+        Cmd::Receipt { path, id, out } => {
+            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
+            let doc = s.receipt_document(id)?;
+            match out {
+                Some(o) => std::fs::write(o, doc)?,
+                None => std::io::stdout().write_all(&doc)?,
+            }
+            Ok(())
+        }
+        Cmd::Audit {
+            cmd:
+                AuditCmd::Purge {
+                    path,
+                    id,
+                    content,
+                    k,
+                },
+        } => {
+            let s = open(&path)?;
+            let receipt = s
+                .receipts()?
+                .into_iter()
+                .find(|(i, _)| *i == id)
+                .ok_or_else(|| Error::InvalidArgument(format!("no receipt for purge {id}")))?
+                .1;
+            let audit = s.residual_audit(&crate::AuditRequest {
+                texts: content,
+                selector: String::new(),
+                erased: receipt.body.erased.iter().map(|r| r.row).collect(),
+                before_seq: Some(receipt.body.log.seq_before),
+                k,
+                control: None,
+            })?;
+            if json {
+                print_json(&audit);
+            } else {
+                let a = &audit.summary;
+                for f in &audit.findings {
+                    println!(
+                        "  {:?} row {} via {} for probe {:?}",
+                        f.class, f.row, f.channel, f.probe
+                    );
+                }
+                println!(
+                    "{} probes x {} channels at k={}: gold {}, reconstruction {}, object-only {}, erased ids returned {}, control compared {} mismatches {} -> {}",
+                    a.probes,
+                    a.channels.len(),
+                    a.k,
+                    a.hits_gold,
+                    a.hits_reconstruction,
+                    a.hits_object_only,
+                    a.erased_returned,
+                    a.control_compared,
+                    a.control_mismatches,
+                    if a.clean { "clean" } else { "NOT CLEAN" }
+                );
+            }
+            if audit.summary.clean {
+                Ok(())
+            } else {
+                Err(Error::InvalidArgument(
+                    "the residual audit is not clean".into(),
+                ))
+            }
         }
         Cmd::Scrub { path } => {
             let seq = open(&path)?.scrub()?;

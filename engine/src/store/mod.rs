@@ -411,10 +411,11 @@ impl Inner {
         };
         let mut row: Row = storage::decode(v.value())?;
         if let Some(payloads) = storage::open_read(tx, PAYLOADS)?
-            && let Some(p) = payloads.get(id)? {
-                let p: storage::Payload = storage::decode(p.value())?;
-                row.text = Some(p.text);
-            }
+            && let Some(p) = payloads.get(id)?
+        {
+            let p: storage::Payload = storage::decode(p.value())?;
+            row.text = Some(p.text);
+        }
         Ok(Some(row))
     }
 }
