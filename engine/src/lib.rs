@@ -49,6 +49,11 @@ pub mod log {
     };
 }
 
+/// The residual audit's probe generation and hit classification, for tools and fuzzing.
+pub mod residual {
+    pub use crate::store::{classify, probes};
+}
+
 /// Receipts, openings, commitments and offline verification: the `oubli-audit` crate.
 pub use oubli_audit as audit;
 

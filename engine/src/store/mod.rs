@@ -23,7 +23,7 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
-pub use audit::{AuditRequest, Finding, HitClass, ResidualAudit};
+pub use audit::{AuditRequest, Finding, HitClass, ResidualAudit, classify, probes};
 pub use decay::{DecayPolicy, SweepReport};
 pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
