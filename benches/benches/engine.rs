@@ -98,11 +98,5 @@ fn purge_and_open(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(
-    #[allow(missing_docs)]
-    benches,
-    inscribe,
-    recall,
-    purge_and_open
-);
+criterion_group!(benches, inscribe, recall, purge_and_open);
 criterion_main!(benches);

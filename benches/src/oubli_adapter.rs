@@ -5,7 +5,12 @@
 //! deterministic seed (so runs are byte-reproducible). A control call whose query matches
 //! nothing ([`oubli::Error::NoMatch`]) is a normal outcome: zero rows affected. A supersede
 //! that matches nothing still inscribes the new text, since the new fact holds either way.
+//!
+//! Store files are scratch: they go under `$OUBLI_BENCH_DIR` when set, else under the system's
+//! temporary directory, and are opened with `StoreOptions::durable(false)` (commits are atomic
+//! but do not wait for fsync), which keeps thousands of fresh stores fast on a busy disk.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use oubli::{
@@ -112,6 +117,13 @@ fn inscription(row: &Row) -> Inscription {
     ins
 }
 
+/// Where scratch stores go: `$OUBLI_BENCH_DIR`, else the system's temporary directory.
+pub fn scratch_root() -> PathBuf {
+    std::env::var_os("OUBLI_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir)
+}
+
 impl OubliAdapter {
     /// An adapter with the default embedder.
     pub fn new() -> Result<Self, AdapterError> {
@@ -122,7 +134,7 @@ impl OubliAdapter {
     pub fn with_embedder(choice: EmbedderChoice) -> Result<Self, AdapterError> {
         let dir = tempfile::Builder::new()
             .prefix("oubli-bench-")
-            .tempdir()
+            .tempdir_in(scratch_root())
             .map_err(|e| {
                 AdapterError::Store(format!("cannot create a temporary directory: {e}"))
             })?;
@@ -174,7 +186,8 @@ impl Adapter for OubliAdapter {
         let options = StoreOptions::default()
             .clock(self.clock.clone())
             .embedder(self.embedder.clone())
-            .deterministic_seed(SEED);
+            .deterministic_seed(SEED)
+            .durable(false);
         let path = self
             .dir
             .path()

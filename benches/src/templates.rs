@@ -93,7 +93,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn one(&mut self, pool: &'static [&'static str]) -> &'static str {
-        *self.rng.pick(pool)
+        self.rng.pick::<&str>(pool)
     }
 
     fn distinct(&mut self, pool: &'static [&'static str], n: usize) -> Vec<&'static str> {

@@ -18,6 +18,7 @@ pub struct StoreOptions {
     pub(crate) read_only: bool,
     pub(crate) ann_threshold: usize,
     pub(crate) scrub_on_purge: bool,
+    pub(crate) durable: bool,
 }
 
 impl Default for StoreOptions {
@@ -30,6 +31,7 @@ impl Default for StoreOptions {
             read_only: false,
             ann_threshold: DEFAULT_ANN_THRESHOLD,
             scrub_on_purge: true,
+            durable: true,
         }
     }
 }
@@ -44,6 +46,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("read_only", &self.read_only)
             .field("ann_threshold", &self.ann_threshold)
             .field("scrub_on_purge", &self.scrub_on_purge)
+            .field("durable", &self.durable)
             .finish()
     }
 }
@@ -88,6 +91,15 @@ impl StoreOptions {
     /// Number of vectors newer than the ANN snapshot above which a new snapshot is built.
     pub fn ann_threshold(mut self, n: usize) -> Self {
         self.ann_threshold = n.max(1);
+        self
+    }
+
+    /// Whether each commit waits for the disk (fsync; the default). With `false`, commits are
+    /// atomic and visible at once but reach the disk only with a later durable commit or on
+    /// close: a crash can lose the most recent writes, never corrupt the file. Scrub's rewrite of
+    /// the file is always durable. For scratch stores, tests and bulk loads.
+    pub fn durable(mut self, yes: bool) -> Self {
+        self.durable = yes;
         self
     }
 

@@ -322,3 +322,25 @@ fn read_only_handles_reject_writes_and_writers_exclude_each_other() {
     ));
     ro.verify_log(None).unwrap();
 }
+
+#[test]
+fn non_durable_commits_survive_a_clean_close() {
+    let t = temp();
+    let s = Store::create_with(&t.path, StoreOptions::default().durable(false)).unwrap();
+    for i in 0..20 {
+        s.inscribe(Inscription::new(format!("scratch memory {i}")))
+            .unwrap();
+    }
+    s.purge(Target::query("scratch memory 7")).unwrap();
+    drop(s);
+    let s = Store::open(&t.path).unwrap();
+    assert_eq!(s.list(&ListQuery::default()).unwrap().len(), 19);
+    s.verify_log(None).unwrap();
+    assert_eq!(
+        s.recall(&RecallQuery::new("scratch memory 3")).unwrap()[0]
+            .row
+            .text
+            .as_deref(),
+        Some("scratch memory 3")
+    );
+}

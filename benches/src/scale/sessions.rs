@@ -184,7 +184,7 @@ fn fill(template: &str, rng: &mut SplitMix64) -> String {
     for part in parts {
         let (slot, literal) = part.split_once('}').unwrap_or((part, ""));
         match SLOTS.iter().find(|(name, _)| *name == slot) {
-            Some((_, values)) => out.push_str(*rng.pick(values)),
+            Some((_, values)) => out.push_str(rng.pick::<&str>(values)),
             None => out.push_str(&rng.range(2, 95).to_string()),
         }
         out.push_str(literal);
@@ -201,7 +201,7 @@ pub fn irrelevant_sessions(seed: u64, count: usize) -> Vec<Vec<String>> {
             let facts = rng.range(4, 8) as usize;
             (0..facts)
                 .map(|i| {
-                    let template: &str = *rng.pick(templates);
+                    let template = rng.pick::<&str>(templates);
                     let text = fill(template, &mut rng);
                     format!("[session {session}, {topic}, turn {}] {text}", i + 1)
                 })

@@ -30,6 +30,8 @@ pub struct RedbDirectory {
     db: Arc<Db>,
     cache: Arc<RwLock<HashMap<PathBuf, OwnedBytes>>>,
     watchers: Arc<WatchCallbackList>,
+    /// Whether `meta.json` writes wait for the disk (see `StoreOptions::durable`).
+    durable: bool,
 }
 
 impl std::fmt::Debug for RedbDirectory {
@@ -48,11 +50,12 @@ fn io_err(e: impl std::fmt::Display) -> io::Error {
 
 impl RedbDirectory {
     /// A directory over `db`'s [`TEXT_INDEX_FILES`] table.
-    pub fn new(db: Arc<Db>) -> Self {
+    pub fn new(db: Arc<Db>, durable: bool) -> Self {
         RedbDirectory {
             db,
             cache: Arc::default(),
             watchers: Arc::default(),
+            durable,
         }
     }
 
@@ -162,7 +165,12 @@ impl Directory for RedbDirectory {
     }
 
     fn atomic_write(&self, path: &Path, data: &[u8]) -> io::Result<()> {
-        self.write(path, data, Durability::Immediate)?;
+        let d = if self.durable {
+            Durability::Immediate
+        } else {
+            Durability::None
+        };
+        self.write(path, data, d)?;
         if path == Path::new("meta.json") {
             drop(self.watchers.broadcast());
         }

@@ -67,9 +67,9 @@ fn analyzer() -> TextAnalyzer {
 
 impl TextIndex {
     /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
-    /// writer is opened.
-    pub fn open(db: Arc<Db>, writable: bool) -> Result<TextIndex> {
-        let dir = RedbDirectory::new(db);
+    /// writer is opened; `durable` whether its commits wait for the disk.
+    pub fn open(db: Arc<Db>, writable: bool, durable: bool) -> Result<TextIndex> {
+        let dir = RedbDirectory::new(db, durable);
         let (schema, f_id, f_text) = schema();
         let exists = Index::exists(&dir).map_err(|e| Error::TextIndex(e.to_string()))?;
         let index = if exists {

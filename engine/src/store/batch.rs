@@ -64,7 +64,10 @@ impl Inner {
             self.catch_up_text()?;
         }
         let db = self.db.clone();
-        let tx = db.begin_write()?;
+        let mut tx = db.begin_write()?;
+        if !self.durable {
+            tx.set_durability(redb::Durability::None)?;
+        }
         let mut batch = Batch {
             tx: &tx,
             next_row: self.next_row,
@@ -118,7 +121,10 @@ impl Inner {
             self.text_behind = true;
         }
         if self.vectors.tail_len() > ann_threshold {
-            let tx = self.db.begin_write()?;
+            let mut tx = self.db.begin_write()?;
+            if !self.durable {
+                tx.set_durability(redb::Durability::None)?;
+            }
             self.vectors.extend_snapshot(&tx)?;
             tx.commit()?;
         }

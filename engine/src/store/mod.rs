@@ -72,6 +72,7 @@ pub(crate) struct Inner {
     pub(crate) head_hash: Hash32,
     pub(crate) next_row: RowId,
     pub(crate) dim: usize,
+    pub(crate) durable: bool,
 }
 
 /// Every table, so that creation makes them all and the scrub copy misses none.
@@ -245,6 +246,17 @@ impl Store {
     }
 }
 
+impl Drop for Inner {
+    /// A store opened with `durable(false)` makes its last commits durable when it closes.
+    fn drop(&mut self) {
+        if !self.durable
+            && let Ok(tx) = self.db.begin_write()
+        {
+            let _ = tx.commit();
+        }
+    }
+}
+
 impl Inner {
     fn open(path: &Path, opts: &StoreOptions) -> Result<Inner> {
         let db = guarded(|| {
@@ -344,7 +356,8 @@ impl Inner {
             None => entropy::os_random()?,
         };
         let mut inner = Inner {
-            text: TextIndex::open(db.clone(), db.is_writable())?,
+            text: TextIndex::open(db.clone(), db.is_writable(), opts.durable)?,
+            durable: opts.durable,
             text_behind: false,
             db,
             vectors,

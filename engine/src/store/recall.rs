@@ -237,13 +237,11 @@ impl Store {
         if q.k == 0 || q.k > MAX_K {
             return Err(Error::InvalidArgument(format!("k must be in 1..={MAX_K}")));
         }
-        if q.text.trim().is_empty() && q.vector.is_none() {
-            return Err(Error::EmptyText);
+        // A query needs text, unless it brings its own vector.
+        match crate::row::validate_text(&q.text) {
+            Err(Error::EmptyText) if q.vector.is_some() => {}
+            other => other?,
         }
-        crate::row::validate_text(&q.text).or_else(|e| match e {
-            Error::EmptyText if q.vector.is_some() => Ok(()),
-            e => Err(e),
-        })?;
         if let Some(ns) = &q.namespace {
             validate_field("namespace", ns)?;
         }
