@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use oubli_audit::store_check::check_store;
-use redb::ReadableTable;
 use oubli_audit::{Coverage, Opening, SignedReceipt, hex, tables};
+use redb::ReadableTable;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn audit(args: &[&str]) -> Output {
@@ -42,7 +44,11 @@ fn the_fixture_receipt_verifies_end_to_end() {
         s(&fixture("store.oubli")),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("covered"));
     assert!(stdout.ends_with("verified\n"));
 }
@@ -52,10 +58,18 @@ fn failures_have_clear_exit_codes() {
     let r = fixture("receipt.json");
     // Another key: 3.
     let other = hex::encode(&[1u8; 32]);
-    assert_eq!(audit(&["verify", s(&r), "--pubkey", &other]).status.code(), Some(3));
+    assert_eq!(
+        audit(&["verify", s(&r), "--pubkey", &other]).status.code(),
+        Some(3)
+    );
     // Content the receipt does not cover: 3.
     let out = audit(&[
-        "verify", s(&r), "--opening", s(&fixture("opening.json")), "--content", "jonas.weber@example.com",
+        "verify",
+        s(&r),
+        "--opening",
+        s(&fixture("opening.json")),
+        "--content",
+        "jonas.weber@example.com",
     ]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not covered"));
@@ -68,9 +82,17 @@ fn failures_have_clear_exit_codes() {
     std::fs::write(&bad, &bytes).unwrap();
     assert_eq!(audit(&["verify", s(&bad)]).status.code(), Some(3));
     // Unreadable input: 4. Bad usage: 2.
-    assert_eq!(audit(&["verify", "/nonexistent/receipt.json"]).status.code(), Some(4));
+    assert_eq!(
+        audit(&["verify", "/nonexistent/receipt.json"])
+            .status
+            .code(),
+        Some(4)
+    );
     assert_eq!(audit(&["verify"]).status.code(), Some(2));
-    assert_eq!(audit(&["verify", s(&r), "--content", "x"]).status.code(), Some(2));
+    assert_eq!(
+        audit(&["verify", s(&r), "--content", "x"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -79,7 +101,9 @@ fn the_store_check_catches_leftovers() {
     let receipt = SignedReceipt::verify_document(&doc, None).unwrap();
     let opening = Opening::parse(&std::fs::read(fixture("opening.json")).unwrap()).unwrap();
     assert_eq!(
-        receipt.covers(&opening, "Maria Keller's email is maria.keller@example.com").unwrap(),
+        receipt
+            .covers(&opening, "Maria Keller's email is maria.keller@example.com")
+            .unwrap(),
         Coverage::FullText(receipt.body.erased[0].row)
     );
     let dir = tempfile::tempdir().unwrap();
