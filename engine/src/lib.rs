@@ -65,9 +65,9 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, AuditRequest, CANONICALIZER_VERSION, DecayPolicy, Explain, Finding, History, Hit,
-    HitClass, Legs, ListQuery, LogReport, Operation, Plan, PurgeReport, RecallQuery, ResidualAudit,
-    Store, Superseded, SweepReport, Target, TargetMatch,
+    AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS, DecayPolicy, Explain, Finding,
+    History, Hit, HitClass, Legs, ListQuery, LogReport, Operation, Plan, PurgeReport, RecallQuery,
+    ResidualAudit, Store, Superseded, SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

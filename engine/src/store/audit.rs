@@ -45,7 +45,8 @@ pub struct AuditRequest {
     pub before_seq: Option<u64>,
     /// Hits per probe and channel (at least 10).
     pub k: usize,
-    /// Compare with a control store: `None` decides by size ([`CONTROL_MAX_ROWS`]).
+    /// Compare with a control store: `None` compares when the store holds at most
+    /// [`CONTROL_MAX_ROWS`](crate::CONTROL_MAX_ROWS) rows.
     pub control: Option<bool>,
 }
 
@@ -204,7 +205,11 @@ pub fn probes(erased: &str) -> Vec<String> {
 }
 
 impl Store {
-    /// Runs the residual audit. See the [module docs](self).
+    /// Runs the residual audit: probes built from the erased content (verbatim, perturbed,
+    /// paraphrased, the object alone) and the selector, through every recall channel (BM25,
+    /// vectors, fused, all depths, as of before the purge) at k of at least 10, each hit classified
+    /// as gold-equivalent, reconstruction, object-only or an erased row; optionally compared with
+    /// a control store built from the current rows. See `docs/receipts.md`.
     pub fn residual_audit(&self, req: &AuditRequest) -> Result<ResidualAudit> {
         let k = req.k.max(10);
         let mut all_probes: Vec<String> = req.texts.iter().flat_map(|t| probes(t)).collect();

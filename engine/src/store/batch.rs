@@ -41,7 +41,7 @@ pub(crate) struct Batch<'a> {
 }
 
 impl Store {
-    /// Runs `f` in one write transaction. See the [module docs](self).
+    /// Runs `f` in one write transaction (see this module's docs).
     pub(crate) fn write<R>(&self, f: impl FnOnce(&mut Batch<'_>) -> Result<R>) -> Result<R> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;

@@ -23,7 +23,9 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
-pub use audit::{AuditRequest, Finding, HitClass, ResidualAudit, classify, probes};
+pub use audit::{
+    AuditRequest, CONTROL_MAX_ROWS, Finding, HitClass, ResidualAudit, classify, probes,
+};
 pub use decay::{DecayPolicy, SweepReport};
 pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};

@@ -62,7 +62,15 @@ struct ErasedContent {
 }
 
 impl Store {
-    /// Erases what `target` names and its closure. See the [module docs](self).
+    /// Erases what `target` names and its closure, and returns a signed receipt.
+    ///
+    /// The target's rows (at any depth but void), their supersede chains in both directions, and
+    /// every row derived from any of them (notes too), transitively, lose their text, vector, key
+    /// and metadata in one transaction logged as one `purge` event of salted commitments. Unless
+    /// deferred ([`crate::StoreOptions::scrub_on_purge`]), [`Store::scrub`] then removes every
+    /// remaining byte from indexes and file. A residual audit probes the store more broadly than
+    /// the target did ([`Store::residual_audit`]). The receipt is stored in the file; the opening,
+    /// which holds the salts, is returned only to the caller, for the data subject.
     pub fn purge(&self, target: Target) -> Result<PurgeReport> {
         let selector = match &target {
             Target::Query { text, .. } => text.clone(),

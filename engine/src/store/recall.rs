@@ -232,7 +232,13 @@ impl Filter<'_> {
 }
 
 impl Store {
-    /// Recalls the `k` rows that best match the query. See the [module docs](self).
+    /// Recalls the `k` rows that best match the query.
+    ///
+    /// Runs BM25 over the text index and similarity over the vector index, keeps the candidates
+    /// that pass the filters (namespace, metadata, kind, depth, validity, as-of), and fuses each
+    /// leg's ranks by reciprocal rank fusion weighted by depth:
+    /// `score = depth_weight * sum of 1 / (60 + rank)`. Ties go to the newer row. Submerged,
+    /// expired and void rows are left out unless asked for (void rows always).
     pub fn recall(&self, q: &RecallQuery) -> Result<Vec<Hit>> {
         if q.k == 0 || q.k > MAX_K {
             return Err(Error::InvalidArgument(format!("k must be in 1..={MAX_K}")));
