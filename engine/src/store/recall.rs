@@ -197,7 +197,38 @@ struct Filter<'a> {
     depths: Option<HashMap<RowId, Depth>>,
 }
 
-impl Filter<'_> {
+impl<'a> Filter<'a> {
+    /// The filter of a recall or list at `now`, or at the point `as_of` names (whose depths come
+    /// from the log, and whose time decides validity). `include` is (submerged, expired).
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        inner: &Inner,
+        tx: &redb::ReadTransaction,
+        now: Millis,
+        as_of: Option<AsOf>,
+        namespace: Option<&'a str>,
+        filters: &'a BTreeMap<String, String>,
+        kinds: &'a [Kind],
+        include: (bool, bool),
+    ) -> Result<Self> {
+        let (depths, now) = match as_of {
+            None => (None, now),
+            Some(at) => {
+                let (seq, t) = inner.resolve_as_of(tx, at)?;
+                (Some(inner.depths_at(tx, seq)?), t)
+            }
+        };
+        Ok(Filter {
+            namespace,
+            filters,
+            kinds,
+            include_submerged: include.0,
+            include_expired: include.1,
+            now,
+            depths,
+        })
+    }
+
     /// The row's depth at the filter's point in time, if it passes.
     fn admit(&self, row: &Row) -> Option<Depth> {
         let depth = match &self.depths {
@@ -260,22 +291,16 @@ impl Store {
         let now = self.now();
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
-            let (depths, at_time) = match &q.as_of {
-                None => (None, now),
-                Some(at) => {
-                    let (seq, t) = inner.resolve_as_of(&tx, *at)?;
-                    (Some(inner.depths_at(&tx, seq)?), t)
-                }
-            };
-            let filter = Filter {
-                namespace: q.namespace.as_deref(),
-                filters: &q.filters,
-                kinds: &q.kinds,
-                include_submerged: q.include_submerged,
-                include_expired: q.include_expired,
-                now: at_time,
-                depths,
-            };
+            let filter = Filter::new(
+                inner,
+                &tx,
+                now,
+                q.as_of,
+                q.namespace.as_deref(),
+                &q.filters,
+                &q.kinds,
+                (q.include_submerged, q.include_expired),
+            )?;
             inner.fuse(&tx, q, qv.as_deref(), &filter)
         })
     }
@@ -288,22 +313,16 @@ impl Store {
         let now = self.now();
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
-            let (depths, at_time) = match &q.as_of {
-                None => (None, now),
-                Some(at) => {
-                    let (seq, t) = inner.resolve_as_of(&tx, *at)?;
-                    (Some(inner.depths_at(&tx, seq)?), t)
-                }
-            };
-            let filter = Filter {
-                namespace: q.namespace.as_deref(),
-                filters: &q.filters,
-                kinds: &q.kinds,
-                include_submerged: q.include_submerged,
-                include_expired: q.include_expired,
-                now: at_time,
-                depths,
-            };
+            let filter = Filter::new(
+                inner,
+                &tx,
+                now,
+                q.as_of,
+                q.namespace.as_deref(),
+                &q.filters,
+                &q.kinds,
+                (q.include_submerged, q.include_expired),
+            )?;
             let Some(rows) = storage::open_read(&tx, ROWS)? else {
                 return Ok(Vec::new());
             };
