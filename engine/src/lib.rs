@@ -24,12 +24,15 @@
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
 pub mod cli;
+pub mod canon;
+pub mod clause;
 pub mod clock;
 pub mod embed;
 pub mod entropy;
 pub mod error;
 pub mod index;
 pub mod options;
+pub mod planner;
 pub mod row;
 pub mod storage;
 mod store;
@@ -67,7 +70,7 @@ pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row,
 pub use store::{
     AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS, DecayPolicy, Explain, Finding,
     History, Hit, HitClass, Legs, ListQuery, LogReport, Operation, Plan, PurgeReport, RecallQuery,
-    ResidualAudit, Store, Superseded, SweepReport, Target, TargetMatch,
+    ResidualAudit, Store, Superseded, SweepReport, Target, TargetMatch, AliasGroup, AliasKind, Rejected,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -6,6 +6,7 @@
 //! index updates that follow its commit. Another process that opens the file for writing gets
 //! [`Error::Locked`].
 
+mod alias;
 mod audit;
 mod batch;
 mod decay;
@@ -31,7 +32,8 @@ pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
-pub use target::{Target, TargetMatch};
+pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
+pub use target::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
 use crate::entropy::{self, Entropy};
@@ -94,6 +96,7 @@ macro_rules! for_each_table {
         $m!(storage::VECTOR_SNAPSHOT);
         $m!(storage::POLICIES);
         $m!(storage::RECEIPTS);
+        $m!(storage::ALIASES);
     };
 }
 
