@@ -29,6 +29,10 @@ pub struct Clause {
     pub sentence: usize,
     /// The subject of the sentence ("Tom", "Lena Park"), when it starts with one.
     pub subject: Option<Subject>,
+    /// Byte range of the sentence's topic: the words before its first verb ("The server
+    /// hostname" in "The server hostname is atlas-01 and its IP is 10.4.2.17"). Words there
+    /// say what the sentence is about, not which clause a query means.
+    pub topic: Range<usize>,
 }
 
 /// The subject a sentence starts with.
@@ -41,6 +45,9 @@ pub struct Subject {
     /// The verb right after a non-possessive subject ("has" in "Kai has badge B-40112"), lent
     /// to a kept clause that has none of its own.
     pub verb: Option<String>,
+    /// True if the subject is a name (capitalized words); false for a topic phrase such as
+    /// "The user", which pronouns do not stand for.
+    pub named: bool,
 }
 
 /// Abbreviations after which a period does not end a sentence.
@@ -180,7 +187,7 @@ fn subject_of(sentence: &str) -> Option<Subject> {
             break;
         }
         if name.is_empty() && DETERMINERS.contains(&lw.as_str()) {
-            return None;
+            break;
         }
         if let Some(stem) = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")) {
             name.push(stem);
@@ -190,7 +197,20 @@ fn subject_of(sentence: &str) -> Option<Subject> {
         name.push(w);
     }
     if name.is_empty() {
-        return None;
+        // No name: the topic phrase and its verb ("The user prefers ...") still serve to give a
+        // verbless kept clause its head back.
+        let ws: Vec<&str> = words(sentence).collect();
+        let v = ws.iter().position(|w| is_verb_word(w))?;
+        if v == 0 || v > 5 {
+            return None;
+        }
+        let topic = ws[..v].join(" ");
+        return Some(Subject {
+            name: topic,
+            possessive: false,
+            verb: Some(ws[v].to_owned()),
+            named: false,
+        });
     }
     if !possessive {
         // The word after the name, when it is one the loop stopped on.
@@ -201,7 +221,36 @@ fn subject_of(sentence: &str) -> Option<Subject> {
         name: name.join(" "),
         possessive,
         verb,
+        named: true,
     })
+}
+
+/// True if one word reads as a verb: a marker, or inflected like one and not a determiner.
+fn is_verb_word(w: &str) -> bool {
+    let lw = lower(w);
+    VERB_MARKERS.contains(&lw.as_str())
+        || lw.ends_with("n't")
+        || (lw.len() > 3
+            && (lw.ends_with("es") || lw.ends_with("ed") || lw.ends_with("ts") || lw.ends_with("ks"))
+            && !lw.ends_with("ss")
+            && w.chars().next().is_some_and(char::is_lowercase))
+}
+
+/// Byte range (within `sentence`) of the words before its first verb, at most six words.
+fn topic_of(sentence: &str) -> Range<usize> {
+    let mut end = 0;
+    let mut count = 0;
+    let mut pos = 0;
+    for w in words(sentence) {
+        let at = sentence[pos..].find(w).map_or(pos, |i| pos + i);
+        pos = at + w.len();
+        if is_verb_word(w) || count >= 6 {
+            break;
+        }
+        end = pos;
+        count += 1;
+    }
+    0..end
 }
 
 /// Separators inside a sentence, longest first, and whether they always split.
@@ -228,6 +277,7 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     if lowered.len() != s.len() {
         return vec![range];
     }
+    let commas = s.matches(", ").count();
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // (separator start, separator end) in s
     let mut i = 0;
     'scan: while i < s.len() {
@@ -241,11 +291,22 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                 let left = &s[left_start..i];
                 let right_end = next_separator(&lowered, i + sep.len()).unwrap_or(s.len());
                 let right = &s[i + sep.len()..right_end];
+                let comma = sep.trim() == ",";
                 let ok = always
                     || (words(left).count() >= 2
                         && words(right).count() >= 2
                         && reads_as_clause(right)
-                        && (sep.trim() != "," || starts_clause(right)));
+                        && (!comma || starts_clause(right)))
+                    // Predicate and object coordination: "is vegetarian and allergic to
+                    // sesame", "takes metformin in the morning and atorvastatin at night".
+                    || (!comma
+                        && words(left).count() >= 2
+                        && words(right).count() >= 1
+                        && left_has_verb(left))
+                    // ", lives in Leeds", and lists of three or more items.
+                    || (comma
+                        && words(right).count() >= 2
+                        && (words(right).next().is_some_and(is_verb_word) || commas >= 2));
                 if ok {
                     cuts.push((i, i + sep.len()));
                     i += sep.len();
@@ -266,6 +327,11 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
         .filter_map(|r| trim(s, r))
         .map(|r| range.start + r.start..range.start + r.end)
         .collect()
+}
+
+/// True if `left` holds a verb after its first word.
+fn left_has_verb(left: &str) -> bool {
+    words(left).skip(1).any(is_verb_word)
 }
 
 /// After a bare comma a clause must open with a pronoun or a capitalized word.
@@ -297,12 +363,17 @@ fn trim(s: &str, r: Range<usize>) -> Option<Range<usize>> {
 pub fn clauses(text: &str) -> Vec<Clause> {
     let mut out = Vec::new();
     for (n, s) in sentences(text).into_iter().enumerate() {
-        let subject = subject_of(&text[s.clone()]);
-        for span in split_sentence(text, s) {
+        let sentence = &text[s.clone()];
+        let subject = subject_of(sentence);
+        let lead = sentence.len() - sentence.trim_start().len();
+        let t = topic_of(sentence.trim_start());
+        let topic = s.start + lead + t.start..s.start + lead + t.end;
+        for span in split_sentence(text, s.clone()) {
             out.push(Clause {
                 span,
                 sentence: n,
                 subject: subject.clone(),
+                topic: topic.clone(),
             });
         }
     }
@@ -314,7 +385,7 @@ pub fn clauses(text: &str) -> Vec<Clause> {
 pub fn rewrite_without(text: &str, remove: &[usize]) -> Option<String> {
     let all = clauses(text);
     let mut sentences: Vec<String> = Vec::new();
-    let mut current: Option<(usize, Vec<String>)> = None;
+    let mut current: Option<(usize, String)> = None;
     for (i, c) in all.iter().enumerate() {
         if remove.contains(&i) {
             continue;
@@ -323,23 +394,29 @@ pub fn rewrite_without(text: &str, remove: &[usize]) -> Option<String> {
             .iter()
             .position(|o| o.sentence == c.sentence)
             .is_some_and(|p| p == i);
-        let mut body = text[c.span.clone()].to_owned();
-        let opens = current.as_ref().is_none_or(|(s, _)| *s != c.sentence);
-        if opens && !first_of_sentence {
-            body = reattach(&body, c.subject.as_ref());
-        }
+        let body = &text[c.span.clone()];
         match &mut current {
-            Some((s, parts)) if *s == c.sentence => parts.push(body),
+            Some((s, out)) if *s == c.sentence => {
+                // Keep the separator that stood before this clause in the original.
+                let prev_end = all[i - 1].span.end;
+                out.push_str(&text[prev_end..c.span.start]);
+                out.push_str(body);
+            }
             _ => {
-                if let Some((_, parts)) = current.take() {
-                    sentences.push(finish(parts));
+                if let Some((_, out)) = current.take() {
+                    sentences.push(finish(out));
                 }
-                current = Some((c.sentence, vec![body]));
+                let body = if first_of_sentence {
+                    body.to_owned()
+                } else {
+                    reattach(body, c.subject.as_ref())
+                };
+                current = Some((c.sentence, body));
             }
         }
     }
-    if let Some((_, parts)) = current.take() {
-        sentences.push(finish(parts));
+    if let Some((_, out)) = current.take() {
+        sentences.push(finish(out));
     }
     if sentences.is_empty() {
         None
@@ -348,8 +425,10 @@ pub fn rewrite_without(text: &str, remove: &[usize]) -> Option<String> {
     }
 }
 
-fn finish(parts: Vec<String>) -> String {
-    let mut s = parts.join(" and ");
+fn finish(joined: String) -> String {
+    let mut s = joined
+        .trim_end_matches([',', ';', ' '])
+        .to_owned();
     if let Some(first) = s.chars().next()
         && first.is_lowercase()
     {
@@ -362,6 +441,69 @@ fn finish(parts: Vec<String>) -> String {
     s
 }
 
+/// Prepositions that open the phrases [`phrase_without`] aligns.
+const PREPOSITIONS: &[&str] = &[
+    "on", "at", "in", "for", "from", "to", "by", "under", "with", "until", "before", "after",
+    "near", "via",
+];
+
+/// Phrase-level supersede: when `new` restates the head of one-sentence `old` with a single
+/// prepositional phrase ("The booking is at 20:00." against "The booking is for four people at
+/// 19:30 under the name Ferreira."), `old` without the phrase that the new one replaces ("The
+/// booking is for four people under the name Ferreira."). `None` when the two do not align.
+pub fn phrase_without(old: &str, new: &str) -> Option<String> {
+    let ow: Vec<&str> = old.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
+    let nw: Vec<&str> = new.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
+    let shared = ow
+        .iter()
+        .zip(&nw)
+        .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+        .count();
+    if shared < 2 || shared >= nw.len() || shared >= ow.len() {
+        return None;
+    }
+    let is_prep = |w: &&str| PREPOSITIONS.contains(&lower(w).as_str());
+    let rest_new = &nw[shared..];
+    if !is_prep(&rest_new[0]) || rest_new[1..].iter().any(is_prep) {
+        return None;
+    }
+    // Split the old remainder into phrases at prepositions.
+    let rest_old = &ow[shared..];
+    if !is_prep(&rest_old[0]) {
+        return None;
+    }
+    let mut phrases: Vec<Vec<&str>> = Vec::new();
+    for w in rest_old {
+        if is_prep(w) || phrases.is_empty() {
+            phrases.push(vec![w]);
+        } else if let Some(p) = phrases.last_mut() {
+            p.push(w);
+        }
+    }
+    if phrases.len() < 2 {
+        return None;
+    }
+    let key = lower(rest_new[0]);
+    let hits: Vec<usize> = (0..phrases.len())
+        .filter(|&i| lower(phrases[i][0]) == key)
+        .collect();
+    if hits.len() != 1 {
+        return None;
+    }
+    let kept: Vec<&str> = ow[..shared]
+        .iter()
+        .copied()
+        .chain(
+            phrases
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != hits[0])
+                .flat_map(|(_, p)| p.iter().copied()),
+        )
+        .collect();
+    Some(finish(kept.join(" ")))
+}
+
 /// Gives a clause that lost its sentence's opening back its subject.
 fn reattach(clause: &str, subject: Option<&Subject>) -> String {
     let Some(subject) = subject else {
@@ -371,8 +513,8 @@ fn reattach(clause: &str, subject: Option<&Subject>) -> String {
     let lw = lower(first);
     let rest = clause[first.len()..].to_owned();
     match lw.as_str() {
-        "his" | "her" | "their" | "its" => format!("{}'s{rest}", subject.name),
-        "he" | "she" | "they" | "it" => format!("{}{rest}", subject.name),
+        "his" | "her" | "their" | "its" if subject.named => format!("{}'s{rest}", subject.name),
+        "he" | "she" | "they" | "it" if subject.named => format!("{}{rest}", subject.name),
         _ if first.chars().next().is_some_and(char::is_uppercase) => clause.to_owned(),
         _ if DETERMINERS.contains(&lw.as_str()) || PRONOUNS.contains(&lw.as_str()) => {
             clause.to_owned()
@@ -380,7 +522,8 @@ fn reattach(clause: &str, subject: Option<&Subject>) -> String {
         _ if subject.possessive => format!("{}'s {clause}", subject.name),
         _ => match &subject.verb {
             Some(verb) if !has_verb(clause) => format!("{} {verb} {clause}", subject.name),
-            _ => format!("{} {clause}", subject.name),
+            _ if subject.named => format!("{} {clause}", subject.name),
+            _ => clause.to_owned(),
         },
     }
 }
@@ -432,7 +575,9 @@ mod tests {
         let s = c[1].subject.clone().unwrap();
         assert_eq!(s.name, "Tom");
         assert!(s.possessive);
-        assert_eq!(clauses("The user likes tea and reads novels.")[0].subject, None);
+        let topic = clauses("The user likes tea and reads novels.")[0].subject.clone().unwrap();
+        assert!(!topic.named);
+        assert_eq!(topic.name, "The user");
         assert_eq!(
             clauses("Mr. Lau Ka-ho is the landlord.")[0].subject.clone().unwrap().name,
             "Lau Ka-ho"
@@ -451,6 +596,54 @@ mod tests {
         assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kai has parking spot P-17.");
         let t = "Ivy moved to Oslo. She works at Statoil.";
         assert_eq!(rewrite_without(t, &[0]).unwrap(), "She works at Statoil.");
+    }
+
+    #[test]
+    fn coordinated_predicates_and_lists_split() {
+        let t = "Kwame is vegetarian and allergic to sesame.";
+        assert_eq!(texts(t), ["Kwame is vegetarian", "allergic to sesame"]);
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kwame is allergic to sesame.");
+        let t = "Patient record: Jana Novak, blood type A+, allergic to latex.";
+        assert_eq!(texts(t).len(), 3);
+        assert_eq!(
+            rewrite_without(t, &[2]).unwrap(),
+            "Patient record: Jana Novak, blood type A+."
+        );
+        let t = "Darius is 34, lives in Leeds and is a nurse.";
+        assert_eq!(rewrite_without(t, &[2]).unwrap(), "Darius is 34, lives in Leeds.");
+        let t = "The user prefers window seats and vegetarian meals on flights.";
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "The user prefers vegetarian meals on flights."
+        );
+        let t = "Quinn takes metformin in the morning and atorvastatin at night.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Quinn takes atorvastatin at night.");
+    }
+
+    #[test]
+    fn phrases_align_with_a_restated_head() {
+        assert_eq!(
+            phrase_without(
+                "The booking is for four people at 19:30 under the name Ferreira.",
+                "The booking is at 20:00."
+            )
+            .unwrap(),
+            "The booking is for four people under the name Ferreira."
+        );
+        assert_eq!(
+            phrase_without("The meeting is on Thursday at 3pm in room Orion.", "The meeting is on Friday.")
+                .unwrap(),
+            "The meeting is at 3pm in room Orion."
+        );
+        assert_eq!(phrase_without("Ana lives in Oslo.", "Ana lives in Rome."), None);
+        assert_eq!(phrase_without("The gym opens at 6.", "The pool opens at 7."), None);
+    }
+
+    #[test]
+    fn topics_are_the_words_before_the_verb() {
+        let t = "The server hostname is atlas-01 and its IP is 10.4.2.17.";
+        let c = clauses(t);
+        assert_eq!(&t[c[0].topic.clone()], "The server hostname");
     }
 
     #[test]

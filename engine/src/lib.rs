@@ -31,6 +31,7 @@ pub mod embed;
 pub mod entropy;
 pub mod error;
 pub mod index;
+pub mod lexicon;
 pub mod options;
 pub mod planner;
 pub mod row;

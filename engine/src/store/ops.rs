@@ -277,7 +277,9 @@ impl Store {
             }
             let old_text = old.text.clone().unwrap_or_default();
             let kept = if m.clauses.is_empty() {
-                None
+                // One phrase of a one-clause row restated ("The booking is at 20:00."): the
+                // row keeps its other phrases.
+                crate::clause::phrase_without(&old_text, &ins.text)
             } else {
                 m.rewrite
                     .clone()
@@ -378,6 +380,11 @@ impl Store {
                 if row.depth.is_void() {
                     return Err(Error::Purged(row.id));
                 }
+                if kind == EventKind::Release && !m.clauses.is_empty() && row.depth.is_live() {
+                    self.release_clauses(b, &mut row, &m)?;
+                    changed.push(row.id);
+                    continue;
+                }
                 if kind == EventKind::Release && !row.depth.is_live() {
                     return Err(Error::InvalidTransition {
                         id: row.id,
@@ -399,6 +406,43 @@ impl Store {
             }
             Ok(changed)
         })
+    }
+}
+
+impl Store {
+    /// Releases some clauses of a row: the row is rewritten without them and the released
+    /// clauses (with the sentence subject) become a new submerged row, so history and
+    /// resurface keep them. One `edit` event records both.
+    fn release_clauses(&self, b: &mut Batch<'_>, row: &mut Row, m: &TargetMatch) -> Result<()> {
+        let text = row.text.clone().unwrap_or_default();
+        let all = crate::clause::clauses(&text);
+        let others: Vec<usize> = (0..all.len()).filter(|i| !m.clauses.contains(i)).collect();
+        let (Some(kept), Some(released)) = (
+            m.rewrite
+                .clone()
+                .or_else(|| crate::clause::rewrite_without(&text, &m.clauses)),
+            crate::clause::rewrite_without(&text, &others),
+        ) else {
+            return Ok(());
+        };
+        let dim = b.inner.dim;
+        let kept_vec = embed_checked(self.opts.embedder.as_ref(), &kept, dim)?;
+        let released_vec = embed_checked(self.opts.embedder.as_ref(), &released, dim)?;
+        let edit = b.rewrite_row(row, kept, kept_vec)?;
+        let mut ins = Inscription::new(released);
+        ins.namespace = Some(row.namespace.clone());
+        ins.metadata = row.metadata.clone();
+        let (mut new, mut t_new, c) = b.create_row(ins, released_vec, None)?;
+        b.set_depth(&mut new, Depth::SUBMERGED)?;
+        b.put_row(&new)?;
+        t_new.after = Depth::SUBMERGED;
+        b.event(
+            EventKind::Edit,
+            &row.namespace,
+            vec![edit.transition, t_new],
+            vec![edit.commitment, c],
+        )?;
+        Ok(())
     }
 }
 

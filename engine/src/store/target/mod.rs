@@ -45,6 +45,8 @@ use crate::row::{Row, RowId, validate_field};
 
 /// Least coverage a row needs to be targeted by a query.
 pub const MIN_COVERAGE: f64 = 0.5;
+/// Candidates the new text of a supersede adds.
+const HINT_CANDIDATES: usize = 64;
 /// Candidates BM25 supplies to query targeting.
 const CANDIDATES: usize = 512;
 
@@ -300,6 +302,12 @@ impl Inner {
                 bm25.entry(id).or_insert(0.0);
             }
         }
+        if let Some(h) = hint {
+            for (id, _) in self.text.search(&h.text, HINT_CANDIDATES)? {
+                bm25.entry(id).or_insert(0.0);
+            }
+        }
+        let mut weak = Vec::new();
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
         for (id, bm) in bm25 {
@@ -329,6 +337,10 @@ impl Inner {
             }
             let fan = shapes[0].fan_out && width == Width::All;
             if best.coverage < MIN_COVERAGE && !(fan && !shapes[0].names.is_empty()) {
+                if let Some(h) = hint {
+                    let rel = score::relatedness(&shapes[0], h, &view);
+                    weak.push((row.clone(), best.clone(), bm, rel));
+                }
                 rejected.push(Rejected {
                     id,
                     coverage: best.coverage,
@@ -372,6 +384,30 @@ impl Inner {
                 .then(b.bm25.total_cmp(&a.bm25))
                 .then(b.row.id.cmp(&a.row.id))
         });
+        // A supersede whose query no row covers ("Kenta's home city" for "Kenta resides in a
+        // flat in Osaka") replaces the row that relates most to its query and new text, when
+        // exactly one does and the query's names (if any) are in it.
+        if scored.is_empty() && width == Width::One {
+            let top = weak.iter().map(|w| w.3).max().unwrap_or(0);
+            let at_top: Vec<_> = weak.iter().filter(|w| w.3 == top).collect();
+            if top >= 1 && at_top.len() == 1 {
+                let (row, mut score, bm, rel) = at_top[0].clone();
+                rejected.retain(|r| r.id != row.id);
+                score
+                    .reasons
+                    .push(format!("relates to the query and the new text ({rel})"));
+                let text = row.text.clone().unwrap_or_default();
+                let view = RowView::new(&text);
+                let clauses = choose_clauses(&score, &view, hint);
+                scored.push(Candidate {
+                    row,
+                    score,
+                    bm25: bm,
+                    hint_overlap: rel,
+                    clauses,
+                });
+            }
+        }
         let fan = shapes[0].fan_out && width == Width::All;
         let keep = match width {
             Width::One => scored.len().min(1),
@@ -525,6 +561,16 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
         let best = overlaps.iter().copied().max().unwrap_or(0);
         if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
             hit = vec![overlaps.iter().position(|&o| o == best).expect("max exists")];
+        } else {
+            // No shared word: the clause the new text resembles most (same attribute slot,
+            // similar words), when one stands out.
+            let aff: Vec<usize> = (0..n)
+                .map(|c| score::affinity_with_clause(h, view, c))
+                .collect();
+            let top = aff.iter().copied().max().unwrap_or(0);
+            if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
+                hit = vec![aff.iter().position(|&a| a == top).expect("max exists")];
+            }
         }
     }
     if hit.is_empty() || hit.len() == n {
