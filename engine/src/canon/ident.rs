@@ -523,7 +523,7 @@ impl Scan<'_> {
             let date_like = matches!(shape, [4, 2, 2] | [2, 2, 4] | [1 | 2, 1 | 2, 4]);
             let ssn_like = matches!(shape, [3, 2, 4]);
             let bare = seps == 0 && !(digits.starts_with('0') && (10..=11).contains(&digits.len()));
-            if card_like || date_like || ssn_like || bare {
+            if card_like || date_like || ssn_like || bare || digits.len() > 12 {
                 return None;
             }
         }
@@ -640,11 +640,10 @@ impl Scan<'_> {
             }
             return Some((end, IdKind::Code, code_of(&self.text(i..end))));
         } else {
-            let is_code = a.digits > 0
-                && !a.comma
-                && !a.suffix_unit
-                && !(a.letters == 0 && a.dots == 1 && a.seps == 1)
-                && ((a.letters > 0 && a.alnum >= 3) || (a.letters == 0 && a.digits >= 5));
+            // A decimal number ("3.14159") is not a code.
+            let decimal = a.letters == 0 && a.dots == 1 && a.seps == 1;
+            let long_enough = if a.letters > 0 { a.alnum >= 3 } else { a.digits >= 5 };
+            let is_code = a.digits > 0 && !a.comma && !a.suffix_unit && !decimal && long_enough;
             if !is_code {
                 return None;
             }
@@ -663,7 +662,7 @@ impl Scan<'_> {
                     && !d.lower
                     && d.seps == 0
                     && d.digits == 1
-                    && d.letter_first == false
+                    && !d.letter_first
                     && (2..=4).contains(&total.alnum)
                     && total.letter_first
             };
@@ -772,7 +771,9 @@ pub(super) fn code_of(s: &str) -> String {
 
 /// The canonical code of an identifier-like query string: folded, uppercase, every separator
 /// removed ("TXN-4481" -> "TXN4481", "ab-CD-12-ef" -> "ABCD12EF", "+1 (415) 555-0132" ->
-/// "14155550132"). `None` if it has no digit and is not an e-mail / handle / hostname-like
+/// "14155550132"). Exception: three or more dotted digit groups (an IPv4 address, a version)
+/// stay dotted, leading zeros dropped ("010.0.0.1" -> "10.0.0.1"), and [`find_code`] matches
+/// them part by part, so "10.0.0.1" never meets "100.0.1". `None` if it has no digit and is not an e-mail / handle / hostname-like
 /// token. Non-Latin letters are transliterated exactly as [`chunks`] does, so
 /// `find_code(&chunks(t), &code(q)?)` compares like with like.
 pub fn code(s: &str) -> Option<String> {
@@ -780,10 +781,23 @@ pub fn code(s: &str) -> Option<String> {
     if c.is_empty() {
         return None;
     }
+    // Dotted digit groups (IPv4 addresses, versions): kept dotted, matched part by part.
+    let f = fold(s);
+    let t = f.trim();
+    let parts: Vec<&str> = t.split('.').collect();
+    if parts.len() >= 3 && parts.iter().all(|p| is_digits(p)) {
+        let parts: Vec<&str> = parts
+            .iter()
+            .map(|p| match p.trim_start_matches('0') {
+                "" => "0",
+                q => q,
+            })
+            .collect();
+        return Some(parts.join("."));
+    }
     if c.bytes().any(|b| b.is_ascii_digit()) {
         return Some(c);
     }
-    let t = s.trim();
     let ids = identifiers(t);
     let whole = ids.len() == 1
         && matches!(
@@ -807,20 +821,21 @@ pub(super) fn phone_equiv(a: &[u8], b: &[u8]) -> bool {
         return true;
     }
     // (rest, used country code)
-    fn variants(x: &[u8], out: &mut [(usize, bool); 8]) -> usize {
+    // (start of the national number, length of a stripped country code)
+    fn variants(x: &[u8], out: &mut [(usize, usize); 8]) -> usize {
         let mut n = 0;
-        out[n] = (0, false);
+        out[n] = (0, 0);
         n += 1;
         if x.first() == Some(&b'0') {
-            out[n] = (1, false);
+            out[n] = (1, 0);
             n += 1;
         } else {
             for k in 1..=3 {
                 if x.len() > k {
-                    out[n] = (k, true);
+                    out[n] = (k, k);
                     n += 1;
                     if x[k] == b'0' {
-                        out[n] = (k + 1, true);
+                        out[n] = (k + 1, k);
                         n += 1;
                     }
                 }
@@ -828,13 +843,14 @@ pub(super) fn phone_equiv(a: &[u8], b: &[u8]) -> bool {
         }
         n
     }
-    let mut va = [(0, false); 8];
-    let mut vb = [(0, false); 8];
+    let mut va = [(0, 0); 8];
+    let mut vb = [(0, 0); 8];
     let na = variants(a, &mut va);
     let nb = variants(b, &mut vb);
     for &(ka, cca) in &va[..na] {
         for &(kb, ccb) in &vb[..nb] {
-            if cca && ccb {
+            // A country code on both sides must be the same one.
+            if cca > 0 && ccb > 0 && a[..cca] != b[..ccb] {
                 continue;
             }
             let (ra, rb) = (&a[ka..], &b[kb..]);
@@ -856,6 +872,9 @@ pub(super) fn phone_equiv(a: &[u8], b: &[u8]) -> bool {
 /// then have at least 8 digits. Linear-ish, no allocation per start. Spans are sorted and
 /// distinct (they may overlap when the text repeats part of the code).
 pub fn find_code(text_chunks: &[Chunk], code: &str) -> Vec<Range<usize>> {
+    if code.contains('.') {
+        return find_dotted(text_chunks, code);
+    }
     let code: Vec<u8> = code
         .bytes()
         .filter(u8::is_ascii_alphanumeric)
@@ -888,7 +907,14 @@ pub fn find_code(text_chunks: &[Chunk], code: &str) -> Vec<Range<usize>> {
                 break;
             }
         }
-        if phone && is_digits(&text_chunks[i].form) {
+        let joined_digit = |k: usize| {
+            k < n
+                && k > 0
+                && text_chunks[k].gap == Some(Gap::Joiner)
+                && is_digits(&text_chunks[k].form)
+                && is_digits(&text_chunks[k - 1].form)
+        };
+        if phone && is_digits(&text_chunks[i].form) && !joined_digit(i) {
             buf.clear();
             for j in i..n {
                 let ch = &text_chunks[j];
@@ -899,7 +925,8 @@ pub fn find_code(text_chunks: &[Chunk], code: &str) -> Vec<Range<usize>> {
                 if buf.len() > code.len() + 6 {
                     break;
                 }
-                if buf.len() >= 7 && buf != code && phone_equiv(&code, &buf) {
+                if buf.len() >= 7 && buf != code && !joined_digit(j + 1) && phone_equiv(&code, &buf)
+                {
                     out.push(text_chunks[i].span.start..ch.span.end);
                 }
             }
@@ -907,6 +934,39 @@ pub fn find_code(text_chunks: &[Chunk], code: &str) -> Vec<Range<usize>> {
     }
     out.sort_by_key(|r| (r.start, r.end));
     out.dedup();
+    out
+}
+
+/// Dotted-quad codes (what [`code`] gives for an IPv4 address): one chunk per part, numeric
+/// equality, and the run may not continue with more dotted digits on either side.
+fn find_dotted(text_chunks: &[Chunk], code: &str) -> Vec<Range<usize>> {
+    let parts: Vec<&str> = code
+        .split('.')
+        .map(|p| p.trim().trim_start_matches('0'))
+        .collect();
+    let n = text_chunks.len();
+    let mut out = Vec::new();
+    if parts.is_empty() || parts.len() > n {
+        return out;
+    }
+    let digit_join = |k: usize| {
+        k > 0
+            && k < n
+            && text_chunks[k].gap == Some(Gap::Joiner)
+            && is_digits(&text_chunks[k].form)
+            && is_digits(&text_chunks[k - 1].form)
+    };
+    for i in 0..=n - parts.len() {
+        let run = &text_chunks[i..i + parts.len()];
+        let ok = run.iter().zip(&parts).enumerate().all(|(k, (c, p))| {
+            is_digits(&c.form)
+                && c.form.trim_start_matches('0') == *p
+                && (k == 0 || c.gap == Some(Gap::Joiner))
+        });
+        if ok && !digit_join(i) && !digit_join(i + parts.len()) {
+            out.push(run[0].span.start..run[parts.len() - 1].span.end);
+        }
+    }
     out
 }
 

@@ -379,7 +379,17 @@ fn piece_raw(text: &str, us: &[Unit], p: &Piece) -> String {
                     }
                 }
                 UKind::Ignorable => {}
-                _ => script::fold_char(u.ch, &mut s),
+                _ => {
+                    let mut f = String::new();
+                    script::fold_char(u.ch, &mut f);
+                    for c in f.chars() {
+                        if c.is_ascii() {
+                            s.push(c);
+                        } else {
+                            s.push_str(&translit::lower_ascii(&c.to_string()));
+                        }
+                    }
+                }
             }
         }
         return s;
@@ -568,7 +578,15 @@ pub fn variant_key(word: &str) -> String {
 /// Variant key of a Hangul-derived word, or of a word compared against one: the Korean
 /// romanization relaxations of the module docs, then [`variant_key`].
 pub fn hangul_variant_key(word: &str) -> String {
-    variant::key(&variant::hangul_relax(&alnum_form(word)))
+    let mut k: String = word.chars().filter(char::is_ascii_alphabetic).collect();
+    for _ in 0..8 {
+        let next = variant::key(&variant::hangul_relax(&k));
+        if next == k {
+            break;
+        }
+        k = next;
+    }
+    k
 }
 
 /// Consonant skeleton, used only when one side comes from an abjad (Arabic, Hebrew). Rules in

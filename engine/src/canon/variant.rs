@@ -23,7 +23,7 @@ fn pass(w: &[u8]) -> Vec<u8> {
             (b"h", 3)
         } else if rest.starts_with(b"ch") || rest.starts_with(b"kh") {
             (b"h", 2)
-        } else if rest.starts_with(b"ck") {
+        } else if rest.starts_with(b"ck") || rest.starts_with(b"qu") {
             (b"k", 2)
         } else if rest.starts_with(b"ph") {
             (b"f", 2)
