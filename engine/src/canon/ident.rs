@@ -642,7 +642,11 @@ impl Scan<'_> {
         } else {
             // A decimal number ("3.14159") is not a code.
             let decimal = a.letters == 0 && a.dots == 1 && a.seps == 1;
-            let long_enough = if a.letters > 0 { a.alnum >= 3 } else { a.digits >= 5 };
+            let long_enough = if a.letters > 0 {
+                a.alnum >= 3
+            } else {
+                a.digits >= 5
+            };
             let is_code = a.digits > 0 && !a.comma && !a.suffix_unit && !decimal && long_enough;
             if !is_code {
                 return None;
