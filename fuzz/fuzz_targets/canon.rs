@@ -13,7 +13,9 @@ fn check_span(s: &str, r: &std::ops::Range<usize>, last: &mut usize) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(s) = std::str::from_utf8(data) else { return };
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
     let chunks = canon::chunks(s);
     let mut last = 0;
     for c in &chunks {

@@ -563,7 +563,10 @@ fn dotted_codes_match_part_by_part() {
     assert_eq!(code("010.0.0.1").as_deref(), Some("10.0.0.1"));
     let t = "from 10.0.0.1 and 10.0.0.15 and 1.10.0.0.1";
     let c = chunks(t);
-    let m: Vec<&str> = find_code(&c, "10.0.0.1").iter().map(|r| &t[r.clone()]).collect();
+    let m: Vec<&str> = find_code(&c, "10.0.0.1")
+        .iter()
+        .map(|r| &t[r.clone()])
+        .collect();
     assert_eq!(m, ["10.0.0.1"]);
 }
 
