@@ -587,3 +587,29 @@ fn prose_identifiers() {
         ]
     );
 }
+
+#[test]
+fn pathological_inputs_stay_linear() {
+    let cases = [
+        "a.".repeat(40_000),
+        "1.".repeat(40_000),
+        format!("http://{}", ")".repeat(40_000)),
+        "a-".repeat(40_000),
+        "@a".repeat(40_000),
+        "1 ".repeat(40_000),
+        "x at y dot ".repeat(8_000),
+        "ab".repeat(40_000),
+        "е".repeat(40_000),
+        "張".repeat(20_000),
+    ];
+    let start = std::time::Instant::now();
+    for t in &cases {
+        let c = chunks(t);
+        let _ = identifiers(t);
+        let _ = fold(t);
+        let _ = find_code(&c, "A1B2C3D4");
+        let _ = find_code(&c, "1111111111");
+    }
+    // Generous bound: quadratic behaviour on these inputs takes minutes.
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+}
