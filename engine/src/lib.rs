@@ -23,6 +23,7 @@
 //!
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
+pub mod canon;
 pub mod cli;
 pub mod canon;
 pub mod clause;

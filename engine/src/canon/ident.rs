@@ -8,6 +8,11 @@ use super::script::{is_ignorable, is_mark, nfkc_chars};
 use super::{Chunk, Gap, IdKind, Identifier, chunks, fold};
 use std::ops::Range;
 
+/// Longest URL considered, in characters (longer ones are cut there).
+const MAX_URL: usize = 2048;
+/// Longest code compound considered, in characters (longer runs are not codes).
+const MAX_CODE: usize = 256;
+
 #[derive(Clone, Copy)]
 struct N {
     c: char,
@@ -78,15 +83,17 @@ impl Scan<'_> {
         let after = self.lit(j, "://")?;
         let scheme_end = j;
         let mut k = after;
-        while self.is(k, |c| !c.is_whitespace() && !"<>\"'`".contains(c)) {
+        let (mut opens, mut closes) = (0usize, 0usize);
+        while k - after < MAX_URL && self.is(k, |c| !c.is_whitespace() && !"<>\"'`".contains(c)) {
+            opens += usize::from(self.v[k].c == '(');
+            closes += usize::from(self.v[k].c == ')');
             k += 1;
         }
         // Trailing punctuation is the sentence's, and ')' only when unbalanced.
         while k > after {
             let c = self.v[k - 1].c;
-            let opens = self.v[after..k].iter().filter(|n| n.c == '(').count();
-            let closes = self.v[after..k].iter().filter(|n| n.c == ')').count();
             if ".,;:!?'\"]}".contains(c) || (c == ')' && closes > opens) {
+                closes -= usize::from(c == ')');
                 k -= 1;
             } else {
                 break;
@@ -114,8 +121,11 @@ impl Scan<'_> {
         let mut last_start = i;
         loop {
             let start = j;
-            while self.wc(j) || self.c(j) == Some('-') {
+            while (self.wc(j) || self.c(j) == Some('-')) && j - start <= 63 {
                 j += 1;
+            }
+            if j - i > 253 || labels >= 127 {
+                return None;
             }
             if j == start
                 || j - start > 63
@@ -229,6 +239,9 @@ impl Scan<'_> {
             let start = k;
             while self.wc(k) || self.c(k) == Some('-') {
                 k += 1;
+                if k - start > 63 {
+                    return None;
+                }
             }
             if k == start {
                 return None;
@@ -548,7 +561,10 @@ impl Scan<'_> {
         let mut j = i;
         let mut letters_after_digit = false;
         loop {
-            while self.wc(j) && c.alnum < 256 {
+            if j - i > MAX_CODE {
+                return None;
+            }
+            while self.wc(j) && j - i <= MAX_CODE {
                 let ch = self.v[j].c;
                 if ch.is_numeric() {
                     c.digits += 1;
@@ -642,7 +658,11 @@ impl Scan<'_> {
         } else {
             // A decimal number ("3.14159") is not a code.
             let decimal = a.letters == 0 && a.dots == 1 && a.seps == 1;
-            let long_enough = if a.letters > 0 { a.alnum >= 3 } else { a.digits >= 5 };
+            let long_enough = if a.letters > 0 {
+                a.alnum >= 3
+            } else {
+                a.digits >= 5
+            };
             let is_code = a.digits > 0 && !a.comma && !a.suffix_unit && !decimal && long_enough;
             if !is_code {
                 return None;

@@ -557,3 +557,59 @@ proptest! {
         prop_assert!(!find_code(&chunks(&t), &k).is_empty(), "{} not in {}", k, t);
     }
 }
+
+#[test]
+fn dotted_codes_match_part_by_part() {
+    assert_eq!(code("010.0.0.1").as_deref(), Some("10.0.0.1"));
+    let t = "from 10.0.0.1 and 10.0.0.15 and 1.10.0.0.1";
+    let c = chunks(t);
+    let m: Vec<&str> = find_code(&c, "10.0.0.1")
+        .iter()
+        .map(|r| &t[r.clone()])
+        .collect();
+    assert_eq!(m, ["10.0.0.1"]);
+}
+
+#[test]
+fn prose_identifiers() {
+    let t = "On 3 May, Ana (ana.k@Example.org, +351 912 345 678) paid 1,250.00 EUR for order \
+             ORD-2024-0571 from api.shop.example.com; see https://shop.example.com/o/571. \
+             She is 34 and lives at 12 Rua Augusta.";
+    let got = ids(t);
+    assert_eq!(
+        got,
+        vec![
+            (IdKind::Email, "ana.k@example.org".to_string()),
+            (IdKind::Phone, "+351912345678".to_string()),
+            (IdKind::Code, "ORD20240571".to_string()),
+            (IdKind::Hostname, "api.shop.example.com".to_string()),
+            (IdKind::Url, "https://shop.example.com/o/571".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn pathological_inputs_stay_linear() {
+    let cases = [
+        "a.".repeat(40_000),
+        "1.".repeat(40_000),
+        format!("http://{}", ")".repeat(40_000)),
+        "a-".repeat(40_000),
+        "@a".repeat(40_000),
+        "1 ".repeat(40_000),
+        "x at y dot ".repeat(8_000),
+        "ab".repeat(40_000),
+        "е".repeat(40_000),
+        "張".repeat(20_000),
+    ];
+    let start = std::time::Instant::now();
+    for t in &cases {
+        let c = chunks(t);
+        let _ = identifiers(t);
+        let _ = fold(t);
+        let _ = find_code(&c, "A1B2C3D4");
+        let _ = find_code(&c, "1111111111");
+    }
+    // Generous bound: quadratic behaviour on these inputs takes minutes.
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+}
