@@ -25,7 +25,6 @@
 
 pub mod canon;
 pub mod cli;
-pub mod canon;
 pub mod clause;
 pub mod clock;
 pub mod embed;
