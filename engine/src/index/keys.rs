@@ -147,6 +147,24 @@ fn code_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
     }
 }
 
+/// Japanese and Korean readings of runs of one or two Han chunks ("佐藤" -> "sato"), with the
+/// index of the run's first chunk.
+pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    for i in 0..chunks.len() {
+        for len in 1..=2 {
+            let Some(last) = chunks.get(i + len - 1) else { break };
+            if chunks[i..i + len].iter().any(|c| c.script != Script::Han) {
+                break;
+            }
+            for r in canon::han_readings(&text[chunks[i].span.start..last.span.end]) {
+                out.push((i, *r));
+            }
+        }
+    }
+    out
+}
+
 /// Every match key of a row text, sorted and deduplicated.
 pub fn row_keys(text: &str) -> Vec<String> {
     let chunks = canon::chunks(text);
@@ -155,6 +173,13 @@ pub fn row_keys(text: &str) -> Vec<String> {
         words_of(c, &mut out);
     }
     exonym_keys(&chunks, &mut out);
+    for (_, reading) in han_readings(text, &chunks) {
+        out.insert(format!("w:{reading}"));
+        let v = canon::variant_key(reading);
+        if !v.is_empty() {
+            out.insert(format!("v:{v}"));
+        }
+    }
     code_keys(&chunks, &mut out);
     for id in canon::identifiers(text) {
         out.insert(format!("i:{:?}:{}", id.kind, id.canonical));

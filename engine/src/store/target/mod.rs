@@ -361,24 +361,34 @@ impl Inner {
                 clauses,
             });
         }
-        // Polarity: when some candidate agrees with the query's polarity, those that do not
-        // are out ("is not on the board" never targets "chairs the board").
-        if scored.iter().any(|c| c.score.polarity_ok) {
-            scored.retain(|c| {
-                if !c.score.polarity_ok {
-                    rejected.push(Rejected {
-                        id: c.row.id,
-                        coverage: c.score.coverage,
-                        reason: "polarity differs from the query".into(),
+        // Polarity and exact names break ties between rows of equal coverage: "is not on the
+        // board" prefers the negative row, "York" the row that does not say "New York".
+        if let Some(best) = scored.iter().map(|c| c.score.coverage).reduce(f64::max) {
+            let tied = |c: &Candidate| c.score.coverage == best;
+            for (what, bad) in [
+                ("polarity differs from the query", Box::new(|c: &Candidate| !c.score.polarity_ok) as Box<dyn Fn(&Candidate) -> bool>),
+                ("names a longer name than the query", Box::new(|c: &Candidate| c.score.longer_name)),
+            ] {
+                if scored.iter().any(|c| tied(c) && !bad(c)) && scored.iter().any(|c| tied(c) && bad(c)) {
+                    scored.retain(|c| {
+                        let drop = tied(c) && bad(c);
+                        if drop {
+                            rejected.push(Rejected {
+                                id: c.row.id,
+                                coverage: c.score.coverage,
+                                reason: what.into(),
+                            });
+                        }
+                        !drop
                     });
                 }
-                c.score.polarity_ok
-            });
+            }
         }
         scored.sort_by(|a, b| {
             b.score
                 .coverage
                 .total_cmp(&a.score.coverage)
+                .then(b.score.polarity_ok.cmp(&a.score.polarity_ok))
                 .then(b.hint_overlap.cmp(&a.hint_overlap))
                 .then(b.row.created_seq.cmp(&a.row.created_seq))
                 .then(b.bm25.total_cmp(&a.bm25))

@@ -76,7 +76,18 @@ pub(crate) struct QueryShape {
 
 /// Identifier kinds matched as typed wholes rather than as code runs.
 fn typed_kind(k: IdKind) -> bool {
-    !matches!(k, IdKind::Code | IdKind::Phone)
+    !matches!(
+        k,
+        IdKind::Code | IdKind::Phone | IdKind::Hostname | IdKind::Url
+    )
+}
+
+/// True if the text between two chunks glues them into one token ("api-gateway", "1.4").
+fn glued(text: &str, a: &Chunk, b: &Chunk) -> bool {
+    let between = &text[a.span.end..b.span.start];
+    !between.is_empty()
+        && between.len() <= 2
+        && between.chars().all(|c| "-._/:+#@".contains(c))
 }
 
 fn inside(span: &std::ops::Range<usize>, ids: &[Identifier]) -> bool {
@@ -143,6 +154,27 @@ impl QueryShape {
         }
 
         let mut codes = Vec::new();
+        // Tokens glued from several parts ("github.com/acme/api", "api:1.4", "acme.co") are
+        // identifiers even without a digit: they match only whole.
+        let mut i = 0;
+        while i < chunks.len() {
+            let mut j = i + 1;
+            while j < chunks.len() && glued(text, &chunks[j - 1], &chunks[j]) {
+                j += 1;
+            }
+            let covered = typed
+                .iter()
+                .any(|t| t.span.start <= chunks[i].span.start && chunks[j - 1].span.end <= t.span.end);
+            let name_part = (i..j).any(|k| name_like(&chunks[k]));
+            if j - i >= 2 && !covered && !name_part && !(i..j).any(|k| has_digit(&chunks[k])) {
+                codes.push(CodeRun {
+                    subruns: vec![(i, j, concat(&chunks, i, j))],
+                    digit_chunks: (i..j).collect(),
+                    display: concat(&chunks, i, j),
+                });
+            }
+            i = j;
+        }
         for (start, end) in keys::joined_runs(&chunks) {
             let digit_chunks: Vec<usize> = (start..end)
                 .filter(|&i| has_digit(&chunks[i]) && !inside(&chunks[i].span, &typed))

@@ -48,12 +48,43 @@ impl<'a> RowView<'a> {
     }
 }
 
+/// Day and month names, which take plurals ("on Tuesdays").
+fn is_calendar(w: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+        "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ];
+    NAMES.contains(&w)
+}
+
+/// Characters that join the parts of one token ("api-gateway", "1.4.2", "/srv/data").
+const STRONG_JOINERS: &[char] = &['-', '.', '_', '/', ':', '+', '#'];
+
+/// True if `span` of `text` neither starts nor ends inside a longer token: no strong joiner
+/// with a letter or digit beyond it ("api:1.4" is not a token of "api:1.4.2").
+pub(crate) fn whole_token(text: &str, span: &Range<usize>) -> bool {
+    let before = &text[..span.start];
+    let after = &text[span.end..];
+    let mut b = before.chars().rev();
+    let glued_before = matches!((b.next(), b.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    let mut a = after.chars();
+    let glued_after = matches!((a.next(), a.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    !glued_before && !glued_after
+}
+
 /// One query word against one row chunk.
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if has_digit(c) {
         return false;
     }
-    if keys::stem(&c.form) == w.stem {
+    let both_names = w.name && name_like(c);
+    if both_names {
+        // Names are not plurals ("Andreas" is not "Andrea"), except calendar names.
+        if c.form == w.chunk.form || (keys::stem(&c.form) == w.stem && is_calendar(&w.stem)) {
+            return true;
+        }
+    } else if keys::stem(&c.form) == w.stem {
         return true;
     }
     if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
@@ -104,6 +135,9 @@ pub(crate) struct RowScore {
     pub evidence_clauses: BTreeSet<usize>,
     /// True if the row's evidence clauses share the query's polarity.
     pub polarity_ok: bool,
+    /// True if a matched name runs on into a capitalized word the query lacks ("New York" for
+    /// "York"): the row may name someone or something else.
+    pub longer_name: bool,
     /// Why the row may not be targeted at all, if so.
     pub veto: Option<String>,
     /// Reasons, for dry runs.
@@ -145,7 +179,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             if !run.digit_chunks.iter().any(|d| a <= d && d < b && !covered.contains(d)) {
                 continue;
             }
-            let found = canon::find_code(&row.chunks, code);
+            let found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
+                .into_iter()
+                .filter(|r| whole_token(row.text, r))
+                .collect();
             if !found.is_empty() {
                 covered.extend(run.digit_chunks.iter().filter(|&&d| *a <= d && d < *b));
                 spans.extend(found);
@@ -177,11 +214,21 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
     for (wi, w) in q.words.iter().enumerate() {
-        let pos = row.chunks.iter().position(|c| word_matches(w, c)).or_else(|| {
-            row.chunks
-                .windows(2)
-                .position(|p| pair_matches(w, &p[0], &p[1]))
-        });
+        let pos = row
+            .chunks
+            .iter()
+            .position(|c| word_matches(w, c))
+            .or_else(|| {
+                row.chunks
+                    .windows(2)
+                    .position(|p| pair_matches(w, &p[0], &p[1]))
+            })
+            .or_else(|| {
+                keys::han_readings(row.text, &row.chunks)
+                    .into_iter()
+                    .find(|(_, r)| *r == w.chunk.form || canon::variant_key(r) == canon::variant_key(&w.chunk.form))
+                    .map(|(i, _)| i)
+            });
         match pos {
             Some(p) => {
                 word_hit[wi] = Some(p);
@@ -249,6 +296,27 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
 
+    let mut longer_name = false;
+    for run in &q.names {
+        let (Some(&first), Some(&last)) = (run.first(), run.last()) else { continue };
+        let (Some(a), Some(b)) = (word_hit[first], word_hit[last]) else { continue };
+        let (lo, hi) = (a.min(b), a.max(b));
+        let before = lo.checked_sub(1).map(|i| &row.chunks[i]);
+        let after = row.chunks.get(hi + 1);
+        let extends = |c: &Chunk, joined: bool| {
+            joined
+                && c.capitalized
+                && c.script == Script::Latin
+                && !has_digit(c)
+                && !crate::text::is_stopword(&c.form)
+                && !q.words.iter().any(|w| word_matches(w, c))
+        };
+        if before.is_some_and(|c| extends(c, row.chunks[lo].gap == Some(canon::Gap::Joiner)))
+            || after.is_some_and(|c| extends(c, c.gap == Some(canon::Gap::Joiner)))
+        {
+            longer_name = true;
+        }
+    }
     let units = q.units().max(1);
     let coverage = hit_units as f64 / units as f64;
     let polarity_ok = if evidence.is_empty() {
@@ -270,6 +338,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         identifiers_ok,
         evidence_clauses: evidence,
         polarity_ok,
+        longer_name,
         veto,
         reasons,
     }
