@@ -65,10 +65,10 @@ const PRONOUNS: &[&str] = &[
 const VERB_MARKERS: &[&str] = &[
     "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can",
     "could", "does", "did", "do", "should", "must", "may", "might", "isn't", "aren't", "wasn't",
-    "doesn't", "didn't", "won't", "can't", "hasn't", "haven't", "owns", "uses", "prefers",
-    "likes", "lives", "works", "drives", "moved", "joined", "left", "keeps", "holds", "needs",
-    "wants", "takes", "goes", "runs", "plays", "speaks", "studies", "teaches", "leads",
-    "manages", "reports", "belongs", "costs", "pays", "earns", "owes", "ends", "starts",
+    "doesn't", "didn't", "won't", "can't", "hasn't", "haven't", "owns", "uses", "prefers", "likes",
+    "lives", "works", "drives", "moved", "joined", "left", "keeps", "holds", "needs", "wants",
+    "takes", "goes", "runs", "plays", "speaks", "studies", "teaches", "leads", "manages",
+    "reports", "belongs", "costs", "pays", "earns", "owes", "ends", "starts",
 ];
 
 /// Words the rewrite never treats as a verb to re-attach a subject to.
@@ -231,7 +231,10 @@ fn is_verb_word(w: &str) -> bool {
     VERB_MARKERS.contains(&lw.as_str())
         || lw.ends_with("n't")
         || (lw.len() > 3
-            && (lw.ends_with("es") || lw.ends_with("ed") || lw.ends_with("ts") || lw.ends_with("ks"))
+            && (lw.ends_with("es")
+                || lw.ends_with("ed")
+                || lw.ends_with("ts")
+                || lw.ends_with("ks"))
             && !lw.ends_with("ss")
             && w.chars().next().is_some_and(char::is_lowercase))
 }
@@ -344,7 +347,11 @@ fn starts_clause(right: &str) -> bool {
 fn next_separator(lowered: &str, from: usize) -> Option<usize> {
     (from..lowered.len())
         .filter(|&j| lowered.is_char_boundary(j))
-        .find(|&j| SEPARATORS.iter().any(|(sep, _)| lowered[j..].starts_with(sep)))
+        .find(|&j| {
+            SEPARATORS
+                .iter()
+                .any(|(sep, _)| lowered[j..].starts_with(sep))
+        })
 }
 
 /// Trims white space and a trailing sentence terminator from a range of `s`.
@@ -426,9 +433,7 @@ pub fn rewrite_without(text: &str, remove: &[usize]) -> Option<String> {
 }
 
 fn finish(joined: String) -> String {
-    let mut s = joined
-        .trim_end_matches([',', ';', ' '])
-        .to_owned();
+    let mut s = joined.trim_end_matches([',', ';', ' ']).to_owned();
     if let Some(first) = s.chars().next()
         && first.is_lowercase()
     {
@@ -452,13 +457,25 @@ const PREPOSITIONS: &[&str] = &[
 /// 19:30 under the name Ferreira."), `old` without the phrase that the new one replaces ("The
 /// booking is for four people under the name Ferreira."). `None` when the two do not align.
 pub fn phrase_without(old: &str, new: &str) -> Option<String> {
-    let ow: Vec<&str> = old.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
-    let nw: Vec<&str> = new.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
-    let shared = ow
+    let ow: Vec<&str> = old
+        .trim()
+        .trim_end_matches(['.', '!', '?'])
+        .split(' ')
+        .collect();
+    let nw: Vec<&str> = new
+        .trim()
+        .trim_end_matches(['.', '!', '?'])
+        .split(' ')
+        .collect();
+    let mut shared = ow
         .iter()
         .zip(&nw)
         .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
         .count();
+    // The shared head stops before a preposition: the phrases start there.
+    while shared > 0 && PREPOSITIONS.contains(&lower(ow[shared - 1]).as_str()) {
+        shared -= 1;
+    }
     if shared < 2 || shared >= nw.len() || shared >= ow.len() {
         return None;
     }
@@ -550,15 +567,30 @@ mod tests {
             texts("Kai has badge B-40112 and parking spot P-17."),
             ["Kai has badge B-40112", "parking spot P-17"]
         );
-        assert_eq!(texts("Ana likes tea; Bo likes coffee"), ["Ana likes tea", "Bo likes coffee"]);
+        assert_eq!(
+            texts("Ana likes tea; Bo likes coffee"),
+            ["Ana likes tea", "Bo likes coffee"]
+        );
     }
 
     #[test]
     fn keeps_noun_phrases_whole() {
-        assert_eq!(texts("Salt and pepper are on the table."), ["Salt and pepper are on the table"]);
-        assert_eq!(texts("Mia enjoys hiking and cycling."), ["Mia enjoys hiking and cycling"]);
-        assert_eq!(texts("Mr. Lau is the landlord of unit 3B."), ["Mr. Lau is the landlord of unit 3B"]);
-        assert_eq!(texts("The price is 9.50 euros."), ["The price is 9.50 euros"]);
+        assert_eq!(
+            texts("Salt and pepper are on the table."),
+            ["Salt and pepper are on the table"]
+        );
+        assert_eq!(
+            texts("Mia enjoys hiking and cycling."),
+            ["Mia enjoys hiking and cycling"]
+        );
+        assert_eq!(
+            texts("Mr. Lau is the landlord of unit 3B."),
+            ["Mr. Lau is the landlord of unit 3B"]
+        );
+        assert_eq!(
+            texts("The price is 9.50 euros."),
+            ["The price is 9.50 euros"]
+        );
     }
 
     #[test]
@@ -575,11 +607,18 @@ mod tests {
         let s = c[1].subject.clone().unwrap();
         assert_eq!(s.name, "Tom");
         assert!(s.possessive);
-        let topic = clauses("The user likes tea and reads novels.")[0].subject.clone().unwrap();
+        let topic = clauses("The user likes tea and reads novels.")[0]
+            .subject
+            .clone()
+            .unwrap();
         assert!(!topic.named);
         assert_eq!(topic.name, "The user");
         assert_eq!(
-            clauses("Mr. Lau Ka-ho is the landlord.")[0].subject.clone().unwrap().name,
+            clauses("Mr. Lau Ka-ho is the landlord.")[0]
+                .subject
+                .clone()
+                .unwrap()
+                .name,
             "Lau Ka-ho"
         );
     }
@@ -587,13 +626,19 @@ mod tests {
     #[test]
     fn rewrites_reattach_the_subject() {
         let t = "Tom's bank PIN is 4821 and his locker number is 17.";
-        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Tom's locker number is 17.");
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "Tom's locker number is 17."
+        );
         assert_eq!(rewrite_without(t, &[1]).unwrap(), "Tom's bank PIN is 4821.");
         assert_eq!(rewrite_without(t, &[0, 1]), None);
         let t = "Lena lives in Hamburg and works at Airbus.";
         assert_eq!(rewrite_without(t, &[0]).unwrap(), "Lena works at Airbus.");
         let t = "Kai has badge B-40112 and parking spot P-17.";
-        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kai has parking spot P-17.");
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "Kai has parking spot P-17."
+        );
         let t = "Ivy moved to Oslo. She works at Statoil.";
         assert_eq!(rewrite_without(t, &[0]).unwrap(), "She works at Statoil.");
     }
@@ -602,7 +647,10 @@ mod tests {
     fn coordinated_predicates_and_lists_split() {
         let t = "Kwame is vegetarian and allergic to sesame.";
         assert_eq!(texts(t), ["Kwame is vegetarian", "allergic to sesame"]);
-        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kwame is allergic to sesame.");
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "Kwame is allergic to sesame."
+        );
         let t = "Patient record: Jana Novak, blood type A+, allergic to latex.";
         assert_eq!(texts(t).len(), 3);
         assert_eq!(
@@ -610,14 +658,20 @@ mod tests {
             "Patient record: Jana Novak, blood type A+."
         );
         let t = "Darius is 34, lives in Leeds and is a nurse.";
-        assert_eq!(rewrite_without(t, &[2]).unwrap(), "Darius is 34, lives in Leeds.");
+        assert_eq!(
+            rewrite_without(t, &[2]).unwrap(),
+            "Darius is 34, lives in Leeds."
+        );
         let t = "The user prefers window seats and vegetarian meals on flights.";
         assert_eq!(
             rewrite_without(t, &[0]).unwrap(),
             "The user prefers vegetarian meals on flights."
         );
         let t = "Quinn takes metformin in the morning and atorvastatin at night.";
-        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Quinn takes atorvastatin at night.");
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "Quinn takes atorvastatin at night."
+        );
     }
 
     #[test]
@@ -631,12 +685,21 @@ mod tests {
             "The booking is for four people under the name Ferreira."
         );
         assert_eq!(
-            phrase_without("The meeting is on Thursday at 3pm in room Orion.", "The meeting is on Friday.")
-                .unwrap(),
+            phrase_without(
+                "The meeting is on Thursday at 3pm in room Orion.",
+                "The meeting is on Friday."
+            )
+            .unwrap(),
             "The meeting is at 3pm in room Orion."
         );
-        assert_eq!(phrase_without("Ana lives in Oslo.", "Ana lives in Rome."), None);
-        assert_eq!(phrase_without("The gym opens at 6.", "The pool opens at 7."), None);
+        assert_eq!(
+            phrase_without("Ana lives in Oslo.", "Ana lives in Rome."),
+            None
+        );
+        assert_eq!(
+            phrase_without("The gym opens at 6.", "The pool opens at 7."),
+            None
+        );
     }
 
     #[test]
@@ -648,7 +711,16 @@ mod tests {
 
     #[test]
     fn odd_input_never_panics() {
-        for t in ["", ".", "and", " and and ", "é. ß; ,", "İ and İ and ǅ", "a.b.c", "...!!"] {
+        for t in [
+            "",
+            ".",
+            "and",
+            " and and ",
+            "é. ß; ,",
+            "İ and İ and ǅ",
+            "a.b.c",
+            "...!!",
+        ] {
             let cs = clauses(t);
             for c in &cs {
                 assert!(t.is_char_boundary(c.span.start) && t.is_char_boundary(c.span.end));

@@ -24,8 +24,8 @@
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
 pub mod canon;
-pub mod cli;
 pub mod clause;
+pub mod cli;
 pub mod clock;
 pub mod embed;
 pub mod entropy;
@@ -69,9 +69,10 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS, DecayPolicy, Explain, Finding,
-    History, Hit, HitClass, Legs, ListQuery, LogReport, Operation, Plan, PurgeReport, RecallQuery,
-    ResidualAudit, Store, Superseded, SweepReport, Target, TargetMatch, AliasGroup, AliasKind, Rejected,
+    AliasGroup, AliasKind, AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS,
+    DecayPolicy, Explain, Finding, History, Hit, HitClass, Legs, ListQuery, LogReport, Operation,
+    Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded, SweepReport,
+    Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -260,7 +260,12 @@ mod tests {
         assert_eq!(p.targets[0].clauses, [0]);
         let p = validate(&r, r#"{"targets":[{"id":7,"clauses":[1,0]}]}"#).unwrap();
         assert!(p.targets[0].clauses.is_empty(), "all clauses = whole row");
-        assert!(validate(&r, r#"{"targets":[]}"#).unwrap().targets.is_empty());
+        assert!(
+            validate(&r, r#"{"targets":[]}"#)
+                .unwrap()
+                .targets
+                .is_empty()
+        );
     }
 
     #[test]

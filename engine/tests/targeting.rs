@@ -42,31 +42,46 @@ fn survivors_after_purge(facts: &[&str], query: &str) -> Vec<String> {
 fn identifiers_match_across_grouping_case_and_width() {
     let cases: &[(&[&str], &str, &str, &str)] = &[
         (
-            &["Customer phone: +1 (415) 555-0132.", "Supplier phone: +1 (415) 555-0177."],
+            &[
+                "Customer phone: +1 (415) 555-0132.",
+                "Supplier phone: +1 (415) 555-0177.",
+            ],
             "14155550132",
             "555-0132",
             "555-0177",
         ),
         (
-            &["Refunds go to GB29 NWBK 6016 1331 9268 19.", "Salary goes to GB94 BARC 1020 1530 0934 59."],
+            &[
+                "Refunds go to GB29 NWBK 6016 1331 9268 19.",
+                "Salary goes to GB94 BARC 1020 1530 0934 59.",
+            ],
             "GB29NWBK60161331926819",
             "GB29",
             "GB94",
         ),
         (
-            &["Order ＴＸＮ－４４８１ was disputed.", "Order TXN-4482 was delivered."],
+            &[
+                "Order ＴＸＮ－４４８１ was disputed.",
+                "Order TXN-4482 was delivered.",
+            ],
             "TXN-4481",
             "disputed",
             "delivered",
         ),
         (
-            &["The lab printer has MAC 00:1A:2B:3C:4D:5E.", "The lab camera has MAC 00:1A:2B:3C:4D:6F."],
+            &[
+                "The lab printer has MAC 00:1A:2B:3C:4D:5E.",
+                "The lab camera has MAC 00:1A:2B:3C:4D:6F.",
+            ],
             "001a.2b3c.4d5e",
             "printer",
             "camera",
         ),
         (
-            &["Contact: Maria.Lopez@Example.com for the lease.", "Contact: Pedro.Sanz@Example.com."],
+            &[
+                "Contact: Maria.Lopez@Example.com for the lease.",
+                "Contact: Pedro.Sanz@Example.com.",
+            ],
             "maria.lopez@example.com",
             "lease",
             "Pedro",
@@ -74,7 +89,10 @@ fn identifiers_match_across_grouping_case_and_width() {
     ];
     for (facts, query, gone, kept) in cases {
         let left = survivors_after_purge(facts, query).join("\n");
-        assert!(!left.contains(gone), "{query}: {gone:?} survived in {left:?}");
+        assert!(
+            !left.contains(gone),
+            "{query}: {gone:?} survived in {left:?}"
+        );
         assert!(left.contains(kept), "{query}: {kept:?} was lost: {left:?}");
     }
 }
@@ -82,15 +100,24 @@ fn identifiers_match_across_grouping_case_and_width() {
 #[test]
 fn identifiers_match_only_whole() {
     let left = survivors_after_purge(
-        &["Refund TXN-12345 went to Marta.", "Charge TXN-123456 went to Oren."],
+        &[
+            "Refund TXN-12345 went to Marta.",
+            "Charge TXN-123456 went to Oren.",
+        ],
         "TXN-12345",
     );
     assert_eq!(left, ["Charge TXN-123456 went to Oren."]);
     let left = survivors_after_purge(
-        &["Contact alice@northwind.io about the renewal.", "Contact alice.smith@northwind.io about the invoice."],
+        &[
+            "Contact alice@northwind.io about the renewal.",
+            "Contact alice.smith@northwind.io about the invoice.",
+        ],
         "alice@northwind.io",
     );
-    assert_eq!(left, ["Contact alice.smith@northwind.io about the invoice."]);
+    assert_eq!(
+        left,
+        ["Contact alice.smith@northwind.io about the invoice."]
+    );
     // An identifier found nowhere matches nothing, even if its letters match a word.
     let left = survivors_after_purge(&["Charge TXN-123456 went to Oren."], "TXN-12345");
     assert_eq!(left.len(), 1);
@@ -113,7 +140,10 @@ fn names_meet_across_scripts_and_spellings() {
     assert!(left.iter().any(|t| t.contains("Solovyeva")));
     assert!(left.iter().any(|t| t.contains("Соловей")));
     let left = survivors_after_purge(
-        &["张伟's phone number is 138 0013 8000.", "Li Na's phone number is 139 0013 9000."],
+        &[
+            "张伟's phone number is 138 0013 8000.",
+            "Li Na's phone number is 139 0013 9000.",
+        ],
         "Zhang Wei",
     );
     assert_eq!(left, ["Li Na's phone number is 139 0013 9000."]);
@@ -127,7 +157,10 @@ fn a_name_never_reaches_a_longer_or_different_name() {
     );
     assert_eq!(left, ["Tom Haley owns the blue van."]);
     let left = survivors_after_purge(
-        &["Ann's mobile is 0151 496 0142.", "Annabel's mobile is 0151 496 0199."],
+        &[
+            "Ann's mobile is 0151 496 0142.",
+            "Annabel's mobile is 0151 496 0199.",
+        ],
         "Ann",
     );
     assert_eq!(left, ["Annabel's mobile is 0151 496 0199."]);
@@ -135,7 +168,10 @@ fn a_name_never_reaches_a_longer_or_different_name() {
 
 #[test]
 fn negation_targets_the_negative_fact() {
-    let (_t, s) = store_with(&["Omar does not drink coffee.", "Omar drinks green tea every morning."]);
+    let (_t, s) = store_with(&[
+        "Omar does not drink coffee.",
+        "Omar drinks green tea every morning.",
+    ]);
     s.supersede(
         Target::query("Omar does not drink coffee"),
         Inscription::new("Omar started drinking coffee again."),
@@ -144,8 +180,12 @@ fn negation_targets_the_negative_fact() {
     let left = live_texts(&s).join("\n");
     assert!(left.contains("green tea"));
     assert!(!left.contains("does not drink"));
-    let (_t, s) = store_with(&["Leah is allergic to penicillin.", "Leah is not allergic to amoxicillin."]);
-    s.release(Target::query("Leah is not allergic to amoxicillin")).unwrap();
+    let (_t, s) = store_with(&[
+        "Leah is allergic to penicillin.",
+        "Leah is not allergic to amoxicillin.",
+    ]);
+    s.release(Target::query("Leah is not allergic to amoxicillin"))
+        .unwrap();
     assert_eq!(live_texts(&s), ["Leah is allergic to penicillin."]);
 }
 
@@ -160,7 +200,10 @@ fn fan_out_reaches_every_row_naming_the_subject_only() {
     let released = s.release(Target::query("everything about Hannah")).unwrap();
     assert_eq!(released.len(), 2);
     let left = live_texts(&s).join("\n");
-    assert!(left.contains("Hanna Berg") && left.contains("offsite"), "{left}");
+    assert!(
+        left.contains("Hanna Berg") && left.contains("offsite"),
+        "{left}"
+    );
 }
 
 #[test]
@@ -168,22 +211,39 @@ fn purge_of_one_clause_rewrites_the_row_and_erases_the_clause() {
     let t = temp();
     let (s, _) = create_fixed(&t);
     let id = s
-        .inscribe(Inscription::new("Tom's bank PIN is 4821 and his locker number is 17."))
+        .inscribe(Inscription::new(
+            "Tom's bank PIN is 4821 and his locker number is 17.",
+        ))
         .unwrap();
-    s.inscribe(Inscription::new("The router sits in the hallway cupboard.")).unwrap();
-    let plan = s.plan(Operation::Purge, &Target::query("Tom's bank PIN 4821")).unwrap();
+    s.inscribe(Inscription::new("The router sits in the hallway cupboard."))
+        .unwrap();
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Tom's bank PIN 4821"))
+        .unwrap();
     assert_eq!(plan.matches.len(), 1);
     assert_eq!(plan.matches[0].clauses, [0]);
     let report = s.purge(Target::query("Tom's bank PIN 4821")).unwrap();
     assert_eq!(report.erased, [id]);
-    assert!(report.cascade.iter().any(|c| c.via == "clause_edit" && c.row == id));
+    assert!(
+        report
+            .cascade
+            .iter()
+            .any(|c| c.via == "clause_edit" && c.row == id)
+    );
     let row = s.get(id).unwrap();
     assert_eq!(row.text.as_deref(), Some("Tom's locker number is 17."));
     assert!(row.depth.is_live());
-    assert_eq!(report.audit.summary.hits_gold, 0, "{:?}", report.audit.summary);
+    assert_eq!(
+        report.audit.summary.hits_gold, 0,
+        "{:?}",
+        report.audit.summary
+    );
     let doc = report.receipt.to_document().unwrap();
     s.close().unwrap();
-    assert!(!file_contains(&t.path, b"4821"), "the erased clause is still in the file");
+    assert!(
+        !file_contains(&t.path, b"4821"),
+        "the erased clause is still in the file"
+    );
     // The receipt verifies against the store: the edited row keeps its rewritten payload.
     check_store(&t.path, &report.receipt, &doc, &["4821".to_owned()]).unwrap();
 }
@@ -193,10 +253,15 @@ fn supersede_of_one_clause_keeps_the_others() {
     let t = temp();
     let (s, _) = create_fixed(&t);
     let id = s
-        .inscribe(Inscription::new("Lena lives in Hamburg and works at Airbus."))
+        .inscribe(Inscription::new(
+            "Lena lives in Hamburg and works at Airbus.",
+        ))
         .unwrap();
     let out = s
-        .supersede(Target::query("where Lena lives"), Inscription::new("Lena lives in Bremen."))
+        .supersede(
+            Target::query("where Lena lives"),
+            Inscription::new("Lena lives in Bremen."),
+        )
         .unwrap();
     assert_eq!(out.edited, [id]);
     assert!(out.replaced.is_empty());
@@ -220,14 +285,21 @@ fn aliases_widen_purge_to_every_form() {
         .unwrap();
     // Declarations compose: sharing a form merges the groups.
     let g2 = s
-        .declare_alias("default", AliasKind::Person, &["Robert Smith", "bob.smith@example.org"])
+        .declare_alias(
+            "default",
+            AliasKind::Person,
+            &["Robert Smith", "bob.smith@example.org"],
+        )
         .unwrap();
     assert_eq!(g.id, g2.id);
     assert_eq!(g2.forms.len(), 3);
     let report = s.purge(Target::query("Robert Smith")).unwrap();
     assert_eq!(report.erased.len(), 3, "{:?}", report);
     let left = live_texts(&s).join("\n");
-    assert!(left.contains("Bobby Tables") && left.contains("Rob Stark"), "{left}");
+    assert!(
+        left.contains("Bobby Tables") && left.contains("Rob Stark"),
+        "{left}"
+    );
     // Purging the person erased the group too, and the receipt commits to its forms.
     assert!(s.aliases(None).unwrap().is_empty());
     assert!(report.receipt.body.alias_commitments.len() >= 3);
@@ -236,7 +308,9 @@ fn aliases_widen_purge_to_every_form() {
 #[test]
 fn dry_runs_explain_rejections() {
     let (_t, s) = store_with(&["Tom Hale owns the red van.", "Tom Haley owns the blue van."]);
-    let plan = s.plan(Operation::Purge, &Target::query("Tom Hale")).unwrap();
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Tom Hale"))
+        .unwrap();
     assert_eq!(plan.matches.len(), 1);
     assert!(
         plan.rejected.iter().any(|r| r.reason.contains("Haley")),
@@ -268,10 +342,15 @@ fn planned_store(answer: &str) -> (common::TempStore, Store, Arc<Scripted>) {
         answer: answer.to_owned(),
         asked: Mutex::new(Vec::new()),
     });
-    let opts = common::fixed(Arc::new(ManualClock::new(1_763_700_000_000))).planner(planner.clone());
+    let opts =
+        common::fixed(Arc::new(ManualClock::new(1_763_700_000_000))).planner(planner.clone());
     let s = Store::create_with(&t.path, opts).unwrap();
-    s.inscribe(Inscription::new("Dmitri drives a Honda Civic.")).unwrap();
-    s.inscribe(Inscription::new("Dmitri lives in Riga and works at a bakery.")).unwrap();
+    s.inscribe(Inscription::new("Dmitri drives a Honda Civic."))
+        .unwrap();
+    s.inscribe(Inscription::new(
+        "Dmitri lives in Riga and works at a bakery.",
+    ))
+    .unwrap();
     (t, s, planner)
 }
 
@@ -281,10 +360,16 @@ fn a_valid_plan_is_followed() {
         r#"{"targets":[{"id":2,"clauses":[1],"rewrite":"Dmitri lives in Riga."}],"reason":"job clause"}"#,
     );
     let out = s
-        .supersede(Target::query("Dmitri's job"), Inscription::new("Dmitri now teaches piano."))
+        .supersede(
+            Target::query("Dmitri's job"),
+            Inscription::new("Dmitri now teaches piano."),
+        )
         .unwrap();
     assert_eq!(out.edited, [2]);
-    assert_eq!(s.get(2).unwrap().text.as_deref(), Some("Dmitri lives in Riga."));
+    assert_eq!(
+        s.get(2).unwrap().text.as_deref(),
+        Some("Dmitri lives in Riga.")
+    );
     let asked = planner.asked.lock().unwrap();
     let req: serde_json::Value = serde_json::from_str(&asked[0]).unwrap();
     assert_eq!(req["format"], "oubli-plan-request-1");
@@ -305,13 +390,19 @@ fn a_malformed_or_invalid_plan_falls_back_to_the_deterministic_path() {
             .plan(Operation::Purge, &Target::query("Honda Civic"))
             .unwrap();
         assert!(
-            matches!(plan.planner, Some(oubli::planner::PlannerOutcome::Rejected(_))),
+            matches!(
+                plan.planner,
+                Some(oubli::planner::PlannerOutcome::Rejected(_))
+            ),
             "{answer}: {:?}",
             plan.planner
         );
         assert_eq!(plan.rows, [1], "{answer}");
         s.purge(Target::query("Honda Civic")).unwrap();
-        assert_eq!(live_texts(&s), ["Dmitri lives in Riga and works at a bakery."]);
+        assert_eq!(
+            live_texts(&s),
+            ["Dmitri lives in Riga and works at a bakery."]
+        );
     }
 }
 
@@ -320,6 +411,8 @@ fn plain_options_never_call_a_planner() {
     let t = temp();
     let s = Store::create_with(&t.path, StoreOptions::default()).unwrap();
     s.inscribe(Inscription::new("Ana uses Chrome.")).unwrap();
-    let plan = s.plan(Operation::Release, &Target::query("Ana's browser Chrome")).unwrap();
+    let plan = s
+        .plan(Operation::Release, &Target::query("Ana's browser Chrome"))
+        .unwrap();
     assert!(plan.planner.is_none());
 }

@@ -127,10 +127,7 @@ pub(super) fn print_plan(plan: &Plan) {
         }
     }
     for r in &plan.rejected {
-        println!(
-            "  not #{} (coverage {:.2}): {}",
-            r.id, r.coverage, r.reason
-        );
+        println!("  not #{} (coverage {:.2}): {}", r.id, r.coverage, r.reason);
     }
     if let Some(p) = &plan.planner {
         println!("  planner: {p:?}");

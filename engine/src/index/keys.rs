@@ -116,7 +116,10 @@ fn exonym_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
             && let Some(n) = chunks.get(i + 1)
             && n.script == c.script
         {
-            for joined in [format!("{}{}", c.form, n.form), format!("{} {}", c.form, n.form)] {
+            for joined in [
+                format!("{}{}", c.form, n.form),
+                format!("{} {}", c.form, n.form),
+            ] {
                 for e in canon::exonyms(&joined) {
                     out.insert(format!("x:{e}"));
                 }
@@ -153,7 +156,9 @@ pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> 
     let mut out = Vec::new();
     for i in 0..chunks.len() {
         for len in 1..=2 {
-            let Some(last) = chunks.get(i + len - 1) else { break };
+            let Some(last) = chunks.get(i + len - 1) else {
+                break;
+            };
             if chunks[i..i + len].iter().any(|c| c.script != Script::Han) {
                 break;
             }
@@ -214,7 +219,11 @@ pub fn query_keys(text: &str) -> Vec<String> {
             }
         }
     }
-    keys.extend(extra.into_iter().map(|k| k.replace(char::is_whitespace, "_")));
+    keys.extend(
+        extra
+            .into_iter()
+            .map(|k| k.replace(char::is_whitespace, "_")),
+    );
     keys.sort();
     keys.dedup();
     keys

@@ -290,10 +290,14 @@ impl Store {
                 forms: merged,
                 salt: b.salt(),
             };
-            b.tx
-                .open_table(ALIASES)?
+            b.tx.open_table(ALIASES)?
                 .insert(id, storage::encode(&group)?.as_slice())?;
-            b.event(EventKind::Config, namespace, vec![], vec![group.commitment()])?;
+            b.event(
+                EventKind::Config,
+                namespace,
+                vec![],
+                vec![group.commitment()],
+            )?;
             Ok(group)
         })
     }
@@ -316,7 +320,12 @@ impl Store {
                 .find(|g| g.id == id)
                 .ok_or_else(|| Error::InvalidArgument(format!("no alias group {id}")))?;
             b.delete_alias_group(id)?;
-            b.event(EventKind::Config, &group.namespace, vec![], vec![group.commitment()])?;
+            b.event(
+                EventKind::Config,
+                &group.namespace,
+                vec![],
+                vec![group.commitment()],
+            )?;
             Ok(())
         })
     }

@@ -24,6 +24,7 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
+pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
 pub use audit::{
     AuditRequest, CONTROL_MAX_ROWS, Finding, HitClass, ResidualAudit, classify, probes,
 };
@@ -32,7 +33,6 @@ pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
-pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
 pub use target::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;

@@ -173,7 +173,12 @@ impl Store {
 
     /// [`Store::plan`] for a supersede whose new text is known: the new text helps choose the
     /// row and the clause it replaces, exactly as [`Store::supersede`] would.
-    pub fn plan_with(&self, op: Operation, target: &Target, new_text: Option<&str>) -> Result<Plan> {
+    pub fn plan_with(
+        &self,
+        op: Operation,
+        target: &Target,
+        new_text: Option<&str>,
+    ) -> Result<Plan> {
         let (scope, width) = match (op, target) {
             (Operation::Supersede, _) => (Scope::Live, Width::One),
             (Operation::Release, Target::Query { .. }) => (Scope::Live, Width::All),
@@ -223,7 +228,12 @@ impl Store {
                     Ok(out)
                 };
                 let mut rows = super::purge::closure_ids(&ids, &row, &children)?;
-                rows.extend(matches.iter().filter(|m| !m.clauses.is_empty()).map(|m| m.id));
+                rows.extend(
+                    matches
+                        .iter()
+                        .filter(|m| !m.clauses.is_empty())
+                        .map(|m| m.id),
+                );
                 rows.sort_unstable();
                 rows.dedup();
                 rows

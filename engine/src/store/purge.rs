@@ -80,138 +80,154 @@ impl Store {
         let embedder = self.opts.embedder.clone();
         let planner = self.opts.planner.clone();
         let planner = planner.as_deref();
-        let (seq, purge_hash, head_before, targeted, cascade, erased, selector_salt, ns, alias_forms) = self
-            .write(|b| {
-                let head_before = b.head();
-                let matches =
-                    resolve_in(b, &target, Scope::NotVoid, Width::All, None, "purge", planner)?
-                        .matches;
-                let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-                let whole: Vec<RowId> = matches
-                    .iter()
-                    .filter(|m| m.clauses.is_empty())
-                    .map(|m| m.id)
-                    .collect();
-                let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
-                    .iter()
-                    .filter(|m| !m.clauses.is_empty())
-                    .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
-                    .collect();
-                // Rows derived from an edited row carried the erased clause: they go whole.
-                let mut start = whole.clone();
-                let mut derived_of_edits = Vec::new();
-                for (id, _, _) in &edits {
-                    for c in b.derived_from(*id)? {
-                        derived_of_edits.push(CascadeEntry {
-                            row: c,
-                            via: "derived".into(),
-                            from: *id,
-                        });
-                        start.push(c);
-                    }
-                }
-                let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
-                for (id, via) in reached.iter_mut() {
-                    if via.is_none()
-                        && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
-                    {
-                        *via = Some(d.clone());
-                    }
-                }
-                let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
-                    .into_iter()
-                    .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
-                    .collect();
-                let mut transitions = Vec::new();
-                let mut commitments = Vec::new();
-                let mut erased = Vec::new();
-                let mut namespaces = BTreeSet::new();
-                let mut cascade = Vec::new();
-                for (id, via) in &reached {
-                    let mut row = b.row(*id)?;
-                    namespaces.insert(row.namespace.clone());
-                    let (t, payload) = b.erase_row(&mut row)?;
-                    transitions.push(t);
-                    commitments.push(commitment::content(&payload.salt, &payload.text));
-                    erased.push(ErasedContent {
-                        row: *id,
-                        text: payload.text,
-                        salt: payload.salt,
-                    });
-                    if let Some(c) = via {
-                        cascade.push(c.clone());
-                    }
-                }
-                for (id, clauses, rewrite) in &edited {
-                    let mut row = b.row(*id)?;
-                    namespaces.insert(row.namespace.clone());
-                    let text = row.text.clone().unwrap_or_default();
-                    let all = crate::clause::clauses(&text);
-                    let removed: Vec<&str> = clauses
-                        .iter()
-                        .filter_map(|&c| all.get(c).map(|c| &text[c.span.clone()]))
-                        .collect();
-                    let removed = removed.join(" ");
-                    let Some(kept) = rewrite
-                        .clone()
-                        .or_else(|| crate::clause::rewrite_without(&text, clauses))
-                    else {
-                        continue;
-                    };
-                    let v = super::ops::embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
-                    let rw = b.rewrite_row(&mut row, kept, v)?;
-                    transitions.push(rw.transition);
-                    let salt = b.salt();
-                    commitments.push(commitment::content(&salt, &removed));
-                    erased.push(ErasedContent {
-                        row: *id,
-                        text: removed,
-                        salt,
-                    });
-                    cascade.push(CascadeEntry {
-                        row: *id,
-                        via: "clause_edit".into(),
+        let (
+            seq,
+            purge_hash,
+            head_before,
+            targeted,
+            cascade,
+            erased,
+            selector_salt,
+            ns,
+            alias_forms,
+        ) = self.write(|b| {
+            let head_before = b.head();
+            let matches = resolve_in(
+                b,
+                &target,
+                Scope::NotVoid,
+                Width::All,
+                None,
+                "purge",
+                planner,
+            )?
+            .matches;
+            let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+            let whole: Vec<RowId> = matches
+                .iter()
+                .filter(|m| m.clauses.is_empty())
+                .map(|m| m.id)
+                .collect();
+            let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
+                .iter()
+                .filter(|m| !m.clauses.is_empty())
+                .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
+                .collect();
+            // Rows derived from an edited row carried the erased clause: they go whole.
+            let mut start = whole.clone();
+            let mut derived_of_edits = Vec::new();
+            for (id, _, _) in &edits {
+                for c in b.derived_from(*id)? {
+                    derived_of_edits.push(CascadeEntry {
+                        row: c,
+                        via: "derived".into(),
                         from: *id,
                     });
+                    start.push(c);
                 }
-                erased.sort_by_key(|e| e.row);
-                // A purge of the entity itself (the query is only a form of an alias group)
-                // erases the group: its forms are personal data too.
-                let mut alias_forms = Vec::new();
-                if let Target::Query { text, namespace } = &target {
-                    let groups = b.alias_groups()?;
-                    for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
-                        if super::alias::names_only(text, &span) {
-                            b.delete_alias_group(g.id)?;
-                            alias_forms.extend(g.forms.iter().cloned());
-                        }
+            }
+            let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
+            for (id, via) in reached.iter_mut() {
+                if via.is_none()
+                    && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
+                {
+                    *via = Some(d.clone());
+                }
+            }
+            let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
+                .into_iter()
+                .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
+                .collect();
+            let mut transitions = Vec::new();
+            let mut commitments = Vec::new();
+            let mut erased = Vec::new();
+            let mut namespaces = BTreeSet::new();
+            let mut cascade = Vec::new();
+            for (id, via) in &reached {
+                let mut row = b.row(*id)?;
+                namespaces.insert(row.namespace.clone());
+                let (t, payload) = b.erase_row(&mut row)?;
+                transitions.push(t);
+                commitments.push(commitment::content(&payload.salt, &payload.text));
+                erased.push(ErasedContent {
+                    row: *id,
+                    text: payload.text,
+                    salt: payload.salt,
+                });
+                if let Some(c) = via {
+                    cascade.push(c.clone());
+                }
+            }
+            for (id, clauses, rewrite) in &edited {
+                let mut row = b.row(*id)?;
+                namespaces.insert(row.namespace.clone());
+                let text = row.text.clone().unwrap_or_default();
+                let all = crate::clause::clauses(&text);
+                let removed: Vec<&str> = clauses
+                    .iter()
+                    .filter_map(|&c| all.get(c).map(|c| &text[c.span.clone()]))
+                    .collect();
+                let removed = removed.join(" ");
+                let Some(kept) = rewrite
+                    .clone()
+                    .or_else(|| crate::clause::rewrite_without(&text, clauses))
+                else {
+                    continue;
+                };
+                let v = super::ops::embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
+                let rw = b.rewrite_row(&mut row, kept, v)?;
+                transitions.push(rw.transition);
+                let salt = b.salt();
+                commitments.push(commitment::content(&salt, &removed));
+                erased.push(ErasedContent {
+                    row: *id,
+                    text: removed,
+                    salt,
+                });
+                cascade.push(CascadeEntry {
+                    row: *id,
+                    via: "clause_edit".into(),
+                    from: *id,
+                });
+            }
+            erased.sort_by_key(|e| e.row);
+            // A purge of the entity itself (the query is only a form of an alias group)
+            // erases the group: its forms are personal data too.
+            let mut alias_forms = Vec::new();
+            if let Target::Query { text, namespace } = &target {
+                let groups = b.alias_groups()?;
+                for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
+                    if super::alias::names_only(text, &span) {
+                        b.delete_alias_group(g.id)?;
+                        alias_forms.extend(g.forms.iter().cloned());
                     }
                 }
-                let selector_salt = b.salt();
-                commitments.push(commitment::content(&selector_salt, &selector));
-                for f in &alias_forms {
-                    commitments.push(commitment::content(&selector_salt, f));
-                }
-                let ns = if namespaces.len() == 1 {
-                    namespaces.into_iter().next().expect("one namespace")
-                } else {
-                    "*".to_owned()
-                };
-                let order: Vec<RowId> = erased.iter().map(|e| e.row).collect();
-                transitions.sort_by_key(|t| order.iter().position(|r| *r == t.row));
-                let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
-                Ok((
-                    seq,
-                    b.head().1,
-                    head_before,
-                    targeted,
-                    cascade,
-                    erased,
-                    selector_salt,
-                    ns,
-                    alias_forms,
-                ))
-            })?;
+            }
+            let selector_salt = b.salt();
+            commitments.push(commitment::content(&selector_salt, &selector));
+            for f in &alias_forms {
+                commitments.push(commitment::content(&selector_salt, f));
+            }
+            let ns = if namespaces.len() == 1 {
+                namespaces.into_iter().next().expect("one namespace")
+            } else {
+                "*".to_owned()
+            };
+            let order: Vec<RowId> = erased.iter().map(|e| e.row).collect();
+            transitions.sort_by_key(|t| order.iter().position(|r| *r == t.row));
+            let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
+            Ok((
+                seq,
+                b.head().1,
+                head_before,
+                targeted,
+                cascade,
+                erased,
+                selector_salt,
+                ns,
+                alias_forms,
+            ))
+        })?;
         let completion = if self.opts.scrub_on_purge {
             let s = self.scrub()?;
             Some((s, self.head()?.1))
@@ -224,7 +240,11 @@ impl Store {
             erased: erased
                 .iter()
                 .map(|e| e.row)
-                .filter(|r| !cascade.iter().any(|c| c.row == *r && c.via == "clause_edit"))
+                .filter(|r| {
+                    !cascade
+                        .iter()
+                        .any(|c| c.row == *r && c.via == "clause_edit")
+                })
                 .collect(),
             before_seq: Some(head_before.0),
             k: 20,

@@ -241,11 +241,9 @@ impl Inner {
             Target::Key { namespace, key } => {
                 validate_field("namespace", namespace)?;
                 validate_field("key", key)?;
-                let id = (lookup.key_holder)(namespace, key)?.ok_or_else(|| {
-                    Error::UnknownKey {
-                        namespace: namespace.clone(),
-                        key: key.clone(),
-                    }
+                let id = (lookup.key_holder)(namespace, key)?.ok_or_else(|| Error::UnknownKey {
+                    namespace: namespace.clone(),
+                    key: key.clone(),
                 })?;
                 Ok(Resolution {
                     matches: vec![exact(id)],
@@ -311,11 +309,15 @@ impl Inner {
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
         for (id, bm) in bm25 {
-            let Some(row) = (lookup.fetch)(id)? else { continue };
+            let Some(row) = (lookup.fetch)(id)? else {
+                continue;
+            };
             if !in_scope(&row, scope) || namespace.is_some_and(|ns| ns != row.namespace) {
                 continue;
             }
-            let Some(text) = row.text.clone() else { continue };
+            let Some(text) = row.text.clone() else {
+                continue;
+            };
             let view = RowView::new(&text);
             let best = shapes
                 .iter()
@@ -336,7 +338,13 @@ impl Inner {
                 continue;
             }
             let fan = shapes[0].fan_out && width == Width::All;
-            if best.coverage < MIN_COVERAGE && !(fan && !shapes[0].names.is_empty()) {
+            // Identifiers decide: a purge or release of "Smirnov's IBAN DE76 ..." reaches every
+            // row holding that IBAN, however little else of the query it holds.
+            let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
+            if best.coverage < MIN_COVERAGE
+                && !(fan && !shapes[0].names.is_empty())
+                && !by_identifier
+            {
                 if let Some(h) = hint {
                     let rel = score::relatedness(&shapes[0], h, &view);
                     weak.push((row.clone(), best.clone(), bm, rel));
@@ -366,10 +374,19 @@ impl Inner {
         if let Some(best) = scored.iter().map(|c| c.score.coverage).reduce(f64::max) {
             let tied = |c: &Candidate| c.score.coverage == best;
             for (what, bad) in [
-                ("polarity differs from the query", Box::new(|c: &Candidate| !c.score.polarity_ok) as Box<dyn Fn(&Candidate) -> bool>),
-                ("names a longer name than the query", Box::new(|c: &Candidate| c.score.longer_name)),
+                (
+                    "polarity differs from the query",
+                    Box::new(|c: &Candidate| !c.score.polarity_ok)
+                        as Box<dyn Fn(&Candidate) -> bool>,
+                ),
+                (
+                    "names a longer name than the query",
+                    Box::new(|c: &Candidate| c.score.longer_name),
+                ),
             ] {
-                if scored.iter().any(|c| tied(c) && !bad(c)) && scored.iter().any(|c| tied(c) && bad(c)) {
+                if scored.iter().any(|c| tied(c) && !bad(c))
+                    && scored.iter().any(|c| tied(c) && bad(c))
+                {
                     scored.retain(|c| {
                         let drop = tied(c) && bad(c);
                         if drop {
@@ -421,7 +438,7 @@ impl Inner {
         let fan = shapes[0].fan_out && width == Width::All;
         let keep = match width {
             Width::One => scored.len().min(1),
-            Width::All if fan => scored.len(),
+            Width::All if fan || shapes[0].has_strong_identifier() => scored.len(),
             Width::All => {
                 let best = scored.first().map(|c| c.score.coverage);
                 scored
@@ -473,7 +490,11 @@ fn consult(
         .matches
         .iter()
         .map(|m| (m.id, m.coverage, true, m.clauses.clone()))
-        .chain(det.rejected.iter().map(|r| (r.id, r.coverage, false, Vec::new())))
+        .chain(
+            det.rejected
+                .iter()
+                .map(|r| (r.id, r.coverage, false, Vec::new())),
+        )
         .take(MAX_CANDIDATES);
     for (id, coverage, chosen, clauses_chosen) in offered {
         let Some(text) = (lookup.fetch)(id)?.and_then(|r| r.text) else {
@@ -499,7 +520,8 @@ fn consult(
         new_text: hint.map(str::to_owned),
         candidates,
     };
-    let json = serde_json::to_string(&request).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let json =
+        serde_json::to_string(&request).map_err(|e| Error::InvalidArgument(e.to_string()))?;
     let verdict = planner
         .propose(&json)
         .map_err(|e| format!("planner failed: {e}"))
@@ -570,7 +592,12 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
             .collect();
         let best = overlaps.iter().copied().max().unwrap_or(0);
         if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
-            hit = vec![overlaps.iter().position(|&o| o == best).expect("max exists")];
+            hit = vec![
+                overlaps
+                    .iter()
+                    .position(|&o| o == best)
+                    .expect("max exists"),
+            ];
         } else {
             // No shared word: the clause the new text resembles most (same attribute slot,
             // similar words), when one stands out.
@@ -589,4 +616,3 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
         hit
     }
 }
-

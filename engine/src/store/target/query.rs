@@ -8,9 +8,9 @@ use crate::text;
 
 /// Words that make a query negative ("does not drink", "is no longer", "never").
 const NEGATIONS: &[&str] = &[
-    "not", "never", "no", "nobody", "none", "cannot", "without", "dont", "doesnt", "didnt",
-    "isnt", "arent", "wasnt", "werent", "wont", "cant", "hasnt", "havent", "hadnt", "shouldnt",
-    "wouldnt", "couldnt", "neither", "nor",
+    "not", "never", "no", "nobody", "none", "cannot", "without", "dont", "doesnt", "didnt", "isnt",
+    "arent", "wasnt", "werent", "wont", "cant", "hasnt", "havent", "hadnt", "shouldnt", "wouldnt",
+    "couldnt", "neither", "nor",
 ];
 
 /// Words that widen a query to everything about its subject ("everything about Hannah").
@@ -20,6 +20,11 @@ const FAN_OUT: &[&str] = &["everything", "all", "anything", "every", "any", "wha
 const TITLES: &[&str] = &[
     "mr", "mrs", "ms", "dr", "prof", "sir", "miss", "madam", "mx",
 ];
+
+/// True for an honorific or title ("mr", "dr").
+pub(crate) fn is_title(form: &str) -> bool {
+    TITLES.contains(&form)
+}
 
 /// True if `text` states something negatively.
 pub(crate) fn is_negated(text: &str) -> bool {
@@ -85,9 +90,7 @@ fn typed_kind(k: IdKind) -> bool {
 /// True if the text between two chunks glues them into one token ("api-gateway", "1.4").
 fn glued(text: &str, a: &Chunk, b: &Chunk) -> bool {
     let between = &text[a.span.end..b.span.start];
-    !between.is_empty()
-        && between.len() <= 2
-        && between.chars().all(|c| "-._/:+#@".contains(c))
+    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| "-._/:+#@".contains(c))
 }
 
 fn inside(span: &std::ops::Range<usize>, ids: &[Identifier]) -> bool {
@@ -109,7 +112,12 @@ impl QueryShape {
 
         let mut words = Vec::new();
         for (pos, c) in chunks.iter().enumerate() {
-            if inside(&c.span, &typed) || has_digit(c) {
+            let glued_to_digits =
+                (pos > 0 && has_digit(&chunks[pos - 1]) && glued(text, &chunks[pos - 1], c))
+                    || (pos + 1 < chunks.len()
+                        && has_digit(&chunks[pos + 1])
+                        && glued(text, c, &chunks[pos + 1]));
+            if inside(&c.span, &typed) || has_digit(c) || glued_to_digits {
                 continue;
             }
             let possessive_s = c.form == "s"
@@ -162,9 +170,9 @@ impl QueryShape {
             while j < chunks.len() && glued(text, &chunks[j - 1], &chunks[j]) {
                 j += 1;
             }
-            let covered = typed
-                .iter()
-                .any(|t| t.span.start <= chunks[i].span.start && chunks[j - 1].span.end <= t.span.end);
+            let covered = typed.iter().any(|t| {
+                t.span.start <= chunks[i].span.start && chunks[j - 1].span.end <= t.span.end
+            });
             let name_part = (i..j).any(|k| name_like(&chunks[k]));
             if j - i >= 2 && !covered && !name_part && !(i..j).any(|k| has_digit(&chunks[k])) {
                 codes.push(CodeRun {
@@ -227,6 +235,12 @@ impl QueryShape {
     /// True if the query has identifiers: they decide, names and words only rank.
     pub fn has_identifiers(&self) -> bool {
         !self.typed.is_empty() || !self.codes.is_empty()
+    }
+
+    /// True if the query holds an identifier specific enough to decide on its own: a typed one,
+    /// or a code of at least six characters (not a time, a price or a room number).
+    pub fn has_strong_identifier(&self) -> bool {
+        !self.typed.is_empty() || self.codes.iter().any(|c| c.display.len() >= 6)
     }
 
     /// The stems of the query's words, for explanations.

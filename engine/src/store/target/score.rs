@@ -51,9 +51,25 @@ impl<'a> RowView<'a> {
 /// Day and month names, which take plurals ("on Tuesdays").
 fn is_calendar(w: &str) -> bool {
     const NAMES: &[&str] = &[
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-        "february", "march", "april", "may", "june", "july", "august", "september", "october",
-        "november", "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
     ];
     NAMES.contains(&w)
 }
@@ -111,13 +127,16 @@ fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
     if a.script == Script::Latin || a.script != b.script {
         return false;
     }
-    [format!("{}{}", a.form, b.form), format!("{} {}", a.form, b.form)]
-        .iter()
-        .any(|joined| {
-            canon::exonyms(joined)
-                .iter()
-                .any(|e| keys::stem(e) == w.stem)
-        })
+    [
+        format!("{}{}", a.form, b.form),
+        format!("{} {}", a.form, b.form),
+    ]
+    .iter()
+    .any(|joined| {
+        canon::exonyms(joined)
+            .iter()
+            .any(|e| keys::stem(e) == w.stem)
+    })
 }
 
 /// The verdict on one row.
@@ -156,12 +175,25 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // Identifiers decide.
     let mut identifiers_ok = true;
     for id in &q.typed {
-        match row.ids.iter().find(|r| canon::same_identifier(id, r)) {
-            Some(r) => {
+        // The typed form, or else the same characters as a whole code ("001a.2b3c.4d5e" and
+        // "00:1A:2B:3C:4D:5E" when the row's form was not recognised as a MAC).
+        let span = row
+            .ids
+            .iter()
+            .find(|r| canon::same_identifier(id, r))
+            .map(|r| r.span.clone())
+            .or_else(|| {
+                let code = canon::code(&q.text[id.span.clone()])?;
+                canon::find_code(&row.chunks, &code)
+                    .into_iter()
+                    .find(|r| whole_token(row.text, r))
+            });
+        match span {
+            Some(span) => {
                 hit_units += 1;
                 matched.push(id.canonical.clone());
                 reasons.push(format!("{:?} {} present", id.kind, id.canonical));
-                evidence.extend(row.clause_at(&r.span));
+                evidence.extend(row.clause_at(&span));
             }
             None => {
                 identifiers_ok = false;
@@ -176,7 +208,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             if run.digit_chunks.iter().all(|d| covered.contains(d)) {
                 break;
             }
-            if !run.digit_chunks.iter().any(|d| a <= d && d < b && !covered.contains(d)) {
+            if !run
+                .digit_chunks
+                .iter()
+                .any(|d| a <= d && d < b && !covered.contains(d))
+            {
                 continue;
             }
             let found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
@@ -226,7 +262,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             .or_else(|| {
                 keys::han_readings(row.text, &row.chunks)
                     .into_iter()
-                    .find(|(_, r)| *r == w.chunk.form || canon::variant_key(r) == canon::variant_key(&w.chunk.form))
+                    .find(|(_, r)| {
+                        *r == w.chunk.form
+                            || canon::variant_key(r) == canon::variant_key(&w.chunk.form)
+                    })
                     .map(|(i, _)| i)
             });
         match pos {
@@ -282,6 +321,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 if joined
                     && latin
                     && rc.capitalized
+                    && !super::query::is_title(&rc.form)
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
                     && veto.is_none()
@@ -298,8 +338,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
 
     let mut longer_name = false;
     for run in &q.names {
-        let (Some(&first), Some(&last)) = (run.first(), run.last()) else { continue };
-        let (Some(a), Some(b)) = (word_hit[first], word_hit[last]) else { continue };
+        let (Some(&first), Some(&last)) = (run.first(), run.last()) else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (word_hit[first], word_hit[last]) else {
+            continue;
+        };
         let (lo, hi) = (a.min(b), a.max(b));
         let before = lo.checked_sub(1).map(|i| &row.chunks[i]);
         let after = row.chunks.get(hi + 1);
@@ -309,6 +353,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 && c.script == Script::Latin
                 && !has_digit(c)
                 && !crate::text::is_stopword(&c.form)
+                && !super::query::is_title(&c.form)
                 && !q.words.iter().any(|w| word_matches(w, c))
         };
         if before.is_some_and(|c| extends(c, row.chunks[lo].gap == Some(canon::Gap::Joiner)))
