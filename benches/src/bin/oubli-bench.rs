@@ -226,8 +226,8 @@ fn admit_files(files: &[PathBuf]) -> Result<bool, String> {
 
 /// Runs the ledger suite and prints its sweeps and verdicts; false if a check failed.
 fn ledger(seed: u64, json: Option<&Path>) -> Result<bool, String> {
-    let (verdicts, sweep, decoys, hops) =
-        oubli_bench::ledger::run_all(seed).map_err(|e| e.to_string())?;
+    let report = oubli_bench::ledger::run_all(seed).map_err(|e| e.to_string())?;
+    let (sweep, decoys, hops) = (&report.size_sweep, &report.decoy_sweep, &report.hops);
     println!("size sweep (k of N kept, reader: + recomputed, ! flagged)");
     for budget in oubli_bench::ledger::checks::CLIFF_BUDGETS {
         let cells: Vec<String> = sweep
@@ -247,7 +247,7 @@ fn ledger(seed: u64, json: Option<&Path>) -> Result<bool, String> {
         println!("  B={budget:<4} {}", cells.join(" "));
     }
     println!("decoy sweep (4 items, budget 420): decoys / source-first / positional");
-    for p in &decoys {
+    for p in decoys {
         println!(
             "  {:>3}  {}  {}",
             p.decoys,
@@ -260,15 +260,13 @@ fn ledger(seed: u64, json: Option<&Path>) -> Result<bool, String> {
         );
     }
     println!("running-ledger loop (budget 400): hop / k of N / bytes / reader");
-    for h in &hops {
+    for h in hops {
         println!(
             "  {:>2}  {:>2}/{:<2}  {:>3}  {}",
             h.hop, h.kept, h.n, h.bytes, h.outcome
         );
     }
-    let mut ok = true;
-    for v in &verdicts {
-        ok &= v.passed;
+    for v in &report.verdicts {
         println!(
             "{} {}: {}",
             if v.passed { "PASS" } else { "FAIL" },
@@ -277,17 +275,10 @@ fn ledger(seed: u64, json: Option<&Path>) -> Result<bool, String> {
         );
     }
     if let Some(path) = json {
-        let doc = serde_json::json!({
-            "seed": seed,
-            "verdicts": verdicts,
-            "size_sweep": sweep,
-            "decoy_sweep": decoys,
-            "loop": hops,
-        });
-        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(ok)
+    Ok(report.passed())
 }
 
 fn main() -> ExitCode {

@@ -438,10 +438,12 @@ pub fn purge_marker(seed: u64) -> oubli::Result<Verdict> {
             f.push(format!("the receipt does not list the {what} #{id}"));
         }
     }
-    let mut q = ListQuery::default();
-    q.include_submerged = true;
-    q.include_stale = true;
-    q.include_expired = true;
+    let q = ListQuery {
+        include_submerged: true,
+        include_stale: true,
+        include_expired: true,
+        ..Default::default()
+    };
     for row in store.list(&q)? {
         if row.text.as_deref().is_some_and(|t| t.contains(&marker)) {
             f.push(format!("row #{} still carries the marker", row.id));
@@ -635,22 +637,48 @@ pub fn replay(seed: u64) -> oubli::Result<Verdict> {
     ))
 }
 
-/// The whole suite's verdicts, for the CLI.
-pub fn run_all(
-    seed: u64,
-) -> oubli::Result<(Vec<Verdict>, Vec<CliffPoint>, Vec<DecoyPoint>, Vec<Hop>)> {
-    let sweep = size_sweep(seed)?;
-    let decoys = decoy_sweep(seed)?;
+/// Everything the suite measured, for the CLI and its JSON report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SuiteReport {
+    /// The seed.
+    pub seed: u64,
+    /// One verdict per check.
+    pub verdicts: Vec<Verdict>,
+    /// The size sweep.
+    pub size_sweep: Vec<CliffPoint>,
+    /// The decoy sweep.
+    pub decoy_sweep: Vec<DecoyPoint>,
+    /// The running-ledger loop.
+    pub hops: Vec<Hop>,
+}
+
+impl SuiteReport {
+    /// True if every check passed.
+    pub fn passed(&self) -> bool {
+        self.verdicts.iter().all(|v| v.passed)
+    }
+}
+
+/// Runs every check of the suite.
+pub fn run_all(seed: u64) -> oubli::Result<SuiteReport> {
+    let size_sweep = size_sweep(seed)?;
+    let decoy_sweep = decoy_sweep(seed)?;
     let mut scratch = Scratch::new()?;
     let hops = run_loop(&scratch.store()?, seed)?;
     let verdicts = vec![
         keeps_sources(seed)?,
         correction(seed)?,
-        judge_sweep(&sweep),
-        judge_decoys(&decoys),
+        judge_sweep(&size_sweep),
+        judge_decoys(&decoy_sweep),
         purge_marker(seed)?,
         judge_loop(&hops),
         replay(seed)?,
     ];
-    Ok((verdicts, sweep, decoys, hops))
+    Ok(SuiteReport {
+        seed,
+        verdicts,
+        size_sweep,
+        decoy_sweep,
+        hops,
+    })
 }

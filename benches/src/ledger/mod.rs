@@ -14,6 +14,6 @@ pub mod checks;
 pub mod generator;
 pub mod reader;
 
-pub use checks::{CliffPoint, DecoyPoint, Hop, Verdict, run_all};
+pub use checks::{CliffPoint, DecoyPoint, Hop, SuiteReport, Verdict, run_all};
 pub use generator::{Item, Ledger, LedgerConfig, generate};
 pub use reader::{Outcome, read};

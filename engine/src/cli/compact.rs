@@ -66,7 +66,7 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
         }
         let bad = r
             .iter()
-            .any(|n| !n.purged && !(n.commitment_matches && n.digest_matches));
+            .any(|n| !(n.purged || n.commitment_matches && n.digest_matches));
         return if bad {
             Err(crate::Error::Corrupt("a note does not replay".into()))
         } else {

@@ -205,6 +205,9 @@ impl ListQuery {
     }
 }
 
+/// What the filter admits: the row's depth at its point in time and its stale mark.
+type Admitted = (Depth, Option<u64>);
+
 /// The filters shared by recall and list.
 struct Filter<'a> {
     namespace: Option<&'a str>,
@@ -265,7 +268,7 @@ impl<'a> Filter<'a> {
     }
 
     /// The row's depth at the filter's point in time and its stale mark, if it passes.
-    fn admit(&self, row: &Row) -> Option<(Depth, Option<u64>)> {
+    fn admit(&self, row: &Row) -> Option<Admitted> {
         let depth = match &self.depths {
             None => row.depth,
             Some(m) => *m.get(&row.id)?,
@@ -394,7 +397,7 @@ impl Inner {
         qv: Option<&[f32]>,
         filter: &Filter<'_>,
     ) -> Result<Vec<Hit>> {
-        let mut rows: HashMap<RowId, Option<(Row, (Depth, Option<u64>))>> = HashMap::new();
+        let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
         let mut admit = |id: RowId| -> Result<bool> {
             if let Some(v) = rows.get(&id) {
                 return Ok(v.is_some());
