@@ -285,6 +285,18 @@ fn a_keyed_note_replaces_the_previous_one_and_notes_go_stale() {
     s.supersede(Target::id(a), item("8 pens at $2 each", "2", 8))
         .unwrap();
     assert!(s.stale_since(second.id.unwrap()).unwrap().is_some());
+    // A key held by a row that is not a note is never taken over.
+    s.inscribe(item("receipt scan", "1", 1).key("taken"))
+        .unwrap();
+    let head = s.head().unwrap();
+    assert!(matches!(
+        s.compact(
+            &CompactScope::namespace("shop"),
+            &CompactOptions::new(400).key("taken")
+        ),
+        Err(Error::DuplicateKey { .. })
+    ));
+    assert_eq!(s.head().unwrap(), head);
 }
 
 #[test]

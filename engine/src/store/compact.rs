@@ -30,7 +30,7 @@ use crate::derive::{Decimal, SourceRef};
 use crate::error::{Error, Result};
 use crate::log::{Event, EventKind, Hash32};
 use crate::row::{Inscription, Kind, MAX_TEXT_BYTES, Row, RowId, validate_field};
-use crate::storage::{self, EVENTS, NOTES, PAYLOADS, ROW_EVENTS, ROWS};
+use crate::storage::{self, EVENTS, NOTES, PAYLOADS, ROWS};
 
 /// First words of every note's header.
 pub const NOTE_HEADER: &str = "oubli note v1";
@@ -800,6 +800,13 @@ impl Store {
                 && let Some(holder) = b.key_holder(&namespace, key)?
             {
                 let mut old = b.row(holder)?;
+                if old.kind != Kind::Note {
+                    return Err(Error::DuplicateKey {
+                        namespace: namespace.clone(),
+                        key: key.clone(),
+                        holder,
+                    });
+                }
                 transitions.push(b.set_depth(&mut old, Depth::SUBMERGED)?);
                 replaced = Some(old);
             }
@@ -862,7 +869,6 @@ impl Store {
             };
             let notes = storage::open_read(&tx, NOTES)?;
             let payloads = storage::open_read(&tx, PAYLOADS)?;
-            let _ = storage::open_read(&tx, ROW_EVENTS)?;
             for e in events.iter()? {
                 let (seq, v) = e?;
                 let ev = Event::decode(v.value())?;
