@@ -89,8 +89,23 @@ pub fn check_store(
         ));
     }
     let rows: Vec<u64> = purge.transitions.iter().map(|t| t.row).collect();
+    // Rows rewritten by a clause edit keep their (rewritten) text and depth; every other row
+    // of the purge is void.
+    let edited: Vec<u64> = b
+        .cascade
+        .iter()
+        .filter(|c| c.via == "clause_edit")
+        .map(|c| c.row)
+        .collect();
     let erased: Vec<u64> = b.erased.iter().map(|r| r.row).collect();
-    if rows != erased || purge.transitions.iter().any(|t| !t.after.is_void()) {
+    let wrong_state = purge.transitions.iter().any(|t| {
+        if edited.contains(&t.row) {
+            t.before != Some(t.after)
+        } else {
+            !t.after.is_void()
+        }
+    });
+    if rows != erased || wrong_state {
         return Err(AuditError::Mismatch(
             "the purge event erased other rows".into(),
         ));
@@ -125,7 +140,7 @@ pub fn check_store(
     }
     for (name, def) in [("payload", tables::PAYLOADS), ("vector", tables::VECTORS)] {
         let t = tx.open_table(def).map_err(store_err)?;
-        for id in &erased {
+        for id in erased.iter().filter(|id| !edited.contains(id)) {
             if t.get(*id).map_err(store_err)?.is_some() {
                 return Err(AuditError::Mismatch(format!(
                     "row {id}'s {name} is still stored"

@@ -248,7 +248,7 @@ impl Adapter for OubliAdapter {
     fn supersede_target(&mut self, t: &Target, new: &Row) -> Result<usize, AdapterError> {
         let store = self.store()?;
         match store.supersede(target(t), inscription(new)) {
-            Ok(out) => Ok(out.replaced.len()),
+            Ok(out) => Ok(out.replaced.len() + out.edited.len()),
             Err(Error::NoMatch(_)) => {
                 store.inscribe(inscription(new)).map_err(store_error)?;
                 Ok(0)

@@ -23,6 +23,8 @@
 //!
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
+pub mod canon;
+pub mod clause;
 pub mod cli;
 pub mod clock;
 pub mod derive;
@@ -30,7 +32,9 @@ pub mod embed;
 pub mod entropy;
 pub mod error;
 pub mod index;
+pub mod lexicon;
 pub mod options;
+pub mod planner;
 pub mod row;
 pub mod storage;
 mod store;
@@ -67,11 +71,12 @@ pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
-    AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS, Certificate, Check, CheckStatus,
-    CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy, DerivedCheck, DerivedRow, Explain,
-    Finding, History, Hit, HitClass, INCOMPLETE_MARK, Legs, LineKind, ListQuery, LogReport,
-    MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay, Operation, Plan, PurgeReport,
-    RecallQuery, ResidualAudit, Store, Superseded, SweepReport, Target, TargetMatch,
+    AliasGroup, AliasKind, AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS,
+    Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy,
+    DerivedCheck, DerivedRow, Explain, Finding, History, Hit, HitClass, INCOMPLETE_MARK, Legs,
+    LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
+    Operation, Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded,
+    SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -19,6 +19,7 @@ pub struct StoreOptions {
     pub(crate) ann_threshold: usize,
     pub(crate) scrub_on_purge: bool,
     pub(crate) durable: bool,
+    pub(crate) planner: Option<Arc<dyn crate::planner::Planner>>,
 }
 
 impl Default for StoreOptions {
@@ -32,6 +33,7 @@ impl Default for StoreOptions {
             ann_threshold: DEFAULT_ANN_THRESHOLD,
             scrub_on_purge: true,
             durable: true,
+            planner: None,
         }
     }
 }
@@ -47,6 +49,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("ann_threshold", &self.ann_threshold)
             .field("scrub_on_purge", &self.scrub_on_purge)
             .field("durable", &self.durable)
+            .field("planner", &self.planner.is_some())
             .finish()
     }
 }
@@ -107,6 +110,14 @@ impl StoreOptions {
     /// to batch many purges and scrub once; the receipt then records that erasure is pending.
     pub fn scrub_on_purge(mut self, yes: bool) -> Self {
         self.scrub_on_purge = yes;
+        self
+    }
+
+    /// Consults `planner` when a supersede, release or purge targets rows by query (see
+    /// [`crate::planner`]). The engine validates every plan and falls back to its deterministic
+    /// resolution when a plan is malformed or invalid. Recall never calls the planner.
+    pub fn planner(mut self, planner: Arc<dyn crate::planner::Planner>) -> Self {
+        self.planner = Some(planner);
         self
     }
 }

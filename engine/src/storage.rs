@@ -40,6 +40,9 @@ pub const VECTOR_SNAPSHOT: TableDefinition<u64, &[u8]> = TableDefinition::new("v
 pub const RECEIPTS: TableDefinition<u64, &[u8]> = oubli_audit::tables::RECEIPTS;
 /// Decay policies: `namespace -> bincode(DecayPolicy)`.
 pub const POLICIES: TableDefinition<&str, &[u8]> = TableDefinition::new("policies");
+/// Alias groups: `group id -> bincode(AliasGroup)`. A group is deleted when a purge erases the
+/// entity it names.
+pub const ALIASES: TableDefinition<u64, &[u8]> = TableDefinition::new("aliases");
 
 /// Provenance of derived rows and notes: `row id -> bincode(Provenance)`. Deleted on purge.
 pub const PROVENANCE: TableDefinition<u64, &[u8]> = TableDefinition::new("provenance");

@@ -2,6 +2,7 @@
 //! `--json` for machine-readable output. Exit codes: 0 success, 1 a store error (message on
 //! stderr), 2 bad usage.
 
+mod alias;
 mod compact;
 mod demo;
 
@@ -40,6 +41,21 @@ enum Cmd {
     },
     /// Create a new store file.
     Init { path: PathBuf },
+    /// Declare, list and remove aliases (forms that name one person, account or identifier).
+    #[command(subcommand)]
+    Alias(alias::AliasCmd),
+    /// Dry run: which rows (and clauses) a call would act on, and why.
+    Plan {
+        path: PathBuf,
+        /// supersede, release, pin, resurface or purge.
+        #[arg(long, value_parser = alias::parse_op)]
+        op: crate::Operation,
+        #[command(flatten)]
+        target: TargetArgs,
+        /// The new text of a supersede (helps choose the row and clause).
+        #[arg(long)]
+        new: Option<String>,
+    },
     /// Inscribe one row, or every row of a JSONL file with --file.
     Inscribe {
         path: PathBuf,
@@ -392,6 +408,13 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Compact(a) => compact::compact(a, json),
         Cmd::Recompute(a) => compact::recompute(a, json),
         Cmd::Demo { path } => demo::run(path, json),
+        Cmd::Alias(cmd) => alias::run(cmd, json),
+        Cmd::Plan {
+            path,
+            op,
+            target,
+            new,
+        } => alias::plan(path, op, &target, new.as_deref(), json),
         Cmd::Init { path } => {
             let s = Store::create_with(&path, StoreOptions::default())?;
             let pk = hex(&s.public_key()?);
@@ -543,13 +566,7 @@ fn run(cli: Cli) -> Result<()> {
                 if json {
                     print_json(&plan);
                 } else {
-                    println!("would erase {:?}", plan.rows);
-                    for m in plan.matches {
-                        println!(
-                            "#{} coverage {:.2} bm25 {:.3} matched {:?} missing {:?}",
-                            m.id, m.coverage, m.bm25, m.matched, m.missing
-                        );
-                    }
+                    alias::print_plan(&plan);
                 }
                 return Ok(());
             }

@@ -80,6 +80,18 @@ impl RedbDirectory {
         tx.commit().map_err(io_err)
     }
 
+    /// Deletes every file of the index (used when an index of an older layout is replaced).
+    pub fn delete_all(&self) -> crate::error::Result<()> {
+        self.clear_cache();
+        let tx = self.db.begin_write()?;
+        {
+            let mut table = tx.open_table(TEXT_INDEX_FILES)?;
+            table.retain(|_, _| false)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Drops every cached file (used after the index is rebuilt).
     pub fn clear_cache(&self) {
         self.cache.write().clear();

@@ -2,5 +2,6 @@
 //! row, payload and vector tables, and both live inside the store's one redb file.
 
 pub mod directory;
+pub mod keys;
 pub mod text;
 pub mod vector;

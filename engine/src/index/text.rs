@@ -19,7 +19,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer, WhitespaceTokenizer,
+};
 use tantivy::{
     Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
 };
@@ -32,6 +34,7 @@ use crate::storage::Db;
 /// Segments allowed before a commit merges them all into one.
 pub const MAX_SEGMENTS: usize = 8;
 const TOKENIZER: &str = "oubli_v1";
+const KEYS_TOKENIZER: &str = "oubli_keys_v1";
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
 /// The tantivy index and its single writer.
@@ -42,10 +45,11 @@ pub struct TextIndex {
     dir: Option<RedbDirectory>,
     f_id: Field,
     f_text: Field,
+    f_keys: Field,
     indexed_seq: u64,
 }
 
-fn schema() -> (Schema, Field, Field) {
+fn schema() -> (Schema, Field, Field, Field) {
     let mut b = Schema::builder();
     let f_id = b.add_u64_field("id", NumericOptions::default().set_indexed().set_fast());
     let indexing = TextFieldIndexing::default()
@@ -55,7 +59,19 @@ fn schema() -> (Schema, Field, Field) {
         "text",
         TextOptions::default().set_indexing_options(indexing),
     );
-    (b.build(), f_id, f_text)
+    let keys = TextFieldIndexing::default()
+        .set_tokenizer(KEYS_TOKENIZER)
+        .set_index_option(IndexRecordOption::WithFreqs);
+    let f_keys = b.add_text_field("keys", TextOptions::default().set_indexing_options(keys));
+    (b.build(), f_id, f_text, f_keys)
+}
+
+fn register(index: &Index) {
+    index.tokenizers().register(TOKENIZER, analyzer());
+    index.tokenizers().register(
+        KEYS_TOKENIZER,
+        TextAnalyzer::builder(WhitespaceTokenizer::default()).build(),
+    );
 }
 
 fn analyzer() -> TextAnalyzer {
@@ -70,16 +86,30 @@ impl TextIndex {
     /// writer is opened; `durable` whether its commits wait for the disk.
     pub fn open(db: Arc<Db>, writable: bool, durable: bool) -> Result<TextIndex> {
         let dir = RedbDirectory::new(db, durable);
-        let (schema, f_id, f_text) = schema();
+        let (schema, f_id, f_text, f_keys) = schema();
         let exists = Index::exists(&dir).map_err(|e| Error::TextIndex(e.to_string()))?;
         let index = if exists {
-            Index::open(dir.clone())?
+            let index = Index::open(dir.clone())?;
+            if index.schema() != schema {
+                // An index written by an older layout: start over; the store re-indexes every
+                // row from the log (the new index reflects no event yet).
+                if !writable {
+                    return Err(Error::Corrupt(
+                        "text index has an older layout; open the store writable once".into(),
+                    ));
+                }
+                drop(index);
+                dir.delete_all()?;
+                Index::create(dir.clone(), schema, IndexSettings::default())?
+            } else {
+                index
+            }
         } else if writable {
             Index::create(dir.clone(), schema, IndexSettings::default())?
         } else {
             return Err(Error::Corrupt("text index is missing".into()));
         };
-        index.tokenizers().register(TOKENIZER, analyzer());
+        register(&index);
         let writer = if writable {
             let w: IndexWriter<TantivyDocument> =
                 index.writer_with_num_threads(1, WRITER_MEMORY)?;
@@ -100,6 +130,7 @@ impl TextIndex {
             dir: Some(dir),
             f_id,
             f_text,
+            f_keys,
             indexed_seq,
         })
     }
@@ -125,10 +156,11 @@ impl TextIndex {
 
     /// Stages a document for `id` (call [`TextIndex::remove`] first when replacing).
     pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
-        let (f_id, f_text) = (self.f_id, self.f_text);
+        let (f_id, f_text, f_keys) = (self.f_id, self.f_text, self.f_keys);
         let mut doc = TantivyDocument::default();
         doc.add_u64(f_id, id);
         doc.add_text(f_text, text);
+        doc.add_text(f_keys, super::keys::row_keys(text).join(" "));
         self.writer()?.add_document(doc)?;
         Ok(())
     }
@@ -210,9 +242,9 @@ impl TextIndex {
         rows: impl IntoIterator<Item = (RowId, &'a str)>,
         seq: u64,
     ) -> Result<TextIndex> {
-        let (schema, f_id, f_text) = schema();
+        let (schema, f_id, f_text, f_keys) = schema();
         let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
-        index.tokenizers().register(TOKENIZER, analyzer());
+        register(&index);
         let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
         w.set_merge_policy(Box::new(NoMergePolicy));
         let reader = index
@@ -226,6 +258,7 @@ impl TextIndex {
             dir: None,
             f_id,
             f_text,
+            f_keys,
             indexed_seq: 0,
         };
         for (id, text) in rows {
@@ -252,6 +285,15 @@ impl TextIndex {
     /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
         let terms = self.analyze(text);
+        self.top(self.f_text, &terms, limit)
+    }
+
+    /// Top `limit` rows sharing match keys with `keys` (see [`super::keys`]), best first.
+    pub fn lookup_keys(&self, keys: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
+        self.top(self.f_keys, keys, limit)
+    }
+
+    fn top(&self, field: Field, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
@@ -259,7 +301,7 @@ impl TextIndex {
             .iter()
             .map(|t| {
                 let q: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_field_text(self.f_text, t),
+                    Term::from_field_text(field, t),
                     IndexRecordOption::WithFreqs,
                 ));
                 (Occur::Should, q)

@@ -28,6 +28,16 @@ enum IndexOp {
     RemoveVector(RowId),
 }
 
+/// What [`Batch::rewrite_row`] did.
+pub(crate) struct Rewrite {
+    /// The row's transition (its depth does not change).
+    pub transition: Transition,
+    /// The payload the row had: its text is what the edit erases.
+    pub old: Payload,
+    /// Commitment of the new text.
+    pub commitment: Hash32,
+}
+
 /// The state of one write transaction.
 pub(crate) struct Batch<'a> {
     pub(crate) tx: &'a WriteTransaction,
@@ -307,6 +317,55 @@ impl Batch<'_> {
             after: Depth::Void,
         };
         Ok((t, payload))
+    }
+
+    /// Rewrites a row's text in place (a clause-level edit): a new payload with a fresh salt, a
+    /// new vector, the text index entry replaced. Depth, key, metadata and provenance stay.
+    /// Returns the (unchanged-depth) transition, the old payload, and the commitment of the new
+    /// text. The old text leaves the file at the next scrub.
+    pub(crate) fn rewrite_row(
+        &mut self,
+        row: &mut Row,
+        text: String,
+        vector: Vec<f32>,
+    ) -> Result<Rewrite> {
+        if row.depth.is_void() {
+            return Err(Error::Purged(row.id));
+        }
+        crate::row::validate_text(&text)?;
+        let salt = self.inner.entropy.next32();
+        let commitment = storage::commitment(&salt, &text);
+        let old: Payload = {
+            let mut payloads = self.tx.open_table(PAYLOADS)?;
+            let old = payloads
+                .get(row.id)?
+                .ok_or_else(|| Error::Corrupt(format!("row {} has no payload", row.id)))
+                .and_then(|p| storage::decode(p.value()))?;
+            let p = Payload {
+                text: text.clone(),
+                salt,
+            };
+            payloads.insert(row.id, storage::encode(&p)?.as_slice())?;
+            old
+        };
+        self.tx
+            .open_table(VECTORS)?
+            .insert(row.id, storage::encode_vector(&vector).as_slice())?;
+        row.text = Some(text.clone());
+        self.put_row(row)?;
+        self.ops.push(IndexOp::RemoveText(row.id));
+        self.ops.push(IndexOp::AddText(row.id, text));
+        self.ops.push(IndexOp::RemoveVector(row.id));
+        self.ops.push(IndexOp::AddVector(row.id, vector));
+        Ok(Rewrite {
+            transition: Transition {
+                row: row.id,
+                before: Some(row.depth),
+                after: row.depth,
+            },
+            old,
+            commitment,
+        })
     }
 
     /// Rows derived from `id` (direct children in the provenance graph).

@@ -6,6 +6,7 @@
 //! index updates that follow its commit. Another process that opens the file for writing gets
 //! [`Error::Locked`].
 
+mod alias;
 mod audit;
 mod batch;
 mod compact;
@@ -25,6 +26,7 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
+pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
 pub use audit::{
     AuditRequest, CONTROL_MAX_ROWS, Finding, HitClass, ResidualAudit, classify, probes,
 };
@@ -38,7 +40,7 @@ pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
-pub use target::{Target, TargetMatch};
+pub use target::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
 use crate::entropy::{self, Entropy};
@@ -104,6 +106,7 @@ macro_rules! for_each_table {
         $m!(storage::PROVENANCE);
         $m!(storage::STALE);
         $m!(storage::NOTES);
+        $m!(storage::ALIASES);
     };
 }
 

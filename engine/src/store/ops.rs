@@ -4,23 +4,41 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::batch::Batch;
-use super::target::{Scope, Target, TargetMatch, Width};
+use super::target::{Lookup, Rejected, Resolution, Scope, Target, TargetMatch, Width};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};
 use crate::log::EventKind;
+use crate::planner::PlannerOutcome;
 use crate::row::{Inscription, Row, RowId};
 use crate::storage;
 
 /// What a supersede did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Superseded {
-    /// Rows submerged by the supersede (one today).
+    /// Rows submerged by the supersede (none when the supersede replaced one clause).
     pub replaced: Vec<RowId>,
+    /// Rows rewritten without the clause the supersede replaced (clause-level edit); their old
+    /// text is erased from the file.
+    #[serde(default)]
+    pub edited: Vec<RowId>,
     /// The new row.
     pub new_id: RowId,
     /// Sequence number of the supersede event.
     pub seq: u64,
+}
+
+impl Operation {
+    /// The operation's name, as in the log and the planner contract.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Supersede => "supersede",
+            Operation::Release => "release",
+            Operation::Pin => "pin",
+            Operation::Resurface => "resurface",
+            Operation::Purge => "purge",
+        }
+    }
 }
 
 /// A mutating operation, for [`Store::plan`].
@@ -46,6 +64,12 @@ pub struct Plan {
     pub matches: Vec<TargetMatch>,
     /// Every row the call would change (for a purge: the closure), in id order for purges.
     pub rows: Vec<RowId>,
+    /// Candidate rows the target did not match, with why (query targets only).
+    #[serde(default)]
+    pub rejected: Vec<Rejected>,
+    /// What became of the planner's proposal, when a planner is set.
+    #[serde(default)]
+    pub planner: Option<PlannerOutcome>,
 }
 
 impl Store {
@@ -144,6 +168,12 @@ impl Store {
     /// Dry run: the rows a call of `op` on `target` would act on and why, and for a purge the
     /// whole closure it would erase, without changing anything.
     pub fn plan(&self, op: Operation, target: &Target) -> Result<Plan> {
+        self.plan_with(op, target, None)
+    }
+
+    /// [`Store::plan`] for a supersede whose new text is known: the new text helps choose the
+    /// row and the clause it replaces, exactly as [`Store::supersede`] would.
+    pub fn plan_with(&self, op: Operation, target: &Target, new_text: Option<&str>) -> Result<Plan> {
         let (scope, width) = match (op, target) {
             (Operation::Supersede, _) => (Scope::Live, Width::One),
             (Operation::Release, Target::Query { .. }) => (Scope::Live, Width::All),
@@ -163,8 +193,24 @@ impl Store {
                     None => Ok(None),
                 }
             };
-            let matches = i.resolve(target, scope, width, &fetch, &holder)?;
-            let ids: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+            let aliases = i.alias_groups()?;
+            let lookup = Lookup {
+                fetch: &fetch,
+                key_holder: &holder,
+                aliases: &aliases,
+                op: op.name(),
+                planner: self.opts.planner.as_deref(),
+            };
+            let Resolution {
+                matches,
+                rejected,
+                planner,
+            } = i.resolve(target, scope, width, new_text, &lookup)?;
+            let ids: Vec<RowId> = matches
+                .iter()
+                .filter(|m| m.clauses.is_empty())
+                .map(|m| m.id)
+                .collect();
             let rows = if op == Operation::Purge {
                 let row = |id| fetch(id)?.ok_or(Error::UnknownRow(id));
                 let children = |id: RowId| -> Result<Vec<RowId>> {
@@ -176,22 +222,49 @@ impl Store {
                     }
                     Ok(out)
                 };
-                super::purge::closure_ids(&ids, &row, &children)?
+                let mut rows = super::purge::closure_ids(&ids, &row, &children)?;
+                rows.extend(matches.iter().filter(|m| !m.clauses.is_empty()).map(|m| m.id));
+                rows.sort_unstable();
+                rows.dedup();
+                rows
             } else {
-                ids
+                matches.iter().map(|m| m.id).collect()
             };
-            Ok(Plan { matches, rows })
+            Ok(Plan {
+                matches,
+                rows,
+                rejected,
+                planner,
+            })
         })
     }
 
     /// Replaces the row `target` names with a new row. The old row submerges (kept for history
     /// and time travel) with `superseded_by` set; the new row inherits the old row's namespace
     /// and key unless the inscription sets them. One event records both transitions.
+    ///
+    /// When the target is one clause of a row that states several things ("Lena lives in
+    /// Hamburg and works at Airbus"), only that clause is replaced: the row is rewritten without
+    /// it ("Lena works at Airbus."), the new row is inscribed beside it, one `edit` event records
+    /// both, and the old text is erased from the file as a purge would (unless scrubbing is
+    /// deferred, see [`crate::StoreOptions::scrub_on_purge`]).
     pub fn supersede(&self, target: Target, ins: Inscription) -> Result<Superseded> {
         let (mut ins, v) = self.prepare(ins)?;
-        self.write(|b| {
-            let m = resolve_in(b, &target, Scope::Live, Width::One)?;
-            let mut old = b.row(m[0].id)?;
+        let embedder = self.opts.embedder.clone();
+        let planner = self.opts.planner.clone();
+        let planner = planner.as_deref();
+        let out = self.write(|b| {
+            let res = resolve_in(
+                b,
+                &target,
+                Scope::Live,
+                Width::One,
+                Some(&ins.text),
+                "supersede",
+                planner,
+            )?;
+            let m = &res.matches[0];
+            let mut old = b.row(m.id)?;
             if !old.depth.is_live() {
                 return Err(Error::InvalidTransition {
                     id: old.id,
@@ -201,6 +274,35 @@ impl Store {
             }
             if ins.namespace.is_none() {
                 ins.namespace = Some(old.namespace.clone());
+            }
+            let old_text = old.text.clone().unwrap_or_default();
+            let kept = if m.clauses.is_empty() {
+                // One phrase of a one-clause row restated ("The booking is at 20:00."): the
+                // row keeps its other phrases.
+                crate::clause::phrase_without(&old_text, &ins.text)
+            } else {
+                m.rewrite
+                    .clone()
+                    .or_else(|| crate::clause::rewrite_without(&old_text, &m.clauses))
+            };
+            if let Some(kept) = kept {
+                let kept_vec = embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
+                let ns = old.namespace.clone();
+                let edit = b.rewrite_row(&mut old, kept, kept_vec)?;
+                let (new, t_new, c) = b.create_row(ins, v, None)?;
+                let seq = b.event(
+                    EventKind::Edit,
+                    &ns,
+                    vec![edit.transition, t_new],
+                    vec![edit.commitment, c],
+                )?;
+                b.invalidate_dependents(&[old.id])?;
+                return Ok(Superseded {
+                    replaced: Vec::new(),
+                    edited: vec![old.id],
+                    new_id: new.id,
+                    seq,
+                });
             }
             if ins.key.is_none() && ins.namespace.as_deref() == Some(old.namespace.as_str()) {
                 ins.key = old.key.clone();
@@ -214,10 +316,15 @@ impl Store {
             b.invalidate_dependents(&[old.id])?;
             Ok(Superseded {
                 replaced: vec![old.id],
+                edited: Vec::new(),
                 new_id: new.id,
                 seq,
             })
-        })
+        })?;
+        if !out.edited.is_empty() && self.opts.scrub_on_purge {
+            self.scrub()?;
+        }
+        Ok(out)
     }
 
     /// Submerges what `target` names (soft forget, depth 0): recall stops returning it, history
@@ -267,12 +374,18 @@ impl Store {
             } else {
                 Width::One
             };
-            let matches = resolve_in(b, &target, scope, width)?;
+            let planner = self.opts.planner.as_deref();
+            let matches = resolve_in(b, &target, scope, width, None, op, planner)?.matches;
             let mut changed = Vec::new();
             for m in matches {
                 let mut row = b.row(m.id)?;
                 if row.depth.is_void() {
                     return Err(Error::Purged(row.id));
+                }
+                if kind == EventKind::Release && !m.clauses.is_empty() && row.depth.is_live() {
+                    self.release_clauses(b, &mut row, &m)?;
+                    changed.push(row.id);
+                    continue;
                 }
                 if kind == EventKind::Release && !row.depth.is_live() {
                     return Err(Error::InvalidTransition {
@@ -301,17 +414,76 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Releases some clauses of a row: the row is rewritten without them and the released
+    /// clauses (with the sentence subject) become a new submerged row, so history and
+    /// resurface keep them. One `edit` event records both.
+    fn release_clauses(&self, b: &mut Batch<'_>, row: &mut Row, m: &TargetMatch) -> Result<()> {
+        let text = row.text.clone().unwrap_or_default();
+        let all = crate::clause::clauses(&text);
+        let others: Vec<usize> = (0..all.len()).filter(|i| !m.clauses.contains(i)).collect();
+        let (Some(kept), Some(released)) = (
+            m.rewrite
+                .clone()
+                .or_else(|| crate::clause::rewrite_without(&text, &m.clauses)),
+            crate::clause::rewrite_without(&text, &others),
+        ) else {
+            return Ok(());
+        };
+        let dim = b.inner.dim;
+        let kept_vec = embed_checked(self.opts.embedder.as_ref(), &kept, dim)?;
+        let released_vec = embed_checked(self.opts.embedder.as_ref(), &released, dim)?;
+        let edit = b.rewrite_row(row, kept, kept_vec)?;
+        let mut ins = Inscription::new(released);
+        ins.namespace = Some(row.namespace.clone());
+        ins.metadata = row.metadata.clone();
+        let (mut new, mut t_new, c) = b.create_row(ins, released_vec, None)?;
+        b.set_depth(&mut new, Depth::SUBMERGED)?;
+        b.put_row(&new)?;
+        t_new.after = Depth::SUBMERGED;
+        b.event(
+            EventKind::Edit,
+            &row.namespace,
+            vec![edit.transition, t_new],
+            vec![edit.commitment, c],
+        )?;
+        b.invalidate_dependents(&[row.id])?;
+        Ok(())
+    }
+}
+
 pub(super) fn resolve_in(
     b: &Batch<'_>,
     target: &Target,
     scope: Scope,
     width: Width,
-) -> Result<Vec<TargetMatch>> {
+    hint: Option<&str>,
+    op: &'static str,
+    planner: Option<&dyn crate::planner::Planner>,
+) -> Result<Resolution> {
     let fetch = |id| match b.row(id) {
         Ok(r) => Ok(Some(r)),
         Err(Error::UnknownRow(_)) => Ok(None),
         Err(e) => Err(e),
     };
     let holder = |ns: &str, k: &str| b.key_holder(ns, k);
-    b.inner.resolve(target, scope, width, &fetch, &holder)
+    let aliases = b.alias_groups()?;
+    let lookup = Lookup {
+        fetch: &fetch,
+        key_holder: &holder,
+        aliases: &aliases,
+        op,
+        planner,
+    };
+    b.inner.resolve(target, scope, width, hint, &lookup)
+}
+
+/// Embeds `text` with `embedder` and checks the vector.
+pub(super) fn embed_checked(
+    embedder: &dyn crate::embed::Embedder,
+    text: &str,
+    dim: usize,
+) -> Result<Vec<f32>> {
+    let e = embedder.embed(text)?;
+    check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))
 }

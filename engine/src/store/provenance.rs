@@ -440,6 +440,7 @@ impl Store {
             b.invalidate_dependents(&[old.id])?;
             Ok(Superseded {
                 replaced: vec![old.id],
+                edited: Vec::new(),
                 new_id: new.id,
                 seq,
             })

@@ -29,8 +29,7 @@ use crate::log::EventKind;
 use crate::row::{Kind, Row, RowId};
 use crate::storage::{self, RECEIPTS};
 
-/// Version of the canonicalizer whose forms targeting and fragments use.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-1";
+pub use crate::canon::CANONICALIZER_VERSION;
 
 /// What a purge did, with its signed receipt and the data subject's opening.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -78,12 +77,51 @@ impl Store {
                 serde_json::to_string(other).map_err(|e| Error::InvalidArgument(e.to_string()))?
             }
         };
-        let (seq, purge_hash, head_before, targeted, cascade, erased, selector_salt, ns) = self
+        let embedder = self.opts.embedder.clone();
+        let planner = self.opts.planner.clone();
+        let planner = planner.as_deref();
+        let (seq, purge_hash, head_before, targeted, cascade, erased, selector_salt, ns, alias_forms) = self
             .write(|b| {
                 let head_before = b.head();
-                let matches = resolve_in(b, &target, Scope::NotVoid, Width::All)?;
+                let matches =
+                    resolve_in(b, &target, Scope::NotVoid, Width::All, None, "purge", planner)?
+                        .matches;
                 let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-                let reached = closure(&targeted, &|id| b.row(id), &|id| b.derived_from(id))?;
+                let whole: Vec<RowId> = matches
+                    .iter()
+                    .filter(|m| m.clauses.is_empty())
+                    .map(|m| m.id)
+                    .collect();
+                let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
+                    .iter()
+                    .filter(|m| !m.clauses.is_empty())
+                    .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
+                    .collect();
+                // Rows derived from an edited row carried the erased clause: they go whole.
+                let mut start = whole.clone();
+                let mut derived_of_edits = Vec::new();
+                for (id, _, _) in &edits {
+                    for c in b.derived_from(*id)? {
+                        derived_of_edits.push(CascadeEntry {
+                            row: c,
+                            via: "derived".into(),
+                            from: *id,
+                        });
+                        start.push(c);
+                    }
+                }
+                let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
+                for (id, via) in reached.iter_mut() {
+                    if via.is_none()
+                        && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
+                    {
+                        *via = Some(d.clone());
+                    }
+                }
+                let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
+                    .into_iter()
+                    .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
+                    .collect();
                 let mut transitions = Vec::new();
                 let mut commitments = Vec::new();
                 let mut erased = Vec::new();
@@ -104,13 +142,63 @@ impl Store {
                         cascade.push(c.clone());
                     }
                 }
+                for (id, clauses, rewrite) in &edited {
+                    let mut row = b.row(*id)?;
+                    namespaces.insert(row.namespace.clone());
+                    let text = row.text.clone().unwrap_or_default();
+                    let all = crate::clause::clauses(&text);
+                    let removed: Vec<&str> = clauses
+                        .iter()
+                        .filter_map(|&c| all.get(c).map(|c| &text[c.span.clone()]))
+                        .collect();
+                    let removed = removed.join(" ");
+                    let Some(kept) = rewrite
+                        .clone()
+                        .or_else(|| crate::clause::rewrite_without(&text, clauses))
+                    else {
+                        continue;
+                    };
+                    let v = super::ops::embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
+                    let rw = b.rewrite_row(&mut row, kept, v)?;
+                    transitions.push(rw.transition);
+                    let salt = b.salt();
+                    commitments.push(commitment::content(&salt, &removed));
+                    erased.push(ErasedContent {
+                        row: *id,
+                        text: removed,
+                        salt,
+                    });
+                    cascade.push(CascadeEntry {
+                        row: *id,
+                        via: "clause_edit".into(),
+                        from: *id,
+                    });
+                }
+                erased.sort_by_key(|e| e.row);
+                // A purge of the entity itself (the query is only a form of an alias group)
+                // erases the group: its forms are personal data too.
+                let mut alias_forms = Vec::new();
+                if let Target::Query { text, namespace } = &target {
+                    let groups = b.alias_groups()?;
+                    for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
+                        if super::alias::names_only(text, &span) {
+                            b.delete_alias_group(g.id)?;
+                            alias_forms.extend(g.forms.iter().cloned());
+                        }
+                    }
+                }
                 let selector_salt = b.salt();
                 commitments.push(commitment::content(&selector_salt, &selector));
+                for f in &alias_forms {
+                    commitments.push(commitment::content(&selector_salt, f));
+                }
                 let ns = if namespaces.len() == 1 {
                     namespaces.into_iter().next().expect("one namespace")
                 } else {
                     "*".to_owned()
                 };
+                let order: Vec<RowId> = erased.iter().map(|e| e.row).collect();
+                transitions.sort_by_key(|t| order.iter().position(|r| *r == t.row));
                 let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
                 Ok((
                     seq,
@@ -121,6 +209,7 @@ impl Store {
                     erased,
                     selector_salt,
                     ns,
+                    alias_forms,
                 ))
             })?;
         let completion = if self.opts.scrub_on_purge {
@@ -132,7 +221,11 @@ impl Store {
         let audit = self.residual_audit(&AuditRequest {
             texts: erased.iter().map(|e| e.text.clone()).collect(),
             selector: selector.clone(),
-            erased: erased.iter().map(|e| e.row).collect(),
+            erased: erased
+                .iter()
+                .map(|e| e.row)
+                .filter(|r| !cascade.iter().any(|c| c.row == *r && c.via == "clause_edit"))
+                .collect(),
             before_seq: Some(head_before.0),
             k: 20,
             control: None,
@@ -156,7 +249,15 @@ impl Store {
             store_public_key: self.public_key()?,
             namespace: ns,
             selector_commitment: commitment::content(&selector_salt, &selector),
-            alias_commitments: alias_commitments(&selector_salt, &selector),
+            alias_commitments: {
+                let mut c = alias_commitments(&selector_salt, &selector);
+                c.extend(
+                    alias_forms
+                        .iter()
+                        .map(|f| commitment::content(&selector_salt, f)),
+                );
+                c
+            },
             erased: erased
                 .iter()
                 .map(|e| ErasedRow {

@@ -1,0 +1,659 @@
+//! Clauses: the parts of a row that state one thing each, and how to rewrite a row without some
+//! of them.
+//!
+//! A row such as "Tom's bank PIN is 4821 and his locker number is 17." states two facts. A purge
+//! of the PIN must erase the first and keep the second; a supersede of where Lena lives must
+//! replace "lives in Hamburg" in "Lena lives in Hamburg and works at Airbus." and keep "works at
+//! Airbus". This module finds the clauses of a text deterministically, without a parser:
+//!
+//! - sentences end at `.`, `!` or `?` followed by white space (not after a known abbreviation
+//!   such as "Mr." or "no.", and not inside a number such as "9.5");
+//! - inside a sentence, `;` always separates clauses; `, and`, `and`, `, but`, `but`, `while`,
+//!   `whereas`, `plus` and a bare `,` separate clauses only when both sides hold at least two
+//!   words and the right side reads as a clause (it has a verb marker, an identifier, or starts
+//!   with a pronoun). "Salt and pepper", "hiking and cycling" stay whole.
+//!
+//! Each clause carries the subject of its sentence (a leading run of capitalized words, with
+//! its possessive), so that "his locker number is 17" is known to be about Tom. When clauses are
+//! removed, [`rewrite_without`] re-attaches that subject to the first kept clause: "Tom's locker
+//! number is 17.", "Lena works at Airbus.".
+
+use std::ops::Range;
+
+/// One clause of a text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clause {
+    /// Byte range of the clause in the text, without its leading conjunction and separators.
+    pub span: Range<usize>,
+    /// Index of the sentence the clause belongs to.
+    pub sentence: usize,
+    /// The subject of the sentence ("Tom", "Lena Park"), when it starts with one.
+    pub subject: Option<Subject>,
+    /// Byte range of the sentence's topic: the words before its first verb ("The server
+    /// hostname" in "The server hostname is atlas-01 and its IP is 10.4.2.17"). Words there
+    /// say what the sentence is about, not which clause a query means.
+    pub topic: Range<usize>,
+}
+
+/// The subject a sentence starts with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subject {
+    /// The name as written ("Tom", "Lena Park").
+    pub name: String,
+    /// True if the sentence starts with the possessive ("Tom's ...").
+    pub possessive: bool,
+    /// The verb right after a non-possessive subject ("has" in "Kai has badge B-40112"), lent
+    /// to a kept clause that has none of its own.
+    pub verb: Option<String>,
+    /// True if the subject is a name (capitalized words); false for a topic phrase such as
+    /// "The user", which pronouns do not stand for.
+    pub named: bool,
+}
+
+/// Abbreviations after which a period does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "st", "no", "nr", "vs", "etc", "e.g", "i.e", "jr", "sr",
+    "inc", "ltd", "co", "corp", "approx", "dept", "fig", "mt", "ave", "rd",
+];
+
+/// Words that mark the start of a clause when they follow a conjunction.
+const PRONOUNS: &[&str] = &[
+    "he", "she", "they", "it", "his", "her", "their", "its", "we", "our", "i", "my", "you", "your",
+];
+
+/// Verbs and auxiliaries that show that a span is a clause and not a noun phrase.
+const VERB_MARKERS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can",
+    "could", "does", "did", "do", "should", "must", "may", "might", "isn't", "aren't", "wasn't",
+    "doesn't", "didn't", "won't", "can't", "hasn't", "haven't", "owns", "uses", "prefers",
+    "likes", "lives", "works", "drives", "moved", "joined", "left", "keeps", "holds", "needs",
+    "wants", "takes", "goes", "runs", "plays", "speaks", "studies", "teaches", "leads",
+    "manages", "reports", "belongs", "costs", "pays", "earns", "owes", "ends", "starts",
+];
+
+/// Words the rewrite never treats as a verb to re-attach a subject to.
+const DETERMINERS: &[&str] = &["the", "a", "an", "this", "that", "these", "those", "some"];
+
+/// Honorifics that may open a subject ("Mr. Lau").
+const HONORIFICS: &[&str] = &["mr", "mrs", "ms", "dr", "prof", "sir", "madam", "miss"];
+
+/// True for a personal or possessive pronoun ("his", "she").
+pub fn is_pronoun(word: &str) -> bool {
+    PRONOUNS.contains(&word)
+}
+
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
+        .filter(|w| !w.is_empty())
+}
+
+fn lower(w: &str) -> String {
+    w.to_lowercase().replace('’', "'")
+}
+
+/// True if `s` reads as a clause: a verb marker, a word ending like a verb after a name, a
+/// digit, or a leading pronoun.
+fn reads_as_clause(s: &str) -> bool {
+    let ws: Vec<String> = words(s).map(lower).collect();
+    if ws.len() < 2 {
+        return false;
+    }
+    if PRONOUNS.contains(&ws[0].as_str()) {
+        return true;
+    }
+    ws.iter().any(|w| {
+        VERB_MARKERS.contains(&w.as_str())
+            || w.ends_with("n't")
+            || w.chars().any(|c| c.is_ascii_digit())
+    }) || (ws[0].ends_with('s') && ws[0].len() > 3 && !DETERMINERS.contains(&ws[0].as_str()))
+}
+
+/// True if `s` holds a verb: a marker, or a first word inflected like one ("works", "moved").
+fn has_verb(s: &str) -> bool {
+    let ws: Vec<String> = words(s).map(lower).collect();
+    let Some(first) = ws.first() else {
+        return false;
+    };
+    ws.iter()
+        .any(|w| VERB_MARKERS.contains(&w.as_str()) || w.ends_with("n't"))
+        || (first.len() > 3
+            && (first.ends_with('s') || first.ends_with("ed"))
+            && !first.ends_with("ss")
+            && !DETERMINERS.contains(&first.as_str()))
+}
+
+/// How many honorific words open `sentence`.
+fn honorifics_before(sentence: &str) -> usize {
+    words(sentence)
+        .take_while(|w| HONORIFICS.contains(&lower(w).trim_end_matches('.')))
+        .count()
+}
+
+/// Byte ranges of the sentences of `text`.
+fn sentences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (i, &(pos, c)) in chars.iter().enumerate() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let next_is_space = chars.get(i + 1).is_none_or(|(_, n)| n.is_whitespace());
+        if !next_is_space {
+            continue;
+        }
+        if c == '.' {
+            let before = &text[start..pos];
+            let last = before
+                .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
+                .next()
+                .unwrap_or("");
+            let last = lower(last.trim_start_matches(|ch: char| !ch.is_alphanumeric()));
+            if ABBREVIATIONS.contains(&last.as_str())
+                || (last.chars().count() == 1 && last.chars().all(char::is_alphabetic))
+            {
+                continue;
+            }
+        }
+        let end = pos + c.len_utf8();
+        if text[start..end].trim().is_empty() {
+            start = end;
+            continue;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(start..text.len());
+    }
+    out
+}
+
+/// The subject a sentence starts with: a run of capitalized words (after an optional
+/// honorific), with its possessive.
+fn subject_of(sentence: &str) -> Option<Subject> {
+    let mut name: Vec<&str> = Vec::new();
+    let mut possessive = false;
+    let mut verb = None;
+    for w in words(sentence) {
+        let first = w.chars().next()?;
+        let lw = lower(w);
+        let bare = lw.trim_end_matches(".");
+        if name.is_empty() && HONORIFICS.contains(&bare) {
+            continue;
+        }
+        let caseless = !first.is_lowercase() && !first.is_uppercase() && first.is_alphabetic();
+        if !(first.is_uppercase() || caseless) {
+            break;
+        }
+        if name.is_empty() && DETERMINERS.contains(&lw.as_str()) {
+            break;
+        }
+        if let Some(stem) = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")) {
+            name.push(stem);
+            possessive = true;
+            break;
+        }
+        name.push(w);
+    }
+    if name.is_empty() {
+        // No name: the topic phrase and its verb ("The user prefers ...") still serve to give a
+        // verbless kept clause its head back.
+        let ws: Vec<&str> = words(sentence).collect();
+        let v = ws.iter().position(|w| is_verb_word(w))?;
+        if v == 0 || v > 5 {
+            return None;
+        }
+        let topic = ws[..v].join(" ");
+        return Some(Subject {
+            name: topic,
+            possessive: false,
+            verb: Some(ws[v].to_owned()),
+            named: false,
+        });
+    }
+    if !possessive {
+        // The word after the name, when it is one the loop stopped on.
+        let after = words(sentence).nth(name.len() + honorifics_before(sentence));
+        verb = after.filter(|w| has_verb(w)).map(str::to_owned);
+    }
+    Some(Subject {
+        name: name.join(" "),
+        possessive,
+        verb,
+        named: true,
+    })
+}
+
+/// True if one word reads as a verb: a marker, or inflected like one and not a determiner.
+fn is_verb_word(w: &str) -> bool {
+    let lw = lower(w);
+    VERB_MARKERS.contains(&lw.as_str())
+        || lw.ends_with("n't")
+        || (lw.len() > 3
+            && (lw.ends_with("es") || lw.ends_with("ed") || lw.ends_with("ts") || lw.ends_with("ks"))
+            && !lw.ends_with("ss")
+            && w.chars().next().is_some_and(char::is_lowercase))
+}
+
+/// Byte range (within `sentence`) of the words before its first verb, at most six words.
+fn topic_of(sentence: &str) -> Range<usize> {
+    let mut end = 0;
+    let mut count = 0;
+    let mut pos = 0;
+    for w in words(sentence) {
+        let at = sentence[pos..].find(w).map_or(pos, |i| pos + i);
+        pos = at + w.len();
+        if is_verb_word(w) || count >= 6 {
+            break;
+        }
+        end = pos;
+        count += 1;
+    }
+    0..end
+}
+
+/// Separators inside a sentence, longest first, and whether they always split.
+const SEPARATORS: &[(&str, bool)] = &[
+    (";", true),
+    (", and ", false),
+    (", but ", false),
+    (", while ", false),
+    (", whereas ", false),
+    (" and ", false),
+    (" but ", false),
+    (" while ", false),
+    (" whereas ", false),
+    (" plus ", false),
+    (", ", false),
+];
+
+/// Splits one sentence (at byte offset `base` of the text) into clause ranges.
+fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let s = &text[range.clone()];
+    let lowered: String = s.to_lowercase();
+    // Positions only compare within `s` when lower-casing kept byte lengths; otherwise do not
+    // split (rare scripts whose case mapping changes lengths).
+    if lowered.len() != s.len() {
+        return vec![range];
+    }
+    let commas = s.matches(", ").count();
+    let mut cuts: Vec<(usize, usize)> = Vec::new(); // (separator start, separator end) in s
+    let mut i = 0;
+    'scan: while i < s.len() {
+        if !s.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        for &(sep, always) in SEPARATORS {
+            if lowered[i..].starts_with(sep) {
+                let left_start = cuts.last().map_or(0, |c| c.1);
+                let left = &s[left_start..i];
+                let right_end = next_separator(&lowered, i + sep.len()).unwrap_or(s.len());
+                let right = &s[i + sep.len()..right_end];
+                let comma = sep.trim() == ",";
+                let ok = always
+                    || (words(left).count() >= 2
+                        && words(right).count() >= 2
+                        && reads_as_clause(right)
+                        && (!comma || starts_clause(right)))
+                    // Predicate and object coordination: "is vegetarian and allergic to
+                    // sesame", "takes metformin in the morning and atorvastatin at night".
+                    || (!comma
+                        && words(left).count() >= 2
+                        && words(right).count() >= 1
+                        && left_has_verb(left))
+                    // ", lives in Leeds", and lists of three or more items.
+                    || (comma
+                        && words(right).count() >= 2
+                        && (words(right).next().is_some_and(is_verb_word) || commas >= 2));
+                if ok {
+                    cuts.push((i, i + sep.len()));
+                    i += sep.len();
+                    continue 'scan;
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (a, b) in cuts {
+        out.push(start..a);
+        start = b;
+    }
+    out.push(start..s.len());
+    out.into_iter()
+        .filter_map(|r| trim(s, r))
+        .map(|r| range.start + r.start..range.start + r.end)
+        .collect()
+}
+
+/// True if `left` holds a verb after its first word.
+fn left_has_verb(left: &str) -> bool {
+    words(left).skip(1).any(is_verb_word)
+}
+
+/// After a bare comma a clause must open with a pronoun or a capitalized word.
+fn starts_clause(right: &str) -> bool {
+    words(right).next().is_some_and(|w| {
+        PRONOUNS.contains(&lower(w).as_str()) || w.chars().next().is_some_and(char::is_uppercase)
+    })
+}
+
+fn next_separator(lowered: &str, from: usize) -> Option<usize> {
+    (from..lowered.len())
+        .filter(|&j| lowered.is_char_boundary(j))
+        .find(|&j| SEPARATORS.iter().any(|(sep, _)| lowered[j..].starts_with(sep)))
+}
+
+/// Trims white space and a trailing sentence terminator from a range of `s`.
+fn trim(s: &str, r: Range<usize>) -> Option<Range<usize>> {
+    let part = &s[r.clone()];
+    let lead = part.len() - part.trim_start().len();
+    let body = part.trim();
+    let body = body.trim_end_matches(['.', '!', '?']).trim_end();
+    if body.is_empty() {
+        return None;
+    }
+    Some(r.start + lead..r.start + lead + body.len())
+}
+
+/// The clauses of `text`, in order.
+pub fn clauses(text: &str) -> Vec<Clause> {
+    let mut out = Vec::new();
+    for (n, s) in sentences(text).into_iter().enumerate() {
+        let sentence = &text[s.clone()];
+        let subject = subject_of(sentence);
+        let lead = sentence.len() - sentence.trim_start().len();
+        let t = topic_of(sentence.trim_start());
+        let topic = s.start + lead + t.start..s.start + lead + t.end;
+        for span in split_sentence(text, s.clone()) {
+            out.push(Clause {
+                span,
+                sentence: n,
+                subject: subject.clone(),
+                topic: topic.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The text of `text` without the clauses at `remove` (indexes into [`clauses`]), with the
+/// subject re-attached where a kept clause lost it. `None` if nothing would remain.
+pub fn rewrite_without(text: &str, remove: &[usize]) -> Option<String> {
+    let all = clauses(text);
+    let mut sentences: Vec<String> = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, c) in all.iter().enumerate() {
+        if remove.contains(&i) {
+            continue;
+        }
+        let first_of_sentence = all
+            .iter()
+            .position(|o| o.sentence == c.sentence)
+            .is_some_and(|p| p == i);
+        let body = &text[c.span.clone()];
+        match &mut current {
+            Some((s, out)) if *s == c.sentence => {
+                // Keep the separator that stood before this clause in the original.
+                let prev_end = all[i - 1].span.end;
+                out.push_str(&text[prev_end..c.span.start]);
+                out.push_str(body);
+            }
+            _ => {
+                if let Some((_, out)) = current.take() {
+                    sentences.push(finish(out));
+                }
+                let body = if first_of_sentence {
+                    body.to_owned()
+                } else {
+                    reattach(body, c.subject.as_ref())
+                };
+                current = Some((c.sentence, body));
+            }
+        }
+    }
+    if let Some((_, out)) = current.take() {
+        sentences.push(finish(out));
+    }
+    if sentences.is_empty() {
+        None
+    } else {
+        Some(sentences.join(" "))
+    }
+}
+
+fn finish(joined: String) -> String {
+    let mut s = joined
+        .trim_end_matches([',', ';', ' '])
+        .to_owned();
+    if let Some(first) = s.chars().next()
+        && first.is_lowercase()
+    {
+        let upper: String = first.to_uppercase().collect();
+        s.replace_range(..first.len_utf8(), &upper);
+    }
+    if !s.ends_with(['.', '!', '?']) {
+        s.push('.');
+    }
+    s
+}
+
+/// Prepositions that open the phrases [`phrase_without`] aligns.
+const PREPOSITIONS: &[&str] = &[
+    "on", "at", "in", "for", "from", "to", "by", "under", "with", "until", "before", "after",
+    "near", "via",
+];
+
+/// Phrase-level supersede: when `new` restates the head of one-sentence `old` with a single
+/// prepositional phrase ("The booking is at 20:00." against "The booking is for four people at
+/// 19:30 under the name Ferreira."), `old` without the phrase that the new one replaces ("The
+/// booking is for four people under the name Ferreira."). `None` when the two do not align.
+pub fn phrase_without(old: &str, new: &str) -> Option<String> {
+    let ow: Vec<&str> = old.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
+    let nw: Vec<&str> = new.trim().trim_end_matches(['.', '!', '?']).split(' ').collect();
+    let shared = ow
+        .iter()
+        .zip(&nw)
+        .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+        .count();
+    if shared < 2 || shared >= nw.len() || shared >= ow.len() {
+        return None;
+    }
+    let is_prep = |w: &&str| PREPOSITIONS.contains(&lower(w).as_str());
+    let rest_new = &nw[shared..];
+    if !is_prep(&rest_new[0]) || rest_new[1..].iter().any(is_prep) {
+        return None;
+    }
+    // Split the old remainder into phrases at prepositions.
+    let rest_old = &ow[shared..];
+    if !is_prep(&rest_old[0]) {
+        return None;
+    }
+    let mut phrases: Vec<Vec<&str>> = Vec::new();
+    for w in rest_old {
+        if is_prep(w) || phrases.is_empty() {
+            phrases.push(vec![w]);
+        } else if let Some(p) = phrases.last_mut() {
+            p.push(w);
+        }
+    }
+    if phrases.len() < 2 {
+        return None;
+    }
+    let key = lower(rest_new[0]);
+    let hits: Vec<usize> = (0..phrases.len())
+        .filter(|&i| lower(phrases[i][0]) == key)
+        .collect();
+    if hits.len() != 1 {
+        return None;
+    }
+    let kept: Vec<&str> = ow[..shared]
+        .iter()
+        .copied()
+        .chain(
+            phrases
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != hits[0])
+                .flat_map(|(_, p)| p.iter().copied()),
+        )
+        .collect();
+    Some(finish(kept.join(" ")))
+}
+
+/// Gives a clause that lost its sentence's opening back its subject.
+fn reattach(clause: &str, subject: Option<&Subject>) -> String {
+    let Some(subject) = subject else {
+        return clause.to_owned();
+    };
+    let first = words(clause).next().unwrap_or("");
+    let lw = lower(first);
+    let rest = clause[first.len()..].to_owned();
+    match lw.as_str() {
+        "his" | "her" | "their" | "its" if subject.named => format!("{}'s{rest}", subject.name),
+        "he" | "she" | "they" | "it" if subject.named => format!("{}{rest}", subject.name),
+        _ if first.chars().next().is_some_and(char::is_uppercase) => clause.to_owned(),
+        _ if DETERMINERS.contains(&lw.as_str()) || PRONOUNS.contains(&lw.as_str()) => {
+            clause.to_owned()
+        }
+        _ if subject.possessive => format!("{}'s {clause}", subject.name),
+        _ => match &subject.verb {
+            Some(verb) if !has_verb(clause) => format!("{} {verb} {clause}", subject.name),
+            _ if subject.named => format!("{} {clause}", subject.name),
+            _ => clause.to_owned(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<&str> {
+        clauses(t).into_iter().map(|c| &t[c.span]).collect()
+    }
+
+    #[test]
+    fn splits_coordinated_clauses() {
+        assert_eq!(
+            texts("Tom's bank PIN is 4821 and his locker number is 17."),
+            ["Tom's bank PIN is 4821", "his locker number is 17"]
+        );
+        assert_eq!(
+            texts("Lena lives in Hamburg and works at Airbus."),
+            ["Lena lives in Hamburg", "works at Airbus"]
+        );
+        assert_eq!(
+            texts("Kai has badge B-40112 and parking spot P-17."),
+            ["Kai has badge B-40112", "parking spot P-17"]
+        );
+        assert_eq!(texts("Ana likes tea; Bo likes coffee"), ["Ana likes tea", "Bo likes coffee"]);
+    }
+
+    #[test]
+    fn keeps_noun_phrases_whole() {
+        assert_eq!(texts("Salt and pepper are on the table."), ["Salt and pepper are on the table"]);
+        assert_eq!(texts("Mia enjoys hiking and cycling."), ["Mia enjoys hiking and cycling"]);
+        assert_eq!(texts("Mr. Lau is the landlord of unit 3B."), ["Mr. Lau is the landlord of unit 3B"]);
+        assert_eq!(texts("The price is 9.50 euros."), ["The price is 9.50 euros"]);
+    }
+
+    #[test]
+    fn sentences_are_clauses() {
+        assert_eq!(
+            texts("Ivy moved to Oslo. She works at Statoil!"),
+            ["Ivy moved to Oslo", "She works at Statoil"]
+        );
+    }
+
+    #[test]
+    fn subjects_are_found() {
+        let c = clauses("Tom's bank PIN is 4821 and his locker number is 17.");
+        let s = c[1].subject.clone().unwrap();
+        assert_eq!(s.name, "Tom");
+        assert!(s.possessive);
+        let topic = clauses("The user likes tea and reads novels.")[0].subject.clone().unwrap();
+        assert!(!topic.named);
+        assert_eq!(topic.name, "The user");
+        assert_eq!(
+            clauses("Mr. Lau Ka-ho is the landlord.")[0].subject.clone().unwrap().name,
+            "Lau Ka-ho"
+        );
+    }
+
+    #[test]
+    fn rewrites_reattach_the_subject() {
+        let t = "Tom's bank PIN is 4821 and his locker number is 17.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Tom's locker number is 17.");
+        assert_eq!(rewrite_without(t, &[1]).unwrap(), "Tom's bank PIN is 4821.");
+        assert_eq!(rewrite_without(t, &[0, 1]), None);
+        let t = "Lena lives in Hamburg and works at Airbus.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Lena works at Airbus.");
+        let t = "Kai has badge B-40112 and parking spot P-17.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kai has parking spot P-17.");
+        let t = "Ivy moved to Oslo. She works at Statoil.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "She works at Statoil.");
+    }
+
+    #[test]
+    fn coordinated_predicates_and_lists_split() {
+        let t = "Kwame is vegetarian and allergic to sesame.";
+        assert_eq!(texts(t), ["Kwame is vegetarian", "allergic to sesame"]);
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Kwame is allergic to sesame.");
+        let t = "Patient record: Jana Novak, blood type A+, allergic to latex.";
+        assert_eq!(texts(t).len(), 3);
+        assert_eq!(
+            rewrite_without(t, &[2]).unwrap(),
+            "Patient record: Jana Novak, blood type A+."
+        );
+        let t = "Darius is 34, lives in Leeds and is a nurse.";
+        assert_eq!(rewrite_without(t, &[2]).unwrap(), "Darius is 34, lives in Leeds.");
+        let t = "The user prefers window seats and vegetarian meals on flights.";
+        assert_eq!(
+            rewrite_without(t, &[0]).unwrap(),
+            "The user prefers vegetarian meals on flights."
+        );
+        let t = "Quinn takes metformin in the morning and atorvastatin at night.";
+        assert_eq!(rewrite_without(t, &[0]).unwrap(), "Quinn takes atorvastatin at night.");
+    }
+
+    #[test]
+    fn phrases_align_with_a_restated_head() {
+        assert_eq!(
+            phrase_without(
+                "The booking is for four people at 19:30 under the name Ferreira.",
+                "The booking is at 20:00."
+            )
+            .unwrap(),
+            "The booking is for four people under the name Ferreira."
+        );
+        assert_eq!(
+            phrase_without("The meeting is on Thursday at 3pm in room Orion.", "The meeting is on Friday.")
+                .unwrap(),
+            "The meeting is at 3pm in room Orion."
+        );
+        assert_eq!(phrase_without("Ana lives in Oslo.", "Ana lives in Rome."), None);
+        assert_eq!(phrase_without("The gym opens at 6.", "The pool opens at 7."), None);
+    }
+
+    #[test]
+    fn topics_are_the_words_before_the_verb() {
+        let t = "The server hostname is atlas-01 and its IP is 10.4.2.17.";
+        let c = clauses(t);
+        assert_eq!(&t[c[0].topic.clone()], "The server hostname");
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        for t in ["", ".", "and", " and and ", "é. ß; ,", "İ and İ and ǅ", "a.b.c", "...!!"] {
+            let cs = clauses(t);
+            for c in &cs {
+                assert!(t.is_char_boundary(c.span.start) && t.is_char_boundary(c.span.end));
+            }
+            let _ = rewrite_without(t, &[0]);
+        }
+    }
+}

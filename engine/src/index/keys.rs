@@ -1,0 +1,227 @@
+//! Match keys: the canonical forms under which a row can be found by a targeting query.
+//!
+//! BM25 over the row text cannot find "+1 (415) 555-0132" from "14155550132", "张伟" from "Zhang
+//! Wei", or "Michail Solowjow" from "Mikhail Solovyov". The text index therefore holds a second
+//! field of match keys, computed by [`row_keys`] with [`crate::canon`], and query targeting looks
+//! its own keys up there ([`query_keys`]). Keys are candidates only: targeting verifies every
+//! candidate against the row's text before acting on it.
+//!
+//! | prefix | key |
+//! |---|---|
+//! | `w:` | folded, transliterated, plural-folded word |
+//! | `v:` | spelling-variant key of a name-like word ([`canon::variant_key`]) |
+//! | `k:` | consonant skeleton of a name-like word ([`canon::skeleton`]) |
+//! | `x:` | exonym of a place name ([`canon::exonyms`]) |
+//! | `c:` | concatenation of a run of chunks holding a digit (`TXN4481`, `14155550132`) |
+//! | `p:` | phone-style forms of a long digit run (trunk and country code dropped) |
+//! | `i:` | a typed identifier: kind and canonical form |
+
+use std::collections::BTreeSet;
+
+use crate::canon::{self, Chunk, Gap, Script};
+
+/// Longest run of chunks whose concatenation is indexed as a code.
+pub const MAX_CODE_CHUNKS: usize = 8;
+/// Longest code indexed, in bytes.
+pub const MAX_CODE_LEN: usize = 48;
+
+/// Folds plurals and possessives so that "phones" meets "phone" and "companies" "company".
+pub fn stem(w: &str) -> String {
+    let n = w.chars().count();
+    if n > 4 && w.ends_with("ies") {
+        format!("{}y", &w[..w.len() - 3])
+    } else if n > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") {
+        w[..w.len() - 1].to_owned()
+    } else {
+        w.to_owned()
+    }
+}
+
+/// True if a chunk may be part of a name: capitalized, or from a script without case.
+pub fn name_like(c: &Chunk) -> bool {
+    c.capitalized || c.script != Script::Latin
+}
+
+/// True if the chunk holds a digit.
+pub fn has_digit(c: &Chunk) -> bool {
+    c.form.chars().any(|ch| ch.is_ascii_digit())
+}
+
+/// Phone-style forms of a digit string of at least 7 digits: without leading zeros, and without
+/// a 1 to 3 digit country code.
+pub fn phone_forms(digits: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if digits.len() < 7 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return out;
+    }
+    let trimmed = digits.trim_start_matches('0');
+    out.push(trimmed.to_owned());
+    for cc in 1..=3 {
+        if trimmed.len() >= cc + 7 {
+            out.push(trimmed[cc..].to_owned());
+        }
+    }
+    out
+}
+
+/// Runs of consecutive chunks joined by identifier separators: `(start, end)` exclusive.
+pub fn joined_runs(chunks: &[Chunk]) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=chunks.len() {
+        if i == chunks.len() || chunks[i].gap != Some(Gap::Joiner) {
+            if start < i {
+                runs.push((start, i));
+            }
+            start = i;
+        }
+    }
+    runs
+}
+
+/// Upper-case concatenation of chunks `a..b`.
+pub fn concat(chunks: &[Chunk], a: usize, b: usize) -> String {
+    chunks[a..b]
+        .iter()
+        .map(|c| c.form.to_uppercase())
+        .collect::<String>()
+}
+
+fn words_of(chunk: &Chunk, out: &mut BTreeSet<String>) {
+    if has_digit(chunk) {
+        return;
+    }
+    for part in chunk.form.split_whitespace() {
+        out.insert(format!("w:{}", stem(part)));
+        if name_like(chunk) {
+            let v = canon::variant_key(part);
+            if !v.is_empty() {
+                out.insert(format!("v:{v}"));
+            }
+            let k = canon::skeleton(part);
+            if k.len() >= 2 {
+                out.insert(format!("k:{k}"));
+            }
+        }
+    }
+}
+
+fn exonym_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
+    for (i, c) in chunks.iter().enumerate() {
+        for e in canon::exonyms(&c.form) {
+            out.insert(format!("x:{e}"));
+        }
+        // Syllabic scripts split a place name into one chunk per character: try pairs.
+        if c.script != Script::Latin
+            && let Some(n) = chunks.get(i + 1)
+            && n.script == c.script
+        {
+            for joined in [format!("{}{}", c.form, n.form), format!("{} {}", c.form, n.form)] {
+                for e in canon::exonyms(&joined) {
+                    out.insert(format!("x:{e}"));
+                }
+            }
+        }
+    }
+}
+
+fn code_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
+    for (start, end) in joined_runs(chunks) {
+        for a in start..end {
+            let mut code = String::new();
+            let mut digit = false;
+            for b in a..end.min(a + MAX_CODE_CHUNKS) {
+                code.push_str(&chunks[b].form.to_uppercase());
+                digit |= has_digit(&chunks[b]);
+                if code.len() > MAX_CODE_LEN {
+                    break;
+                }
+                if digit {
+                    out.insert(format!("c:{code}"));
+                    for p in phone_forms(&code) {
+                        out.insert(format!("p:{p}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every match key of a row text, sorted and deduplicated.
+pub fn row_keys(text: &str) -> Vec<String> {
+    let chunks = canon::chunks(text);
+    let mut out = BTreeSet::new();
+    for c in &chunks {
+        words_of(c, &mut out);
+    }
+    exonym_keys(&chunks, &mut out);
+    code_keys(&chunks, &mut out);
+    for id in canon::identifiers(text) {
+        out.insert(format!("i:{:?}:{}", id.kind, id.canonical));
+    }
+    out.into_iter()
+        .map(|k| k.replace(char::is_whitespace, "_"))
+        .collect()
+}
+
+/// The keys a query looks up: the same families as [`row_keys`], so that any row the query can
+/// match shares at least one key with it.
+pub fn query_keys(text: &str) -> Vec<String> {
+    let mut keys = row_keys(text);
+    // A query name may be written in lower case ("zhang wei"): look its name keys up too.
+    let chunks = canon::chunks(text);
+    let mut extra = BTreeSet::new();
+    for c in &chunks {
+        if has_digit(c) {
+            continue;
+        }
+        for part in c.form.split_whitespace() {
+            let v = canon::variant_key(part);
+            if !v.is_empty() {
+                extra.insert(format!("v:{v}"));
+            }
+            let k = canon::skeleton(part);
+            if k.len() >= 2 {
+                extra.insert(format!("k:{k}"));
+            }
+            for e in canon::exonyms(part) {
+                extra.insert(format!("w:{}", stem(e)));
+            }
+        }
+    }
+    keys.extend(extra.into_iter().map(|k| k.replace(char::is_whitespace, "_")));
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_fold_plurals() {
+        assert_eq!(stem("phones"), "phone");
+        assert_eq!(stem("address"), "address");
+        assert_eq!(stem("companies"), "company");
+        assert_eq!(stem("bus"), "bus");
+        assert_eq!(stem("status"), "status");
+    }
+
+    #[test]
+    fn phone_forms_drop_trunk_and_country_code() {
+        let a = phone_forms("441514960142");
+        let b = phone_forms("01514960142");
+        assert!(a.iter().any(|x| b.contains(x)));
+        assert!(phone_forms("12345").is_empty());
+    }
+
+    #[test]
+    fn codes_are_indexed_across_separators() {
+        let keys = row_keys("Customer phone: +1 (415) 555-0132.");
+        assert!(keys.contains(&"c:14155550132".to_owned()), "{keys:?}");
+        let keys = row_keys("Order TXN-123456 was billed.");
+        assert!(keys.contains(&"c:TXN123456".to_owned()));
+        assert!(!keys.contains(&"c:TXN12345".to_owned()));
+    }
+}

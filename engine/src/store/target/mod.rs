@@ -1,0 +1,582 @@
+//! Which rows a call acts on: by id, by natural key, or by query.
+//!
+//! Query targeting is lexical, canonical and deterministic (no model, no LLM):
+//!
+//! 1. The query is parsed ([`query`]): typed identifiers (e-mail, handle, IP, MAC, IBAN,
+//!    hostname, URL), digit-bearing codes (phone, card, ticket and account numbers, written with
+//!    any grouping), name runs, content words, polarity ("does not"), and fan-out words
+//!    ("everything about").
+//! 2. Candidates come from BM25 over the text and from the match keys of the text index
+//!    (canonical codes, transliterations, spelling-variant keys; see [`crate::index::keys`]).
+//! 3. Each candidate is verified and scored ([`score`]): every identifier must be present as a
+//!    whole (`TXN-12345` never matches `TXN-123456`); a query that names someone only reaches rows
+//!    naming them, in any script or spelling, and never a row naming someone else with a shared
+//!    name ("Tom Hale" is not "Tom Haley"); coverage is the share of the query's evidence the row
+//!    holds; polarity must agree.
+//! 4. A call that acts on one row takes the best; a call that may fan out takes every row with
+//!    the best coverage (or, for "everything about X", every row naming X). Rows covering less
+//!    than half the query are never targeted.
+//! 5. Within a row of several clauses, the clauses that hold the evidence are the target: a
+//!    purge or supersede then rewrites the row without them ([`crate::clause`]).
+//!
+//! Declared aliases ([`crate::Store::declare_alias`]) widen a query: a query naming any form of
+//! an alias group is also tried with every other form.
+//!
+//! Every resolution explains itself: [`TargetMatch`] lists what matched, what did not, the
+//! clauses hit and the reasons, and [`crate::Plan`] lists the candidates that were rejected and
+//! why.
+
+pub(crate) mod query;
+pub(crate) mod score;
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use self::query::QueryShape;
+use self::score::{RowScore, RowView};
+use super::Inner;
+use super::alias::AliasGroup;
+use crate::error::{Error, Result};
+use crate::planner::{
+    MAX_CANDIDATES, PLAN_REQUEST_FORMAT, PlanCandidate, PlanRequest, Planner, PlannerOutcome,
+};
+use crate::row::{Row, RowId, validate_field};
+
+/// Least coverage a row needs to be targeted by a query.
+pub const MIN_COVERAGE: f64 = 0.5;
+/// Candidates the new text of a supersede adds.
+const HINT_CANDIDATES: usize = 64;
+/// Candidates BM25 supplies to query targeting.
+const CANDIDATES: usize = 512;
+
+/// What a mutating call acts on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// One row by id.
+    Id(RowId),
+    /// The live row holding a natural key.
+    Key {
+        /// Namespace of the key.
+        namespace: String,
+        /// The key.
+        key: String,
+    },
+    /// Rows whose text matches a description.
+    Query {
+        /// Restricts matching to one namespace.
+        namespace: Option<String>,
+        /// The description ("Alice's phone number", "everything about Hannah").
+        text: String,
+    },
+}
+
+impl Target {
+    /// By id.
+    pub fn id(id: RowId) -> Target {
+        Target::Id(id)
+    }
+    /// By natural key.
+    pub fn key(namespace: impl Into<String>, key: impl Into<String>) -> Target {
+        Target::Key {
+            namespace: namespace.into(),
+            key: key.into(),
+        }
+    }
+    /// By query, across namespaces.
+    pub fn query(text: impl Into<String>) -> Target {
+        Target::Query {
+            namespace: None,
+            text: text.into(),
+        }
+    }
+    /// By query within one namespace.
+    pub fn query_in(namespace: impl Into<String>, text: impl Into<String>) -> Target {
+        Target::Query {
+            namespace: Some(namespace.into()),
+            text: text.into(),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Target::Id(id) => format!("row {id}"),
+            Target::Key { namespace, key } => format!("key {key:?} in {namespace:?}"),
+            Target::Query { text, .. } => text.clone(),
+        }
+    }
+}
+
+/// One row a target resolved to, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TargetMatch {
+    /// The row.
+    pub id: RowId,
+    /// Share of the query's content words the row contains (1 for id and key targets).
+    pub coverage: f64,
+    /// BM25 score of the row for the query (0 for id and key targets).
+    pub bm25: f32,
+    /// Query words the row contains.
+    pub matched: Vec<String>,
+    /// Query words the row lacks.
+    pub missing: Vec<String>,
+    /// Clauses of the row the call acts on (indexes into [`crate::clause::clauses`] of the row
+    /// text); empty when the call acts on the whole row.
+    #[serde(default)]
+    pub clauses: Vec<usize>,
+    /// Why the row was chosen.
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    /// The row's text after the clauses are removed, when a planner proposed it (the engine
+    /// composes it otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewrite: Option<String>,
+}
+
+/// A candidate row a query did not target, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rejected {
+    /// The row.
+    pub id: RowId,
+    /// Share of the query's evidence the row holds.
+    pub coverage: f64,
+    /// Why it was not targeted.
+    pub reason: String,
+}
+
+/// What a target resolved to.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resolution {
+    /// Targeted rows, best first.
+    pub matches: Vec<TargetMatch>,
+    /// Candidates left out, with why.
+    pub rejected: Vec<Rejected>,
+    /// What became of the planner's proposal, when a planner was consulted.
+    pub planner: Option<PlannerOutcome>,
+}
+
+/// Which rows a resolution may return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// Live rows only (supersede, release, pin).
+    Live,
+    /// Every row that still has text (purge, resurface).
+    NotVoid,
+}
+
+/// How many rows a resolution may return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// The single best row.
+    One,
+    /// Every row with the best coverage.
+    All,
+}
+
+fn in_scope(row: &Row, scope: Scope) -> bool {
+    match scope {
+        Scope::Live => row.depth.is_live(),
+        Scope::NotVoid => !row.depth.is_void(),
+    }
+}
+
+/// What a resolution may read: rows and key holders as the caller's transaction sees them,
+/// and the alias groups of the store.
+pub(crate) struct Lookup<'a> {
+    /// Reads a row.
+    pub fetch: &'a dyn Fn(RowId) -> Result<Option<Row>>,
+    /// The live row holding a key.
+    pub key_holder: &'a dyn Fn(&str, &str) -> Result<Option<RowId>>,
+    /// Declared alias groups.
+    pub aliases: &'a [AliasGroup],
+    /// The operation resolving (`supersede`, `release`, `purge`, ...), for the planner.
+    pub op: &'static str,
+    /// The mutation-time planner, if any.
+    pub planner: Option<&'a dyn Planner>,
+}
+
+/// A scored candidate.
+struct Candidate {
+    row: Row,
+    score: RowScore,
+    bm25: f32,
+    hint_overlap: usize,
+    clauses: Vec<usize>,
+}
+
+impl Inner {
+    /// Resolves `target` to rows. `hint` is the new text of a supersede, used to rank
+    /// candidates and to choose the clause it replaces.
+    pub(crate) fn resolve(
+        &self,
+        target: &Target,
+        scope: Scope,
+        width: Width,
+        hint: Option<&str>,
+        lookup: &Lookup<'_>,
+    ) -> Result<Resolution> {
+        let exact = |id| TargetMatch {
+            id,
+            coverage: 1.0,
+            bm25: 0.0,
+            matched: Vec::new(),
+            missing: Vec::new(),
+            clauses: Vec::new(),
+            reasons: Vec::new(),
+            rewrite: None,
+        };
+        match target {
+            Target::Id(id) => {
+                let row = (lookup.fetch)(*id)?.ok_or(Error::UnknownRow(*id))?;
+                if row.depth.is_void() {
+                    return Err(Error::Purged(*id));
+                }
+                Ok(Resolution {
+                    matches: vec![exact(*id)],
+                    rejected: Vec::new(),
+                    planner: None,
+                })
+            }
+            Target::Key { namespace, key } => {
+                validate_field("namespace", namespace)?;
+                validate_field("key", key)?;
+                let id = (lookup.key_holder)(namespace, key)?.ok_or_else(|| {
+                    Error::UnknownKey {
+                        namespace: namespace.clone(),
+                        key: key.clone(),
+                    }
+                })?;
+                Ok(Resolution {
+                    matches: vec![exact(id)],
+                    rejected: Vec::new(),
+                    planner: None,
+                })
+            }
+            Target::Query { namespace, text } => {
+                let shapes = super::alias::expansions(text, namespace.as_deref(), lookup.aliases);
+                if shapes[0].units() == 0 {
+                    return Err(Error::InvalidArgument(format!(
+                        "query {text:?} has no words to match"
+                    )));
+                }
+                let hint_shape = hint.map(QueryShape::parse);
+                let mut res = self.resolve_query(
+                    &shapes,
+                    namespace.as_deref(),
+                    scope,
+                    width,
+                    hint_shape.as_ref(),
+                    lookup,
+                )?;
+                if let Some(planner) = lookup.planner
+                    && matches!(lookup.op, "supersede" | "release" | "purge")
+                {
+                    res = consult(planner, lookup, text, hint, res)?;
+                }
+                if res.matches.is_empty() {
+                    return Err(Error::NoMatch(target.describe()));
+                }
+                Ok(res)
+            }
+        }
+    }
+
+    fn resolve_query(
+        &self,
+        shapes: &[QueryShape],
+        namespace: Option<&str>,
+        scope: Scope,
+        width: Width,
+        hint: Option<&QueryShape>,
+        lookup: &Lookup<'_>,
+    ) -> Result<Resolution> {
+        // Candidates: BM25 over the text, and the canonical match keys.
+        let mut bm25: std::collections::BTreeMap<RowId, f32> = std::collections::BTreeMap::new();
+        for shape in shapes {
+            for (id, s) in self.text.search(&shape.text, CANDIDATES)? {
+                let e = bm25.entry(id).or_insert(0.0);
+                *e = e.max(s);
+            }
+            for (id, _) in self.text.lookup_keys(&shape.keys, CANDIDATES)? {
+                bm25.entry(id).or_insert(0.0);
+            }
+        }
+        if let Some(h) = hint {
+            for (id, _) in self.text.search(&h.text, HINT_CANDIDATES)? {
+                bm25.entry(id).or_insert(0.0);
+            }
+        }
+        let mut weak = Vec::new();
+        let mut scored = Vec::new();
+        let mut rejected = Vec::new();
+        for (id, bm) in bm25 {
+            let Some(row) = (lookup.fetch)(id)? else { continue };
+            if !in_scope(&row, scope) || namespace.is_some_and(|ns| ns != row.namespace) {
+                continue;
+            }
+            let Some(text) = row.text.clone() else { continue };
+            let view = RowView::new(&text);
+            let best = shapes
+                .iter()
+                .map(|q| score::score(q, &view))
+                .max_by(|a, b| {
+                    a.veto
+                        .is_none()
+                        .cmp(&b.veto.is_none())
+                        .then(a.coverage.total_cmp(&b.coverage))
+                })
+                .expect("at least the query itself");
+            if let Some(reason) = &best.veto {
+                rejected.push(Rejected {
+                    id,
+                    coverage: best.coverage,
+                    reason: reason.clone(),
+                });
+                continue;
+            }
+            let fan = shapes[0].fan_out && width == Width::All;
+            if best.coverage < MIN_COVERAGE && !(fan && !shapes[0].names.is_empty()) {
+                if let Some(h) = hint {
+                    let rel = score::relatedness(&shapes[0], h, &view);
+                    weak.push((row.clone(), best.clone(), bm, rel));
+                }
+                rejected.push(Rejected {
+                    id,
+                    coverage: best.coverage,
+                    reason: format!(
+                        "covers {:.2} of the query, below {MIN_COVERAGE}",
+                        best.coverage
+                    ),
+                });
+                continue;
+            }
+            let hint_overlap = hint.map_or(0, |h| score::overlap(h, &view));
+            let clauses = choose_clauses(&best, &view, hint);
+            scored.push(Candidate {
+                row,
+                score: best,
+                bm25: bm,
+                hint_overlap,
+                clauses,
+            });
+        }
+        // Polarity: when some candidate agrees with the query's polarity, those that do not
+        // are out ("is not on the board" never targets "chairs the board").
+        if scored.iter().any(|c| c.score.polarity_ok) {
+            scored.retain(|c| {
+                if !c.score.polarity_ok {
+                    rejected.push(Rejected {
+                        id: c.row.id,
+                        coverage: c.score.coverage,
+                        reason: "polarity differs from the query".into(),
+                    });
+                }
+                c.score.polarity_ok
+            });
+        }
+        scored.sort_by(|a, b| {
+            b.score
+                .coverage
+                .total_cmp(&a.score.coverage)
+                .then(b.hint_overlap.cmp(&a.hint_overlap))
+                .then(b.row.created_seq.cmp(&a.row.created_seq))
+                .then(b.bm25.total_cmp(&a.bm25))
+                .then(b.row.id.cmp(&a.row.id))
+        });
+        // A supersede whose query no row covers ("Kenta's home city" for "Kenta resides in a
+        // flat in Osaka") replaces the row that relates most to its query and new text, when
+        // exactly one does and the query's names (if any) are in it.
+        if scored.is_empty() && width == Width::One {
+            let top = weak.iter().map(|w| w.3).max().unwrap_or(0);
+            let at_top: Vec<_> = weak.iter().filter(|w| w.3 == top).collect();
+            if top >= 1 && at_top.len() == 1 {
+                let (row, mut score, bm, rel) = at_top[0].clone();
+                rejected.retain(|r| r.id != row.id);
+                score
+                    .reasons
+                    .push(format!("relates to the query and the new text ({rel})"));
+                let text = row.text.clone().unwrap_or_default();
+                let view = RowView::new(&text);
+                let clauses = choose_clauses(&score, &view, hint);
+                scored.push(Candidate {
+                    row,
+                    score,
+                    bm25: bm,
+                    hint_overlap: rel,
+                    clauses,
+                });
+            }
+        }
+        let fan = shapes[0].fan_out && width == Width::All;
+        let keep = match width {
+            Width::One => scored.len().min(1),
+            Width::All if fan => scored.len(),
+            Width::All => {
+                let best = scored.first().map(|c| c.score.coverage);
+                scored
+                    .iter()
+                    .take_while(|c| Some(c.score.coverage) == best)
+                    .count()
+            }
+        };
+        for c in scored.drain(keep..) {
+            rejected.push(Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason: "a better match was targeted".into(),
+            });
+        }
+        let matches = scored
+            .into_iter()
+            .map(|c| TargetMatch {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                bm25: c.bm25,
+                matched: c.score.matched,
+                missing: c.score.missing,
+                clauses: c.clauses,
+                reasons: c.score.reasons,
+                rewrite: None,
+            })
+            .collect();
+        rejected.sort_by(|a, b| b.coverage.total_cmp(&a.coverage).then(a.id.cmp(&b.id)));
+        Ok(Resolution {
+            matches,
+            rejected,
+            planner: None,
+        })
+    }
+}
+
+/// Offers the deterministic resolution to the planner and returns what to act on: the
+/// planner's plan if it validates, the deterministic resolution otherwise.
+fn consult(
+    planner: &dyn Planner,
+    lookup: &Lookup<'_>,
+    query: &str,
+    hint: Option<&str>,
+    det: Resolution,
+) -> Result<Resolution> {
+    let mut candidates = Vec::new();
+    let offered = det
+        .matches
+        .iter()
+        .map(|m| (m.id, m.coverage, true, m.clauses.clone()))
+        .chain(det.rejected.iter().map(|r| (r.id, r.coverage, false, Vec::new())))
+        .take(MAX_CANDIDATES);
+    for (id, coverage, chosen, clauses_chosen) in offered {
+        let Some(text) = (lookup.fetch)(id)?.and_then(|r| r.text) else {
+            continue;
+        };
+        let clauses = crate::clause::clauses(&text)
+            .into_iter()
+            .map(|c| text[c.span].to_owned())
+            .collect();
+        candidates.push(PlanCandidate {
+            id,
+            text,
+            clauses,
+            coverage,
+            chosen,
+            clauses_chosen,
+        });
+    }
+    let request = PlanRequest {
+        format: PLAN_REQUEST_FORMAT.into(),
+        op: lookup.op.into(),
+        query: query.into(),
+        new_text: hint.map(str::to_owned),
+        candidates,
+    };
+    let json = serde_json::to_string(&request).map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let verdict = planner
+        .propose(&json)
+        .map_err(|e| format!("planner failed: {e}"))
+        .and_then(|answer| crate::planner::validate(&request, &answer));
+    match verdict {
+        Err(why) => Ok(Resolution {
+            planner: Some(PlannerOutcome::Rejected(why)),
+            ..det
+        }),
+        Ok(plan) => {
+            let coverage = |id| {
+                request
+                    .candidates
+                    .iter()
+                    .find(|c| c.id == id)
+                    .map_or(0.0, |c| c.coverage)
+            };
+            let reason = plan.reason.clone();
+            let matches: Vec<TargetMatch> = plan
+                .targets
+                .iter()
+                .map(|t| TargetMatch {
+                    id: t.id,
+                    coverage: coverage(t.id),
+                    bm25: 0.0,
+                    matched: Vec::new(),
+                    missing: Vec::new(),
+                    clauses: t.clauses.clone(),
+                    reasons: vec![format!(
+                        "planner: {}",
+                        reason.as_deref().unwrap_or("no reason given")
+                    )],
+                    rewrite: t.rewrite.clone(),
+                })
+                .collect();
+            let rejected = request
+                .candidates
+                .iter()
+                .filter(|c| !plan.targets.iter().any(|t| t.id == c.id))
+                .map(|c| Rejected {
+                    id: c.id,
+                    coverage: c.coverage,
+                    reason: "the planner did not target it".into(),
+                })
+                .collect();
+            Ok(Resolution {
+                matches,
+                rejected,
+                planner: Some(PlannerOutcome::Accepted(reason)),
+            })
+        }
+    }
+}
+
+/// The clauses of a multi-clause row that a call acts on: those holding evidence other than
+/// the subject, when that is some but not all of them; else the whole row (empty).
+fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -> Vec<usize> {
+    let n = view.clauses.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
+    if hit.is_empty()
+        && let Some(h) = hint
+    {
+        let overlaps: Vec<usize> = (0..n)
+            .map(|c| score::overlap_with_clause(h, view, c))
+            .collect();
+        let best = overlaps.iter().copied().max().unwrap_or(0);
+        if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
+            hit = vec![overlaps.iter().position(|&o| o == best).expect("max exists")];
+        } else {
+            // No shared word: the clause the new text resembles most (same attribute slot,
+            // similar words), when one stands out.
+            let aff: Vec<usize> = (0..n)
+                .map(|c| score::affinity_with_clause(h, view, c))
+                .collect();
+            let top = aff.iter().copied().max().unwrap_or(0);
+            if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
+                hit = vec![aff.iter().position(|&a| a == top).expect("max exists")];
+            }
+        }
+    }
+    if hit.is_empty() || hit.len() == n {
+        Vec::new()
+    } else {
+        hit
+    }
+}
+

@@ -1,0 +1,231 @@
+//! What a targeting query asks for: identifiers, names, words, polarity and width.
+
+use std::collections::BTreeSet;
+
+use crate::canon::{self, Chunk, Gap, IdKind, Identifier};
+use crate::index::keys::{self, concat, has_digit, name_like};
+use crate::text;
+
+/// Words that make a query negative ("does not drink", "is no longer", "never").
+const NEGATIONS: &[&str] = &[
+    "not", "never", "no", "nobody", "none", "cannot", "without", "dont", "doesnt", "didnt",
+    "isnt", "arent", "wasnt", "werent", "wont", "cant", "hasnt", "havent", "hadnt", "shouldnt",
+    "wouldnt", "couldnt", "neither", "nor",
+];
+
+/// Words that widen a query to everything about its subject ("everything about Hannah").
+const FAN_OUT: &[&str] = &["everything", "all", "anything", "every", "any", "whatever"];
+
+/// Honorifics and generic titles that are capitalized but name nobody.
+const TITLES: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "sir", "miss", "madam", "mx",
+];
+
+/// True if `text` states something negatively.
+pub(crate) fn is_negated(text: &str) -> bool {
+    text::tokens(text)
+        .iter()
+        .any(|t| NEGATIONS.contains(&t.as_str()))
+}
+
+/// One content word of the query.
+#[derive(Clone, Debug)]
+pub(crate) struct QWord {
+    /// Plural-folded, folded, transliterated form.
+    pub stem: String,
+    /// The chunk it came from.
+    pub chunk: Chunk,
+    /// True if it may name someone or something (capitalized or from a caseless script).
+    pub name: bool,
+    /// The chunk index in the query.
+    pub pos: usize,
+}
+
+/// A run of query chunks joined by identifier separators that holds a digit: every digit chunk
+/// in it must be found, whole, in a targeted row.
+#[derive(Clone, Debug)]
+pub(crate) struct CodeRun {
+    /// Sub-runs `(a, b, code)` that contain a digit chunk, longest first.
+    pub subruns: Vec<(usize, usize, String)>,
+    /// Query chunk indexes of the digit chunks.
+    pub digit_chunks: Vec<usize>,
+    /// The code of the whole run, for explanations.
+    pub display: String,
+}
+
+/// A parsed targeting query.
+#[derive(Clone, Debug)]
+pub(crate) struct QueryShape {
+    /// The query as given.
+    pub text: String,
+    /// Content words (stopwords, titles and possessive fragments dropped).
+    pub words: Vec<QWord>,
+    /// Runs of name words (indexes into `words`) that are adjacent in the query.
+    pub names: Vec<Vec<usize>>,
+    /// Typed identifiers that must be present (e-mail, handle, IP, MAC, IBAN, hostname, URL).
+    pub typed: Vec<Identifier>,
+    /// Digit-bearing code runs that must be present.
+    pub codes: Vec<CodeRun>,
+    /// True if the query is negative.
+    pub negated: bool,
+    /// True if the query asks for everything about its subject.
+    pub fan_out: bool,
+    /// Match keys to look candidates up with.
+    pub keys: Vec<String>,
+}
+
+/// Identifier kinds matched as typed wholes rather than as code runs.
+fn typed_kind(k: IdKind) -> bool {
+    !matches!(k, IdKind::Code | IdKind::Phone)
+}
+
+fn inside(span: &std::ops::Range<usize>, ids: &[Identifier]) -> bool {
+    ids.iter()
+        .any(|i| i.span.start <= span.start && span.end <= i.span.end)
+}
+
+impl QueryShape {
+    /// Parses `text`.
+    pub fn parse(text: &str) -> QueryShape {
+        let chunks = canon::chunks(text);
+        let typed: Vec<Identifier> = canon::identifiers(text)
+            .into_iter()
+            .filter(|i| typed_kind(i.kind))
+            .collect();
+        let tokens: Vec<String> = text::tokens(text);
+        let fan_out = tokens.iter().any(|t| FAN_OUT.contains(&t.as_str()));
+        let negated = is_negated(text);
+
+        let mut words = Vec::new();
+        for (pos, c) in chunks.iter().enumerate() {
+            if inside(&c.span, &typed) || has_digit(c) {
+                continue;
+            }
+            let possessive_s = c.form == "s"
+                && pos > 0
+                && text[chunks[pos - 1].span.end..c.span.start]
+                    .chars()
+                    .all(|ch| ch == '\'' || ch == '’');
+            if possessive_s || c.form.is_empty() {
+                continue;
+            }
+            let lower = c.form.as_str();
+            if text::is_stopword(lower)
+                || NEGATIONS.contains(&lower)
+                || FAN_OUT.contains(&lower)
+                || TITLES.contains(&lower)
+            {
+                continue;
+            }
+            words.push(QWord {
+                stem: keys::stem(lower),
+                chunk: c.clone(),
+                name: name_like(c),
+                pos,
+            });
+        }
+        // The first word of a query is capitalized by grammar, not because it is a name, when
+        // the next word is not a name either ("Project Atlas" stays a name run).
+        let mut names: Vec<Vec<usize>> = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            if !w.name {
+                continue;
+            }
+            match names.last_mut() {
+                Some(run)
+                    if words[*run.last().expect("runs are not empty")].pos + 1 == w.pos
+                        && chunks[w.pos].gap == Some(Gap::Joiner) =>
+                {
+                    run.push(i)
+                }
+                _ => names.push(vec![i]),
+            }
+        }
+
+        let mut codes = Vec::new();
+        for (start, end) in keys::joined_runs(&chunks) {
+            let digit_chunks: Vec<usize> = (start..end)
+                .filter(|&i| has_digit(&chunks[i]) && !inside(&chunks[i].span, &typed))
+                .collect();
+            if digit_chunks.is_empty() {
+                continue;
+            }
+            let mut subruns = Vec::new();
+            for a in start..end {
+                for b in a + 1..=end.min(a + keys::MAX_CODE_CHUNKS) {
+                    if digit_chunks.iter().any(|&d| a <= d && d < b) {
+                        subruns.push((a, b, concat(&chunks, a, b)));
+                    }
+                }
+            }
+            subruns.sort_by(|x, y| (y.1 - y.0).cmp(&(x.1 - x.0)).then(x.0.cmp(&y.0)));
+            let first = digit_chunks[0];
+            let last = digit_chunks[digit_chunks.len() - 1];
+            codes.push(CodeRun {
+                subruns,
+                display: concat(&chunks, first, last + 1),
+                digit_chunks,
+            });
+        }
+
+        let keys = keys::query_keys(text)
+            .into_iter()
+            .filter(|k| {
+                k.strip_prefix("w:")
+                    .is_none_or(|w| !text::is_stopword(w) && !NEGATIONS.contains(&w))
+            })
+            .collect();
+        QueryShape {
+            text: text.to_owned(),
+            words,
+            names,
+            typed,
+            codes,
+            negated,
+            fan_out,
+            keys,
+        }
+    }
+
+    /// Number of evidence units: words plus identifier constraints.
+    pub fn units(&self) -> usize {
+        self.words.len() + self.typed.len() + self.codes.len()
+    }
+
+    /// True if the query has identifiers: they decide, names and words only rank.
+    pub fn has_identifiers(&self) -> bool {
+        !self.typed.is_empty() || !self.codes.is_empty()
+    }
+
+    /// The stems of the query's words, for explanations.
+    pub fn stems(&self) -> BTreeSet<String> {
+        self.words.iter().map(|w| w.stem.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negation_is_detected() {
+        assert!(is_negated("Omar does not drink coffee"));
+        assert!(is_negated("Leah isn't allergic"));
+        assert!(!is_negated("Leah is allergic to penicillin"));
+    }
+
+    #[test]
+    fn queries_split_into_evidence() {
+        let q = QueryShape::parse("Tom's bank PIN 4821");
+        let stems: Vec<&str> = q.words.iter().map(|w| w.stem.as_str()).collect();
+        assert_eq!(stems, ["tom", "bank", "pin"]);
+        assert_eq!(q.codes.len(), 1);
+        assert!(q.codes[0].subruns.iter().any(|s| s.2 == "4821"));
+        let q = QueryShape::parse("everything about Hannah");
+        assert!(q.fan_out);
+        assert_eq!(q.names.len(), 1);
+        let q = QueryShape::parse("alice@northwind.io");
+        assert_eq!(q.typed.len(), 1);
+        assert!(q.words.is_empty(), "{:?}", q.words);
+    }
+}

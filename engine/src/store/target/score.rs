@@ -1,0 +1,373 @@
+//! How well one row (and each of its clauses) answers a targeting query, and why.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use super::query::{QWord, QueryShape, is_negated};
+use crate::canon::{self, Chunk, Identifier, Script};
+use crate::clause::{self, Clause};
+use crate::index::keys::{self, has_digit, name_like};
+use crate::lexicon;
+
+/// A row's text, analyzed once for scoring.
+pub(crate) struct RowView<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its chunks.
+    pub chunks: Vec<Chunk>,
+    /// Its typed identifiers.
+    pub ids: Vec<Identifier>,
+    /// Its clauses.
+    pub clauses: Vec<Clause>,
+    /// Per clause: true if it is stated negatively.
+    pub negated: Vec<bool>,
+}
+
+impl<'a> RowView<'a> {
+    /// Analyzes `text`.
+    pub fn new(text: &'a str) -> RowView<'a> {
+        let clauses = clause::clauses(text);
+        let negated = clauses
+            .iter()
+            .map(|c| is_negated(&text[c.span.clone()]))
+            .collect();
+        RowView {
+            text,
+            chunks: canon::chunks(text),
+            ids: canon::identifiers(text),
+            clauses,
+            negated,
+        }
+    }
+
+    /// Index of the clause holding byte `pos`, if any.
+    fn clause_at(&self, span: &Range<usize>) -> Option<usize> {
+        self.clauses
+            .iter()
+            .position(|c| c.span.start <= span.start && span.end <= c.span.end)
+    }
+}
+
+/// One query word against one row chunk.
+pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
+    if has_digit(c) {
+        return false;
+    }
+    if keys::stem(&c.form) == w.stem {
+        return true;
+    }
+    if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
+    {
+        return true;
+    }
+    if (w.name || name_like(c)) && canon::same_name(&w.chunk, c) {
+        return true;
+    }
+    if w.name || name_like(c) {
+        let ex = canon::exonyms(&c.form);
+        if ex.iter().any(|e| keys::stem(e) == w.stem) {
+            return true;
+        }
+        if canon::exonyms(&w.chunk.form).iter().any(|e| *e == c.form) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing").
+fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
+    if a.script == Script::Latin || a.script != b.script {
+        return false;
+    }
+    [format!("{}{}", a.form, b.form), format!("{} {}", a.form, b.form)]
+        .iter()
+        .any(|joined| {
+            canon::exonyms(joined)
+                .iter()
+                .any(|e| keys::stem(e) == w.stem)
+        })
+}
+
+/// The verdict on one row.
+#[derive(Clone, Debug)]
+pub(crate) struct RowScore {
+    /// Share of the query's evidence units the row holds.
+    pub coverage: f64,
+    /// Query words (and identifiers) the row holds.
+    pub matched: Vec<String>,
+    /// Query words (and identifiers) the row lacks.
+    pub missing: Vec<String>,
+    /// True if every identifier of the query is in the row.
+    pub identifiers_ok: bool,
+    /// Clauses holding evidence other than the sentence subject.
+    pub evidence_clauses: BTreeSet<usize>,
+    /// True if the row's evidence clauses share the query's polarity.
+    pub polarity_ok: bool,
+    /// Why the row may not be targeted at all, if so.
+    pub veto: Option<String>,
+    /// Reasons, for dry runs.
+    pub reasons: Vec<String>,
+}
+
+/// Scores `row` against `q`.
+pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
+    let mut matched = Vec::new();
+    let mut missing = Vec::new();
+    let mut reasons = Vec::new();
+    let mut evidence: BTreeSet<usize> = BTreeSet::new();
+    let mut hit_units = 0usize;
+    let mut veto = None;
+
+    // Identifiers decide.
+    let mut identifiers_ok = true;
+    for id in &q.typed {
+        match row.ids.iter().find(|r| canon::same_identifier(id, r)) {
+            Some(r) => {
+                hit_units += 1;
+                matched.push(id.canonical.clone());
+                reasons.push(format!("{:?} {} present", id.kind, id.canonical));
+                evidence.extend(row.clause_at(&r.span));
+            }
+            None => {
+                identifiers_ok = false;
+                missing.push(id.canonical.clone());
+            }
+        }
+    }
+    for run in &q.codes {
+        let mut covered: BTreeSet<usize> = BTreeSet::new();
+        let mut spans = Vec::new();
+        for (a, b, code) in &run.subruns {
+            if run.digit_chunks.iter().all(|d| covered.contains(d)) {
+                break;
+            }
+            if !run.digit_chunks.iter().any(|d| a <= d && d < b && !covered.contains(d)) {
+                continue;
+            }
+            let found = canon::find_code(&row.chunks, code);
+            if !found.is_empty() {
+                covered.extend(run.digit_chunks.iter().filter(|&&d| *a <= d && d < *b));
+                spans.extend(found);
+            }
+        }
+        if run.digit_chunks.iter().all(|d| covered.contains(d)) {
+            hit_units += 1;
+            matched.push(run.display.clone());
+            reasons.push(format!("identifier {} present as a whole", run.display));
+            for s in &spans {
+                evidence.extend(row.clause_at(s));
+            }
+        } else {
+            identifiers_ok = false;
+            missing.push(run.display.clone());
+        }
+    }
+    if !identifiers_ok {
+        veto = Some(format!("identifier {} not in the row", missing.join(", ")));
+    }
+
+    // Words: which query words the row holds, and where.
+    let subject_words: BTreeSet<String> = row
+        .clauses
+        .iter()
+        .filter_map(|c| c.subject.as_ref())
+        .flat_map(|s| canon::chunks(&s.name))
+        .map(|c| c.form)
+        .collect();
+    let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
+    for (wi, w) in q.words.iter().enumerate() {
+        let pos = row.chunks.iter().position(|c| word_matches(w, c)).or_else(|| {
+            row.chunks
+                .windows(2)
+                .position(|p| pair_matches(w, &p[0], &p[1]))
+        });
+        match pos {
+            Some(p) => {
+                word_hit[wi] = Some(p);
+                hit_units += 1;
+                matched.push(w.stem.clone());
+                let c = &row.chunks[p];
+                let in_topic = row
+                    .clauses
+                    .iter()
+                    .any(|cl| cl.topic.start <= c.span.start && c.span.end <= cl.topic.end);
+                let is_subject = in_topic
+                    || subject_words
+                        .iter()
+                        .any(|s| s == &c.form || keys::stem(s) == w.stem);
+                if !is_subject {
+                    evidence.extend(row.clause_at(&c.span));
+                }
+            }
+            None => missing.push(w.stem.clone()),
+        }
+    }
+
+    // Names: a query that names someone targets rows that name them, and never rows naming
+    // someone else with a shared first or last name ("Tom Hale" is not "Tom Haley").
+    if !q.names.is_empty() && !q.has_identifiers() {
+        let full = q.names.iter().any(|run| {
+            let hits = run.iter().filter(|&&i| word_hit[i].is_some()).count();
+            hits * 2 >= run.len() && hits > 0
+        });
+        if !full && veto.is_none() {
+            veto = Some("names no one the query names".into());
+        }
+    }
+    for run in &q.names {
+        for (k, &wi) in run.iter().enumerate() {
+            let Some(rp) = word_hit[wi] else { continue };
+            for (dq, dr) in [(1isize, 1isize), (-1, -1)] {
+                let qn = k as isize + dq;
+                let rn = rp as isize + dr;
+                if qn < 0 || qn as usize >= run.len() || rn < 0 || rn as usize >= row.chunks.len() {
+                    continue;
+                }
+                let qw = &q.words[run[qn as usize]];
+                let rc = &row.chunks[rn as usize];
+                let joined = if dr > 0 {
+                    rc.gap == Some(canon::Gap::Joiner)
+                } else {
+                    row.chunks[rp].gap == Some(canon::Gap::Joiner)
+                };
+                let latin = rc.script == Script::Latin && qw.chunk.script == Script::Latin;
+                if joined
+                    && latin
+                    && rc.capitalized
+                    && !has_digit(rc)
+                    && !word_matches(qw, rc)
+                    && veto.is_none()
+                {
+                    veto = Some(format!(
+                        "names {:?}, not {:?}",
+                        &row.text[rc.span.clone()],
+                        &q.text[qw.chunk.span.clone()]
+                    ));
+                }
+            }
+        }
+    }
+
+    let units = q.units().max(1);
+    let coverage = hit_units as f64 / units as f64;
+    let polarity_ok = if evidence.is_empty() {
+        row.negated.iter().any(|&n| n) == q.negated
+    } else {
+        evidence.iter().all(|&c| row.negated[c] == q.negated)
+    };
+    if q.negated != row.negated.iter().any(|&n| n) {
+        reasons.push(if q.negated {
+            "query is negative, row is not".into()
+        } else {
+            "row is negative, query is not".into()
+        });
+    }
+    RowScore {
+        coverage,
+        matched,
+        missing,
+        identifiers_ok,
+        evidence_clauses: evidence,
+        polarity_ok,
+        veto,
+        reasons,
+    }
+}
+
+/// Content words of `text` shared with clause `c` of `row` (for choosing which clause a
+/// supersede's new text replaces).
+pub(crate) fn overlap_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
+    let span = &row.clauses[c].span;
+    new.words
+        .iter()
+        .filter(|w| !w.name)
+        .filter(|w| {
+            row.chunks
+                .iter()
+                .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
+                .any(|ch| word_matches(w, ch))
+        })
+        .count()
+}
+
+/// How much the new text of a supersede resembles clause `c` beyond shared words: attribute
+/// slots in common ([`crate::lexicon`]) and the best character-trigram overlap of a word pair
+/// ("vegan" and "vegetarian"), scaled to 0..=100.
+pub(crate) fn affinity_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
+    let span = &row.clauses[c].span;
+    let clause_words: Vec<&str> = row
+        .chunks
+        .iter()
+        .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
+        .filter(|ch| !has_digit(ch) && !name_like(ch))
+        .map(|ch| ch.form.as_str())
+        .collect();
+    let new_words: Vec<&str> = new
+        .words
+        .iter()
+        .filter(|w| !w.name)
+        .map(|w| w.chunk.form.as_str())
+        .collect();
+    let wanted = lexicon::slots_of(new_words.iter().copied());
+    let shared = lexicon::slots_of(clause_words.iter().copied())
+        .into_iter()
+        .filter(|s| wanted.contains(s))
+        .count();
+    let best = new_words
+        .iter()
+        .flat_map(|a| clause_words.iter().map(move |b| trigram_overlap(a, b)))
+        .max()
+        .unwrap_or(0);
+    shared * 100 + best
+}
+
+/// Shared character trigrams of two words over the smaller set, in percent.
+fn trigram_overlap(a: &str, b: &str) -> usize {
+    let grams = |w: &str| -> BTreeSet<String> {
+        let cs: Vec<char> = format!("^{w}$").chars().collect();
+        cs.windows(3).map(|t| t.iter().collect()).collect()
+    };
+    let (ga, gb) = (grams(a), grams(b));
+    let small = ga.len().min(gb.len());
+    if small == 0 {
+        return 0;
+    }
+    ga.intersection(&gb).count() * 99 / small
+}
+
+/// Content words of `new` found anywhere in `row`, names excluded.
+pub(crate) fn overlap(new: &QueryShape, row: &RowView<'_>) -> usize {
+    new.words
+        .iter()
+        .filter(|w| !w.name)
+        .filter(|w| row.chunks.iter().any(|ch| word_matches(w, ch)))
+        .count()
+}
+
+/// How closely `row` relates to a supersede's query and new text when no row covers the query:
+/// query words it holds, new-text words it holds, and attribute slots it shares with either
+/// ([`crate::lexicon`]). Names are left out: they anchor, they do not relate.
+pub(crate) fn relatedness(q: &QueryShape, hint: &QueryShape, row: &RowView<'_>) -> usize {
+    let row_words: Vec<&str> = row
+        .chunks
+        .iter()
+        .filter(|c| !has_digit(c) && !name_like(c))
+        .map(|c| c.form.as_str())
+        .collect();
+    let holds = |w: &QWord| row.chunks.iter().any(|c| word_matches(w, c));
+    let query_hits = q.words.iter().filter(|w| !w.name && holds(w)).count();
+    let hint_hits = hint.words.iter().filter(|w| !w.name && holds(w)).count();
+    let wanted = lexicon::slots_of(
+        q.words
+            .iter()
+            .chain(hint.words.iter())
+            .filter(|w| !w.name)
+            .map(|w| w.chunk.form.as_str()),
+    );
+    let shared = lexicon::slots_of(row_words)
+        .into_iter()
+        .filter(|s| wanted.contains(s))
+        .count();
+    2 * query_hits + hint_hits + shared
+}

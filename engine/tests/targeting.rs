@@ -1,0 +1,325 @@
+//! Query targeting: canonical identifiers, names across scripts, aliases, clause edits, negation,
+//! width, dry-run explanations and the planner hook.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::{create_fixed, file_contains, temp};
+use oubli::audit::store_check::check_store;
+use oubli::planner::Planner;
+use oubli::{
+    AliasKind, Error, Inscription, ListQuery, ManualClock, Operation, Store, StoreOptions, Target,
+};
+
+fn live_texts(s: &Store) -> Vec<String> {
+    s.list(&ListQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| r.text)
+        .collect()
+}
+
+fn store_with(facts: &[&str]) -> (common::TempStore, Store) {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    for f in facts {
+        s.inscribe(Inscription::new(*f)).unwrap();
+    }
+    (t, s)
+}
+
+fn survivors_after_purge(facts: &[&str], query: &str) -> Vec<String> {
+    let (_t, s) = store_with(facts);
+    match s.purge(Target::query(query)) {
+        Ok(_) | Err(Error::NoMatch(_)) => {}
+        Err(e) => panic!("purge {query:?}: {e}"),
+    }
+    live_texts(&s)
+}
+
+#[test]
+fn identifiers_match_across_grouping_case_and_width() {
+    let cases: &[(&[&str], &str, &str, &str)] = &[
+        (
+            &["Customer phone: +1 (415) 555-0132.", "Supplier phone: +1 (415) 555-0177."],
+            "14155550132",
+            "555-0132",
+            "555-0177",
+        ),
+        (
+            &["Refunds go to GB29 NWBK 6016 1331 9268 19.", "Salary goes to GB94 BARC 1020 1530 0934 59."],
+            "GB29NWBK60161331926819",
+            "GB29",
+            "GB94",
+        ),
+        (
+            &["Order ＴＸＮ－４４８１ was disputed.", "Order TXN-4482 was delivered."],
+            "TXN-4481",
+            "disputed",
+            "delivered",
+        ),
+        (
+            &["The lab printer has MAC 00:1A:2B:3C:4D:5E.", "The lab camera has MAC 00:1A:2B:3C:4D:6F."],
+            "001a.2b3c.4d5e",
+            "printer",
+            "camera",
+        ),
+        (
+            &["Contact: Maria.Lopez@Example.com for the lease.", "Contact: Pedro.Sanz@Example.com."],
+            "maria.lopez@example.com",
+            "lease",
+            "Pedro",
+        ),
+    ];
+    for (facts, query, gone, kept) in cases {
+        let left = survivors_after_purge(facts, query).join("\n");
+        assert!(!left.contains(gone), "{query}: {gone:?} survived in {left:?}");
+        assert!(left.contains(kept), "{query}: {kept:?} was lost: {left:?}");
+    }
+}
+
+#[test]
+fn identifiers_match_only_whole() {
+    let left = survivors_after_purge(
+        &["Refund TXN-12345 went to Marta.", "Charge TXN-123456 went to Oren."],
+        "TXN-12345",
+    );
+    assert_eq!(left, ["Charge TXN-123456 went to Oren."]);
+    let left = survivors_after_purge(
+        &["Contact alice@northwind.io about the renewal.", "Contact alice.smith@northwind.io about the invoice."],
+        "alice@northwind.io",
+    );
+    assert_eq!(left, ["Contact alice.smith@northwind.io about the invoice."]);
+    // An identifier found nowhere matches nothing, even if its letters match a word.
+    let left = survivors_after_purge(&["Charge TXN-123456 went to Oren."], "TXN-12345");
+    assert_eq!(left.len(), 1);
+}
+
+#[test]
+fn names_meet_across_scripts_and_spellings() {
+    let left = survivors_after_purge(
+        &[
+            "Михаил Соловьёв signed the lease.",
+            "Michail Solowjow paid the deposit.",
+            "Mikhaïl Soloviev asked for a parking permit.",
+            "Mikhail Solovyov moved in on Monday.",
+            "Anna Solovyeva runs the bakery.",
+            "The nightingale (Соловей) sings at dawn.",
+        ],
+        "Mikhail Solovyov",
+    );
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().any(|t| t.contains("Solovyeva")));
+    assert!(left.iter().any(|t| t.contains("Соловей")));
+    let left = survivors_after_purge(
+        &["张伟's phone number is 138 0013 8000.", "Li Na's phone number is 139 0013 9000."],
+        "Zhang Wei",
+    );
+    assert_eq!(left, ["Li Na's phone number is 139 0013 9000."]);
+}
+
+#[test]
+fn a_name_never_reaches_a_longer_or_different_name() {
+    let left = survivors_after_purge(
+        &["Tom Hale owns the red van.", "Tom Haley owns the blue van."],
+        "Tom Hale",
+    );
+    assert_eq!(left, ["Tom Haley owns the blue van."]);
+    let left = survivors_after_purge(
+        &["Ann's mobile is 0151 496 0142.", "Annabel's mobile is 0151 496 0199."],
+        "Ann",
+    );
+    assert_eq!(left, ["Annabel's mobile is 0151 496 0199."]);
+}
+
+#[test]
+fn negation_targets_the_negative_fact() {
+    let (_t, s) = store_with(&["Omar does not drink coffee.", "Omar drinks green tea every morning."]);
+    s.supersede(
+        Target::query("Omar does not drink coffee"),
+        Inscription::new("Omar started drinking coffee again."),
+    )
+    .unwrap();
+    let left = live_texts(&s).join("\n");
+    assert!(left.contains("green tea"));
+    assert!(!left.contains("does not drink"));
+    let (_t, s) = store_with(&["Leah is allergic to penicillin.", "Leah is not allergic to amoxicillin."]);
+    s.release(Target::query("Leah is not allergic to amoxicillin")).unwrap();
+    assert_eq!(live_texts(&s), ["Leah is allergic to penicillin."]);
+}
+
+#[test]
+fn fan_out_reaches_every_row_naming_the_subject_only() {
+    let (_t, s) = store_with(&[
+        "Hannah joined the team in May.",
+        "Hannah's desk is by the window.",
+        "Hanna Berg leads the design team.",
+        "The team offsite is in June.",
+    ]);
+    let released = s.release(Target::query("everything about Hannah")).unwrap();
+    assert_eq!(released.len(), 2);
+    let left = live_texts(&s).join("\n");
+    assert!(left.contains("Hanna Berg") && left.contains("offsite"), "{left}");
+}
+
+#[test]
+fn purge_of_one_clause_rewrites_the_row_and_erases_the_clause() {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    let id = s
+        .inscribe(Inscription::new("Tom's bank PIN is 4821 and his locker number is 17."))
+        .unwrap();
+    s.inscribe(Inscription::new("The router sits in the hallway cupboard.")).unwrap();
+    let plan = s.plan(Operation::Purge, &Target::query("Tom's bank PIN 4821")).unwrap();
+    assert_eq!(plan.matches.len(), 1);
+    assert_eq!(plan.matches[0].clauses, [0]);
+    let report = s.purge(Target::query("Tom's bank PIN 4821")).unwrap();
+    assert_eq!(report.erased, [id]);
+    assert!(report.cascade.iter().any(|c| c.via == "clause_edit" && c.row == id));
+    let row = s.get(id).unwrap();
+    assert_eq!(row.text.as_deref(), Some("Tom's locker number is 17."));
+    assert!(row.depth.is_live());
+    assert_eq!(report.audit.summary.hits_gold, 0, "{:?}", report.audit.summary);
+    let doc = report.receipt.to_document().unwrap();
+    s.close().unwrap();
+    assert!(!file_contains(&t.path, b"4821"), "the erased clause is still in the file");
+    // The receipt verifies against the store: the edited row keeps its rewritten payload.
+    check_store(&t.path, &report.receipt, &doc, &["4821".to_owned()]).unwrap();
+}
+
+#[test]
+fn supersede_of_one_clause_keeps_the_others() {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    let id = s
+        .inscribe(Inscription::new("Lena lives in Hamburg and works at Airbus."))
+        .unwrap();
+    let out = s
+        .supersede(Target::query("where Lena lives"), Inscription::new("Lena lives in Bremen."))
+        .unwrap();
+    assert_eq!(out.edited, [id]);
+    assert!(out.replaced.is_empty());
+    let left = live_texts(&s);
+    assert_eq!(left, ["Lena works at Airbus.", "Lena lives in Bremen."]);
+    s.close().unwrap();
+    assert!(!file_contains(&t.path, b"Hamburg"));
+}
+
+#[test]
+fn aliases_widen_purge_to_every_form() {
+    let (_t, s) = store_with(&[
+        "Robert Smith asked to be forgotten.",
+        "Bob's gym pass is B-4410.",
+        "bob.smith@example.org opened ticket 77.",
+        "Bobby Tables is a different person.",
+        "Rob Stark likes wolves.",
+    ]);
+    let g = s
+        .declare_alias("default", AliasKind::Person, &["Robert Smith", "Bob"])
+        .unwrap();
+    // Declarations compose: sharing a form merges the groups.
+    let g2 = s
+        .declare_alias("default", AliasKind::Person, &["Robert Smith", "bob.smith@example.org"])
+        .unwrap();
+    assert_eq!(g.id, g2.id);
+    assert_eq!(g2.forms.len(), 3);
+    let report = s.purge(Target::query("Robert Smith")).unwrap();
+    assert_eq!(report.erased.len(), 3, "{:?}", report);
+    let left = live_texts(&s).join("\n");
+    assert!(left.contains("Bobby Tables") && left.contains("Rob Stark"), "{left}");
+    // Purging the person erased the group too, and the receipt commits to its forms.
+    assert!(s.aliases(None).unwrap().is_empty());
+    assert!(report.receipt.body.alias_commitments.len() >= 3);
+}
+
+#[test]
+fn dry_runs_explain_rejections() {
+    let (_t, s) = store_with(&["Tom Hale owns the red van.", "Tom Haley owns the blue van."]);
+    let plan = s.plan(Operation::Purge, &Target::query("Tom Hale")).unwrap();
+    assert_eq!(plan.matches.len(), 1);
+    assert!(
+        plan.rejected.iter().any(|r| r.reason.contains("Haley")),
+        "{:?}",
+        plan.rejected
+    );
+}
+
+/// A planner that answers with a fixed script and records what it was asked.
+struct Scripted {
+    answer: String,
+    asked: Mutex<Vec<String>>,
+}
+
+impl Planner for Scripted {
+    fn propose(&self, request: &str) -> Result<String, String> {
+        self.asked.lock().unwrap().push(request.to_owned());
+        if self.answer == "fail" {
+            Err("model unavailable".into())
+        } else {
+            Ok(self.answer.clone())
+        }
+    }
+}
+
+fn planned_store(answer: &str) -> (common::TempStore, Store, Arc<Scripted>) {
+    let t = temp();
+    let planner = Arc::new(Scripted {
+        answer: answer.to_owned(),
+        asked: Mutex::new(Vec::new()),
+    });
+    let opts = common::fixed(Arc::new(ManualClock::new(1_763_700_000_000))).planner(planner.clone());
+    let s = Store::create_with(&t.path, opts).unwrap();
+    s.inscribe(Inscription::new("Dmitri drives a Honda Civic.")).unwrap();
+    s.inscribe(Inscription::new("Dmitri lives in Riga and works at a bakery.")).unwrap();
+    (t, s, planner)
+}
+
+#[test]
+fn a_valid_plan_is_followed() {
+    let (_t, s, planner) = planned_store(
+        r#"{"targets":[{"id":2,"clauses":[1],"rewrite":"Dmitri lives in Riga."}],"reason":"job clause"}"#,
+    );
+    let out = s
+        .supersede(Target::query("Dmitri's job"), Inscription::new("Dmitri now teaches piano."))
+        .unwrap();
+    assert_eq!(out.edited, [2]);
+    assert_eq!(s.get(2).unwrap().text.as_deref(), Some("Dmitri lives in Riga."));
+    let asked = planner.asked.lock().unwrap();
+    let req: serde_json::Value = serde_json::from_str(&asked[0]).unwrap();
+    assert_eq!(req["format"], "oubli-plan-request-1");
+    assert_eq!(req["op"], "supersede");
+    assert_eq!(req["new_text"], "Dmitri now teaches piano.");
+}
+
+#[test]
+fn a_malformed_or_invalid_plan_falls_back_to_the_deterministic_path() {
+    for answer in [
+        "fail",
+        "{not json",
+        r#"{"targets":[{"id":99}]}"#,
+        r#"{"targets":[{"id":2,"clauses":[1],"rewrite":"Dmitri lives somewhere."}]}"#,
+    ] {
+        let (_t, s, _) = planned_store(answer);
+        let plan = s
+            .plan(Operation::Purge, &Target::query("Honda Civic"))
+            .unwrap();
+        assert!(
+            matches!(plan.planner, Some(oubli::planner::PlannerOutcome::Rejected(_))),
+            "{answer}: {:?}",
+            plan.planner
+        );
+        assert_eq!(plan.rows, [1], "{answer}");
+        s.purge(Target::query("Honda Civic")).unwrap();
+        assert_eq!(live_texts(&s), ["Dmitri lives in Riga and works at a bakery."]);
+    }
+}
+
+#[test]
+fn plain_options_never_call_a_planner() {
+    let t = temp();
+    let s = Store::create_with(&t.path, StoreOptions::default()).unwrap();
+    s.inscribe(Inscription::new("Ana uses Chrome.")).unwrap();
+    let plan = s.plan(Operation::Release, &Target::query("Ana's browser Chrome")).unwrap();
+    assert!(plan.planner.is_none());
+}
