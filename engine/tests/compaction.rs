@@ -427,3 +427,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_clause_edit_of_a_source_invalidates_what_was_built_on_it() {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    let id = s
+        .inscribe(Inscription::new(
+            "Lena lives in Hamburg and works at Airbus.",
+        ))
+        .unwrap();
+    let derived = s
+        .inscribe(
+            Inscription::new("Lena's commute is short")
+                .kind(Kind::Derived)
+                .derived_from([id]),
+        )
+        .unwrap();
+    let out = s
+        .supersede(
+            Target::query("Lena lives in Hamburg"),
+            Inscription::new("Lena lives in Berlin."),
+        )
+        .unwrap();
+    assert_eq!(out.edited, [id], "the supersede took the clause path");
+    assert!(s.stale_since(derived).unwrap().is_some());
+    assert!(!s.check_derived(derived).unwrap().sources_current);
+}
