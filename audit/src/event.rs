@@ -49,11 +49,13 @@ pub enum EventKind {
     Invalidate = 11,
     /// A store-level setting changed (decay policy, alias registry).
     Config = 12,
+    /// A note written by compaction (and the note it replaces, if any).
+    Compact = 13,
 }
 
 impl EventKind {
     /// All kinds, in code order.
-    pub const ALL: [EventKind; 12] = [
+    pub const ALL: [EventKind; 13] = [
         EventKind::Inscribe,
         EventKind::Supersede,
         EventKind::Release,
@@ -66,6 +68,7 @@ impl EventKind {
         EventKind::Scrub,
         EventKind::Invalidate,
         EventKind::Config,
+        EventKind::Compact,
     ];
 
     /// Lower-case name.
@@ -83,6 +86,7 @@ impl EventKind {
             EventKind::Scrub => "scrub",
             EventKind::Invalidate => "invalidate",
             EventKind::Config => "config",
+            EventKind::Compact => "compact",
         }
     }
 

@@ -11,6 +11,7 @@ pub mod adapter;
 pub mod adversarial;
 pub mod baseline;
 pub mod case;
+pub mod ledger;
 pub mod oubli_adapter;
 pub mod ratchet;
 pub mod report;

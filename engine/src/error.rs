@@ -138,6 +138,28 @@ pub enum Error {
     /// An embedder failed.
     #[error("embedder: {0}")]
     Embedder(String),
+    /// A registered derivation cannot be evaluated (missing or non-numeric metadata, a source
+    /// that is gone, overflow), or a row has no derivation to recompute.
+    #[error("derivation: {0}")]
+    Derivation(String),
+    /// A compaction budget cannot hold even the note's header and completeness mark.
+    #[error("a note needs at least {needed} bytes, the budget is {budget}")]
+    BudgetTooSmall {
+        /// The budget given, in bytes.
+        budget: usize,
+        /// The smallest budget that holds the header.
+        needed: usize,
+    },
+    /// Strict compaction refused: the budget cannot keep every answer-determining source.
+    #[error("strict compaction refused: only {kept} of {total} answer-determining sources fit")]
+    IncompleteNote {
+        /// Answer-determining sources that fit.
+        kept: usize,
+        /// Answer-determining sources in scope.
+        total: usize,
+        /// The ones that did not fit.
+        dropped: Vec<u64>,
+    },
     /// An operating-system I/O error.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),

@@ -27,6 +27,7 @@ pub mod canon;
 pub mod clause;
 pub mod cli;
 pub mod clock;
+pub mod derive;
 pub mod embed;
 pub mod entropy;
 pub mod error;
@@ -63,6 +64,7 @@ pub use oubli_audit as audit;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use depth::{Depth, DepthState};
+pub use derive::{Decimal, Derivation, Provenance, SourceRef};
 pub use embed::{Embedder, HashEmbedder};
 pub use error::{Error, Result};
 pub use log::{Event, EventKind, Transition};
@@ -70,9 +72,11 @@ pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
     AliasGroup, AliasKind, AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS,
-    DecayPolicy, Explain, Finding, History, Hit, HitClass, Legs, ListQuery, LogReport, Operation,
-    Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded, SweepReport,
-    Target, TargetMatch,
+    Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy,
+    DerivedCheck, DerivedRow, Explain, Finding, History, Hit, HitClass, INCOMPLETE_MARK, Legs,
+    LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
+    Operation, Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded,
+    SweepReport, Target, TargetMatch,
 };
 
 /// Version of this engine, recorded in receipts.

@@ -44,6 +44,13 @@ pub const POLICIES: TableDefinition<&str, &[u8]> = TableDefinition::new("policie
 /// entity it names.
 pub const ALIASES: TableDefinition<u64, &[u8]> = TableDefinition::new("aliases");
 
+/// Provenance of derived rows and notes: `row id -> bincode(Provenance)`. Deleted on purge.
+pub const PROVENANCE: TableDefinition<u64, &[u8]> = TableDefinition::new("provenance");
+/// Derived rows and notes marked stale: `row id -> seq of the invalidate event`.
+pub const STALE: TableDefinition<u64, u64> = TableDefinition::new("stale");
+/// Compaction records of notes: `note id -> bincode(NoteRecord)`. Deleted on purge.
+pub const NOTES: TableDefinition<u64, &[u8]> = TableDefinition::new("notes");
+
 /// Keys of the [`META`] table.
 pub mod meta {
     /// u32 LE: [`super::FORMAT_VERSION`].

@@ -144,3 +144,68 @@ fn demo_runs() {
     let out = ok(&["demo", t.path.to_str().unwrap()]);
     assert!(out.contains("demo ok"));
 }
+
+#[test]
+fn compact_from_the_shell() {
+    let t = temp();
+    let p = t.path.to_str().unwrap();
+    ok(&["init", p]);
+    for (text, price, qty) in [
+        ("7 pens at $2 each", "2", "7"),
+        ("3 mugs at $4.50 each", "4.50", "3"),
+    ] {
+        let price = format!("price={price}");
+        let qty = format!("qty={qty}");
+        ok(&[
+            "inscribe", p, text, "--ns", "shop", "--meta", &price, "--meta", &qty,
+        ]);
+    }
+    let out = ok(&[
+        "compact",
+        p,
+        "--ns",
+        "shop",
+        "--budget",
+        "300",
+        "--query",
+        "pens mugs",
+    ]);
+    assert!(out.starts_with("oubli note v1: kept 2 of 2"), "{out}");
+    let out = ok(&[
+        "--json",
+        "compact",
+        p,
+        "--ns",
+        "shop",
+        "--budget",
+        "130",
+        "--query",
+        "pens mugs",
+        "--dry-run",
+    ]);
+    let note: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(note["complete"], false);
+    assert!(note["text"].as_str().unwrap().contains("INCOMPLETE"));
+    let refused = oubli(&[
+        "compact",
+        p,
+        "--ns",
+        "shop",
+        "--budget",
+        "130",
+        "--query",
+        "pens mugs",
+        "--strict",
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("strict compaction refused"));
+    let out = ok(&["compact", p, "--replay"]);
+    assert!(out.contains(" ok digest "), "{out}");
+    assert_eq!(
+        oubli(&["compact", p]).status.code(),
+        Some(2),
+        "--budget is required"
+    );
+    let bad = oubli(&["recompute", p, "1"]);
+    assert_eq!(bad.status.code(), Some(1));
+}

@@ -109,6 +109,15 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Run the ledger suite: source-first compaction, size cliff, decoys, purge, memory loop.
+    Ledger {
+        /// Seed of the ledger generator.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Write the verdicts and every sweep point to this JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Check ForgetEval cases against the structural admission rules.
     Admit {
         /// Case files.
@@ -215,6 +224,63 @@ fn admit_files(files: &[PathBuf]) -> Result<bool, String> {
     Ok(rejected == 0)
 }
 
+/// Runs the ledger suite and prints its sweeps and verdicts; false if a check failed.
+fn ledger(seed: u64, json: Option<&Path>) -> Result<bool, String> {
+    let report = oubli_bench::ledger::run_all(seed).map_err(|e| e.to_string())?;
+    let (sweep, decoys, hops) = (&report.size_sweep, &report.decoy_sweep, &report.hops);
+    println!("size sweep (k of N kept, reader: + recomputed, ! flagged)");
+    for budget in oubli_bench::ledger::checks::CLIFF_BUDGETS {
+        let cells: Vec<String> = sweep
+            .iter()
+            .filter(|p| p.budget == budget)
+            .map(|p| {
+                let mark = if p.success {
+                    '+'
+                } else if p.flagged {
+                    '!'
+                } else {
+                    '?'
+                };
+                format!("{}/{}{mark}", p.kept, p.n)
+            })
+            .collect();
+        println!("  B={budget:<4} {}", cells.join(" "));
+    }
+    println!("decoy sweep (4 items, budget 420): decoys / source-first / positional");
+    for p in decoys {
+        println!(
+            "  {:>3}  {}  {}",
+            p.decoys,
+            if p.source_first {
+                "recomputed"
+            } else {
+                "failed    "
+            },
+            if p.positional { "recomputed" } else { "failed" }
+        );
+    }
+    println!("running-ledger loop (budget 400): hop / k of N / bytes / reader");
+    for h in hops {
+        println!(
+            "  {:>2}  {:>2}/{:<2}  {:>3}  {}",
+            h.hop, h.kept, h.n, h.bytes, h.outcome
+        );
+    }
+    for v in &report.verdicts {
+        println!(
+            "{} {}: {}",
+            if v.passed { "PASS" } else { "FAIL" },
+            v.name,
+            v.detail
+        );
+    }
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(report.passed())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
@@ -287,6 +353,7 @@ fn main() -> ExitCode {
             json.as_deref(),
         ),
         Command::Admit { files } => admit_files(&files),
+        Command::Ledger { seed, json } => ledger(seed, json.as_deref()),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -94,6 +94,7 @@ fn list_query(
         kinds: f.kinds,
         include_submerged,
         include_expired,
+        include_stale: false,
         after,
         limit,
         as_of,

@@ -3,6 +3,7 @@
 //! stderr), 2 bad usage.
 
 mod alias;
+mod compact;
 mod demo;
 
 use std::collections::BTreeMap;
@@ -79,6 +80,9 @@ enum Cmd {
         filters: Vec<(String, String)>,
         #[arg(long)]
         include_submerged: bool,
+        /// Also return stale derived rows and notes (flagged).
+        #[arg(long)]
+        include_stale: bool,
         /// Recall the store as it stood after this log sequence number.
         #[arg(long)]
         as_of_seq: Option<u64>,
@@ -179,6 +183,10 @@ enum Cmd {
         #[command(subcommand)]
         cmd: KeyCmd,
     },
+    /// Write a source-first note within a byte budget (or --replay the notes in the log).
+    Compact(compact::CompactArgs),
+    /// Write a new version of a stale derived row from its sources' current versions.
+    Recompute(compact::RecomputeArgs),
 }
 
 #[derive(Subcommand)]
@@ -397,6 +405,8 @@ fn read_jsonl(file: &Path) -> Result<Vec<Inscription>> {
 fn run(cli: Cli) -> Result<()> {
     let json = cli.json;
     match cli.cmd {
+        Cmd::Compact(a) => compact::compact(a, json),
+        Cmd::Recompute(a) => compact::recompute(a, json),
         Cmd::Demo { path } => demo::run(path, json),
         Cmd::Alias(cmd) => alias::run(cmd, json),
         Cmd::Plan {
@@ -469,13 +479,15 @@ fn run(cli: Cli) -> Result<()> {
             ns,
             filters,
             include_submerged,
+            include_stale,
             as_of_seq,
             explain,
         } => {
             let s = open(&path)?;
             let mut q = RecallQuery::new(query)
                 .k(k)
-                .include_submerged(include_submerged);
+                .include_submerged(include_submerged)
+                .include_stale(include_stale);
             q.namespace = ns;
             q.filters = filters.into_iter().collect();
             q.as_of = as_of_seq.map(AsOf::Seq);
@@ -484,7 +496,7 @@ fn run(cli: Cli) -> Result<()> {
                 print_json(&hits);
             } else {
                 for h in &hits {
-                    print!("{:.5} ", h.score);
+                    print!("{:.5} {}", h.score, if h.stale { "STALE " } else { "" });
                     print_row(&h.row);
                     if explain {
                         let e = &h.explain;

@@ -269,6 +269,7 @@ impl Batch<'_> {
                 derived.insert((*src, id), ())?;
             }
         }
+        self.record_sources(&row)?;
         self.ops.push(IndexOp::AddText(id, ins.text));
         self.ops.push(IndexOp::AddVector(id, vector));
         let t = Transition {
@@ -302,6 +303,7 @@ impl Batch<'_> {
                 .open_table(KEYS)?
                 .remove((row.namespace.as_str(), key.as_str()))?;
         }
+        self.forget_derivation_records(row.id)?;
         row.text = None;
         row.key = None;
         row.metadata = BTreeMap::new();

@@ -9,9 +9,11 @@
 mod alias;
 mod audit;
 mod batch;
+mod compact;
 mod decay;
 mod history;
 mod ops;
+mod provenance;
 mod purge;
 mod recall;
 mod scrub;
@@ -28,9 +30,14 @@ pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
 pub use audit::{
     AuditRequest, CONTROL_MAX_ROWS, Finding, HitClass, ResidualAudit, classify, probes,
 };
+pub use compact::{
+    Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K,
+    INCOMPLETE_MARK, LineKind, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
+};
 pub use decay::{DecayPolicy, SweepReport};
 pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
+pub use provenance::{DerivedCheck, DerivedRow};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
 pub use target::{Rejected, Target, TargetMatch};
@@ -96,6 +103,9 @@ macro_rules! for_each_table {
         $m!(storage::VECTOR_SNAPSHOT);
         $m!(storage::POLICIES);
         $m!(storage::RECEIPTS);
+        $m!(storage::PROVENANCE);
+        $m!(storage::STALE);
+        $m!(storage::NOTES);
         $m!(storage::ALIASES);
     };
 }

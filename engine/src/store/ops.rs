@@ -73,7 +73,7 @@ pub struct Plan {
 }
 
 impl Store {
-    fn prepare(&self, mut ins: Inscription) -> Result<(Inscription, Vec<f32>)> {
+    pub(super) fn prepare(&self, mut ins: Inscription) -> Result<(Inscription, Vec<f32>)> {
         ins.validate()?;
         let dim = self.read(|i| Ok(i.dim))?;
         let v = match ins.vector.take() {
@@ -306,6 +306,7 @@ impl Store {
                     vec![edit.transition, t_new],
                     vec![edit.commitment, c],
                 )?;
+                b.invalidate_dependents(&[old.id])?;
                 return Ok(Superseded {
                     replaced: Vec::new(),
                     edited: vec![old.id],
@@ -322,6 +323,7 @@ impl Store {
             old.superseded_by = Some(new.id);
             b.put_row(&old)?;
             let seq = b.event(EventKind::Supersede, &ns, vec![t_old, t_new], vec![c])?;
+            b.invalidate_dependents(&[old.id])?;
             Ok(Superseded {
                 replaced: vec![old.id],
                 edited: Vec::new(),
@@ -412,6 +414,9 @@ impl Store {
                 }
                 b.put_row(&row)?;
                 b.event(kind, &row.namespace, vec![t], vec![])?;
+                if kind == EventKind::Release {
+                    b.invalidate_dependents(&[row.id])?;
+                }
                 changed.push(row.id);
             }
             Ok(changed)
@@ -452,6 +457,7 @@ impl Store {
             vec![edit.transition, t_new],
             vec![edit.commitment, c],
         )?;
+        b.invalidate_dependents(&[row.id])?;
         Ok(())
     }
 }

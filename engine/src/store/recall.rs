@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::history::AsOf;
@@ -52,6 +53,9 @@ pub struct RecallQuery {
     pub include_submerged: bool,
     /// Also return rows whose validity has ended.
     pub include_expired: bool,
+    /// Also return derived rows and notes marked stale (flagged in [`Hit::stale`]).
+    #[serde(default)]
+    pub include_stale: bool,
     /// Recall the store as it stood at this point.
     pub as_of: Option<AsOf>,
     /// Use this query vector instead of embedding the text.
@@ -71,6 +75,7 @@ impl RecallQuery {
             kinds: Vec::new(),
             include_submerged: false,
             include_expired: false,
+            include_stale: false,
             as_of: None,
             vector: None,
             legs: Legs::Hybrid,
@@ -106,6 +111,11 @@ impl RecallQuery {
         self.include_expired = yes;
         self
     }
+    /// Includes stale derived rows and notes.
+    pub fn include_stale(mut self, yes: bool) -> Self {
+        self.include_stale = yes;
+        self
+    }
     /// Recalls as of a log position or time.
     pub fn as_of(mut self, at: AsOf) -> Self {
         self.as_of = Some(at);
@@ -138,6 +148,9 @@ pub struct Explain {
     pub rrf: f64,
     /// The depth factor applied.
     pub depth_weight: f64,
+    /// Seq of the `invalidate` event that marked the row stale (only with `include_stale`).
+    #[serde(default)]
+    pub stale_since: Option<u64>,
 }
 
 /// One recalled row.
@@ -149,6 +162,10 @@ pub struct Hit {
     pub score: f64,
     /// How the score came about.
     pub explain: Explain,
+    /// The row is a derived row or note marked stale: its sources changed since it was built.
+    /// Returned only when the query sets `include_stale`.
+    #[serde(default)]
+    pub stale: bool,
 }
 
 /// A list request: live rows matching filters, in id order, paged.
@@ -164,6 +181,9 @@ pub struct ListQuery {
     pub include_submerged: bool,
     /// Also list expired rows.
     pub include_expired: bool,
+    /// Also list stale derived rows and notes.
+    #[serde(default)]
+    pub include_stale: bool,
     /// Start after this row id (paging).
     pub after: Option<RowId>,
     /// At most this many rows (all when `None`).
@@ -185,6 +205,9 @@ impl ListQuery {
     }
 }
 
+/// What the filter admits: the row's depth at its point in time and its stale mark.
+type Admitted = (Depth, Option<u64>);
+
 /// The filters shared by recall and list.
 struct Filter<'a> {
     namespace: Option<&'a str>,
@@ -192,14 +215,18 @@ struct Filter<'a> {
     kinds: &'a [Kind],
     include_submerged: bool,
     include_expired: bool,
+    include_stale: bool,
     now: Millis,
     /// Depths as of a past point; `None` means now.
     depths: Option<HashMap<RowId, Depth>>,
+    /// Stale rows and the seq that marked them, as of the filter's point.
+    stale: HashMap<RowId, u64>,
 }
 
 impl<'a> Filter<'a> {
     /// The filter of a recall or list at `now`, or at the point `as_of` names (whose depths come
-    /// from the log, and whose time decides validity). `include` is (submerged, expired).
+    /// from the log, and whose time decides validity). `include` is (submerged, expired,
+    /// stale).
     #[allow(clippy::too_many_arguments)]
     fn new(
         inner: &Inner,
@@ -209,28 +236,39 @@ impl<'a> Filter<'a> {
         namespace: Option<&'a str>,
         filters: &'a BTreeMap<String, String>,
         kinds: &'a [Kind],
-        include: (bool, bool),
+        include: (bool, bool, bool),
     ) -> Result<Self> {
-        let (depths, now) = match as_of {
-            None => (None, now),
+        let (depths, now, at_seq) = match as_of {
+            None => (None, now, u64::MAX),
             Some(at) => {
                 let (seq, t) = inner.resolve_as_of(tx, at)?;
-                (Some(inner.depths_at(tx, seq)?), t)
+                (Some(inner.depths_at(tx, seq)?), t, seq)
             }
         };
+        let mut stale = HashMap::new();
+        if let Some(t) = storage::open_read(tx, storage::STALE)? {
+            for e in t.iter()? {
+                let (k, v) = e?;
+                if v.value() <= at_seq {
+                    stale.insert(k.value(), v.value());
+                }
+            }
+        }
         Ok(Filter {
             namespace,
             filters,
             kinds,
             include_submerged: include.0,
             include_expired: include.1,
+            include_stale: include.2,
             now,
             depths,
+            stale,
         })
     }
 
-    /// The row's depth at the filter's point in time, if it passes.
-    fn admit(&self, row: &Row) -> Option<Depth> {
+    /// The row's depth at the filter's point in time and its stale mark, if it passes.
+    fn admit(&self, row: &Row) -> Option<Admitted> {
         let depth = match &self.depths {
             None => row.depth,
             Some(m) => *m.get(&row.id)?,
@@ -258,7 +296,11 @@ impl<'a> Filter<'a> {
         {
             return None;
         }
-        Some(depth)
+        let stale = self.stale.get(&row.id).copied();
+        if stale.is_some() && !self.include_stale {
+            return None;
+        }
+        Some((depth, stale))
     }
 }
 
@@ -299,7 +341,7 @@ impl Store {
                 q.namespace.as_deref(),
                 &q.filters,
                 &q.kinds,
-                (q.include_submerged, q.include_expired),
+                (q.include_submerged, q.include_expired, q.include_stale),
             )?;
             inner.fuse(&tx, q, qv.as_deref(), &filter)
         })
@@ -321,7 +363,7 @@ impl Store {
                 q.namespace.as_deref(),
                 &q.filters,
                 &q.kinds,
-                (q.include_submerged, q.include_expired),
+                (q.include_submerged, q.include_expired, q.include_stale),
             )?;
             let Some(rows) = storage::open_read(&tx, ROWS)? else {
                 return Ok(Vec::new());
@@ -335,7 +377,7 @@ impl Store {
                 }
                 let (k, v) = e?;
                 let row: Row = storage::decode(v.value())?;
-                if let Some(d) = filter.admit(&row) {
+                if let Some((d, _)) = filter.admit(&row) {
                     // Admitted rows are not void, so they have a payload to read.
                     let mut full = Inner::read_row(&tx, k.value())?.unwrap_or(row);
                     full.depth = d;
@@ -355,7 +397,7 @@ impl Inner {
         qv: Option<&[f32]>,
         filter: &Filter<'_>,
     ) -> Result<Vec<Hit>> {
-        let mut rows: HashMap<RowId, Option<(Row, Depth)>> = HashMap::new();
+        let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
         let mut admit = |id: RowId| -> Result<bool> {
             if let Some(v) = rows.get(&id) {
                 return Ok(v.is_some());
@@ -432,14 +474,16 @@ impl Inner {
         let mut hits: Vec<Hit> = explain
             .into_iter()
             .filter_map(|(id, mut e)| {
-                let (row, depth) = rows.get(&id)?.clone()?;
+                let (row, (depth, stale)) = rows.get(&id)?.clone()?;
                 e.depth_weight = depth.recall_weight();
+                e.stale_since = stale;
                 let mut row = row;
                 row.depth = depth;
                 Some(Hit {
                     score: e.rrf * e.depth_weight,
                     row,
                     explain: e,
+                    stale: stale.is_some(),
                 })
             })
             .collect();
