@@ -287,9 +287,8 @@ fn people(rng: &mut SplitMix64, n: usize, provider: &str) -> Vec<Person> {
         let name = format!("{} {}", first.latin, last_latin);
         let mut spellings = Vec::new();
         // The other script or romanization of both names, where there is one.
-        let n_other = first.other.len().min(last_other.len());
-        for k in 0..n_other {
-            spellings.push(format!("{} {}", first.other[k], last_other[k]));
+        for (f_other, l_other) in first.other.iter().zip(last_other.iter()) {
+            spellings.push(format!("{f_other} {l_other}"));
         }
         let folded = ascii_fold(&name);
         if folded != name && !spellings.contains(&folded) {
