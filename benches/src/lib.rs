@@ -5,7 +5,7 @@
 //! protocol a store implements, [`runner`] runs cases and scores them, [`report`] prints and
 //! serializes results, [`stats`] holds the intervals and tests. [`templates`] generates the
 //! template suite, [`adversarial`] loads and admits the hand-written adversarial layer,
-//! [`scale`] runs the scale protocol, [`ratchet`] holds the list of known failures.
+//! [`scale`] runs the scale protocol, [`topology`] the deletion-topology suite, [`ratchet`] holds the list of known failures.
 
 pub mod adapter;
 pub mod adversarial;
@@ -20,4 +20,5 @@ pub mod runner;
 pub mod scale;
 pub mod stats;
 pub mod templates;
+pub mod topology;
 pub mod vocab;

@@ -1,5 +1,5 @@
 //! `oubli-bench`: run case files, compare runs, generate the template suite, run the scale
-//! ladder, and check cases for admission.
+//! ladder and the deletion-topology suite, and check cases for admission.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,6 +19,7 @@ use oubli_bench::report::{
 use oubli_bench::runner::{DEFAULT_K, Verdict, run_items};
 use oubli_bench::scale::{DEFAULT_SCALES, ScaleConfig};
 use oubli_bench::templates::{TemplateConfig, generate};
+use oubli_bench::topology::{self, Purger, TopologyConfig};
 
 #[derive(Parser)]
 #[command(
@@ -115,6 +116,19 @@ enum Command {
         #[arg(long, default_value_t = 42)]
         seed: u64,
         /// Write the verdicts and every sweep point to this JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Run the deletion-topology suite: purge every target fact of generated Base, Alias,
+    /// Noise and Collision databases and check closure, residual, survivors and the raw file.
+    Topology {
+        /// Generator seed.
+        #[arg(long, default_value_t = TopologyConfig::default().seed)]
+        seed: u64,
+        /// Target facts per domain and topology (at most 30).
+        #[arg(long, default_value_t = TopologyConfig::default().facts)]
+        facts: usize,
+        /// Write the report (every fact's outcome) to this JSON file.
         #[arg(long)]
         json: Option<PathBuf>,
     },
@@ -352,6 +366,9 @@ fn main() -> ExitCode {
             },
             json.as_deref(),
         ),
+        Command::Topology { seed, facts, json } => {
+            topology_suite(TopologyConfig { seed, facts }, json.as_deref())
+        }
         Command::Admit { files } => admit_files(&files),
         Command::Ledger { seed, json } => ledger(seed, json.as_deref()),
     };
@@ -382,6 +399,29 @@ fn scale(
     );
     print!("{}", format_scale(&report));
     print!("\n{}", Ratchet::render_section("scale", &report.failures()));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(true)
+}
+
+fn topology_suite(config: TopologyConfig, json: Option<&Path>) -> Result<bool, String> {
+    let facts = config.facts.clamp(1, topology::MAX_FACTS);
+    let bar = progress((facts * 12) as u64, "facts");
+    let report =
+        topology::run(&config, Purger::Oubli, |_| bar.inc(1)).map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    println!(
+        "seed: {}   facts per domain and topology: {facts}   domains: medical, finance, staff",
+        config.seed
+    );
+    print!("{}", report.table());
+    print!(
+        "\n{}",
+        Ratchet::render_section("topology", &report.failures())
+    );
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
