@@ -32,8 +32,6 @@ enum IndexOp {
 pub(crate) struct Rewrite {
     /// The row's transition (its depth does not change).
     pub transition: Transition,
-    /// The payload the row had: its text is what the edit erases.
-    pub old: Payload,
     /// Commitment of the new text.
     pub commitment: Hash32,
 }
@@ -335,7 +333,7 @@ impl Batch<'_> {
         crate::row::validate_text(&text)?;
         let salt = self.inner.entropy.next32();
         let commitment = storage::commitment(&salt, &text);
-        let old: Payload = {
+        let _old: Payload = {
             let mut payloads = self.tx.open_table(PAYLOADS)?;
             let old = payloads
                 .get(row.id)?
@@ -363,7 +361,6 @@ impl Batch<'_> {
                 before: Some(row.depth),
                 after: row.depth,
             },
-            old,
             commitment,
         })
     }

@@ -26,7 +26,7 @@ use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
 use redb::{ReadableTable, TableDefinition};
 
-pub use alias::{AliasGroup, AliasKind, MAX_FORMS};
+pub use alias::{AliasGroup, AliasKind};
 pub use audit::{
     AuditRequest, CONTROL_MAX_ROWS, Finding, HitClass, ResidualAudit, classify, probes,
 };

@@ -29,8 +29,6 @@
 pub(crate) mod query;
 pub(crate) mod score;
 
-use std::collections::BTreeSet;
-
 use serde::{Deserialize, Serialize};
 
 use self::query::QueryShape;
@@ -345,7 +343,10 @@ impl Inner {
                 && !(fan && !shapes[0].names.is_empty())
                 && !by_identifier
             {
-                if let Some(h) = hint {
+                // Only a row that holds some of the query itself may be chosen by relatedness.
+                if let Some(h) =
+                    hint.filter(|_| best.coverage > 0.0 || score::shares_slot(&shapes[0], &view))
+                {
                     let rel = score::relatedness(&shapes[0], h, &view);
                     weak.push((row.clone(), best.clone(), bm, rel));
                 }

@@ -1,7 +1,5 @@
 //! What a targeting query asks for: identifiers, names, words, polarity and width.
 
-use std::collections::BTreeSet;
-
 use crate::canon::{self, Chunk, Gap, IdKind, Identifier};
 use crate::index::keys::{self, concat, has_digit, name_like};
 use crate::text;
@@ -174,7 +172,18 @@ impl QueryShape {
                 t.span.start <= chunks[i].span.start && chunks[j - 1].span.end <= t.span.end
             });
             let name_part = (i..j).any(|k| name_like(&chunks[k]));
-            if j - i >= 2 && !covered && !name_part && !(i..j).any(|k| has_digit(&chunks[k])) {
+            // Hyphenated words ("co-working") are words; dots, slashes and colons make a token.
+            let token_glue = (i + 1..j).any(|k| {
+                text[chunks[k - 1].span.end..chunks[k].span.start]
+                    .chars()
+                    .any(|c| "./:_@".contains(c))
+            });
+            if j - i >= 2
+                && token_glue
+                && !covered
+                && !name_part
+                && !(i..j).any(|k| has_digit(&chunks[k]))
+            {
                 codes.push(CodeRun {
                     subruns: vec![(i, j, concat(&chunks, i, j))],
                     digit_chunks: (i..j).collect(),
@@ -199,8 +208,15 @@ impl QueryShape {
                 }
             }
             subruns.sort_by(|x, y| (y.1 - y.0).cmp(&(x.1 - x.0)).then(x.0.cmp(&y.0)));
-            let first = digit_chunks[0];
-            let last = digit_chunks[digit_chunks.len() - 1];
+            let mut first = digit_chunks[0];
+            let mut last = digit_chunks[digit_chunks.len() - 1];
+            // The displayed identifier includes the parts glued to it ("B-56935").
+            while first > start && glued(text, &chunks[first - 1], &chunks[first]) {
+                first -= 1;
+            }
+            while last + 1 < end && glued(text, &chunks[last], &chunks[last + 1]) {
+                last += 1;
+            }
             codes.push(CodeRun {
                 subruns,
                 display: concat(&chunks, first, last + 1),
@@ -240,12 +256,11 @@ impl QueryShape {
     /// True if the query holds an identifier specific enough to decide on its own: a typed one,
     /// or a code of at least six characters (not a time, a price or a room number).
     pub fn has_strong_identifier(&self) -> bool {
-        !self.typed.is_empty() || self.codes.iter().any(|c| c.display.len() >= 6)
-    }
-
-    /// The stems of the query's words, for explanations.
-    pub fn stems(&self) -> BTreeSet<String> {
-        self.words.iter().map(|w| w.stem.clone()).collect()
+        !self.typed.is_empty()
+            || self
+                .codes
+                .iter()
+                .any(|c| c.display.len() >= 6 && c.display.chars().any(|ch| ch.is_ascii_digit()))
     }
 }
 

@@ -148,8 +148,6 @@ pub(crate) struct RowScore {
     pub matched: Vec<String>,
     /// Query words (and identifiers) the row lacks.
     pub missing: Vec<String>,
-    /// True if every identifier of the query is in the row.
-    pub identifiers_ok: bool,
     /// Clauses holding evidence other than the sentence subject.
     pub evidence_clauses: BTreeSet<usize>,
     /// True if the row's evidence clauses share the query's polarity.
@@ -380,7 +378,6 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         coverage,
         matched,
         missing,
-        identifiers_ok,
         evidence_clauses: evidence,
         polarity_ok,
         longer_name,
@@ -484,4 +481,22 @@ pub(crate) fn relatedness(q: &QueryShape, hint: &QueryShape, row: &RowView<'_>) 
         .filter(|s| wanted.contains(s))
         .count();
     2 * query_hits + hint_hits + shared
+}
+
+/// True if the query's own words (names aside) talk about an attribute slot the row also
+/// talks about ("when the motor policy is due" and "car insurance renews").
+pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
+    let wanted = lexicon::slots_of(
+        q.words
+            .iter()
+            .filter(|w| !w.name)
+            .map(|w| w.chunk.form.as_str()),
+    );
+    let have = lexicon::slots_of(
+        row.chunks
+            .iter()
+            .filter(|c| !has_digit(c) && !name_like(c))
+            .map(|c| c.form.as_str()),
+    );
+    wanted.iter().any(|s| have.contains(s))
 }
