@@ -242,16 +242,14 @@ fn is_verb_word(w: &str) -> bool {
 /// Byte range (within `sentence`) of the words before its first verb, at most six words.
 fn topic_of(sentence: &str) -> Range<usize> {
     let mut end = 0;
-    let mut count = 0;
     let mut pos = 0;
-    for w in words(sentence) {
+    for (count, w) in words(sentence).enumerate() {
         let at = sentence[pos..].find(w).map_or(pos, |i| pos + i);
         pos = at + w.len();
         if is_verb_word(w) || count >= 6 {
             break;
         }
         end = pos;
-        count += 1;
     }
     0..end
 }

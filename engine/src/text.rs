@@ -1,8 +1,8 @@
 //! Text analysis shared by the embedder and query targeting: normalization, tokens, stopwords.
 //!
-//! This is deliberately small and deterministic. Identifier-aware canonicalization (e-mail,
-//! phone, IBAN, transliteration) lives in its own module when it lands; everything here is
-//! plain Unicode word segmentation with NFKC and lower-casing.
+//! This is deliberately small and deterministic: plain Unicode word segmentation with NFKC and
+//! lower-casing, used by the embedder and BM25. Identifier-aware canonicalization (e-mail,
+//! phone, IBAN, transliteration, name variants) for targeting is [`crate::canon`].
 
 use unicode_normalization::UnicodeNormalization;
 

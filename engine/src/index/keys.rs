@@ -133,9 +133,9 @@ fn code_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
         for a in start..end {
             let mut code = String::new();
             let mut digit = false;
-            for b in a..end.min(a + MAX_CODE_CHUNKS) {
-                code.push_str(&chunks[b].form.to_uppercase());
-                digit |= has_digit(&chunks[b]);
+            for chunk in &chunks[a..end.min(a + MAX_CODE_CHUNKS)] {
+                code.push_str(&chunk.form.to_uppercase());
+                digit |= has_digit(chunk);
                 if code.len() > MAX_CODE_LEN {
                     break;
                 }

@@ -55,23 +55,9 @@ pub struct AliasGroup {
     pub kind: AliasKind,
     /// The forms, in declaration order, without duplicates.
     pub forms: Vec<String>,
-    /// Salt of the group's commitment; erased with the group.
-    #[serde(with = "serde_bytes_array")]
-    pub(crate) salt: [u8; 32],
-}
-
-mod serde_bytes_array {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(v)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
-        let v: Vec<u8> = Vec::deserialize(d)?;
-        v.try_into()
-            .map_err(|_| serde::de::Error::custom("alias salt is not 32 bytes"))
-    }
+    /// Salt of the group's commitment in the log; erased with the group. It hides the forms
+    /// from readers of the log, not from the store's owner.
+    pub salt: [u8; 32],
 }
 
 impl AliasGroup {
@@ -185,15 +171,19 @@ fn same_form(a: &str, b: &str) -> bool {
     occurrences(a, b).contains(&whole) || a.trim() == b.trim()
 }
 
+/// Every group stored in `table`, in id order.
+fn decode_all(table: &impl ReadableTable<u64, &'static [u8]>) -> Result<Vec<AliasGroup>> {
+    let mut out = Vec::new();
+    for e in table.iter()? {
+        out.push(storage::decode(e?.1.value())?);
+    }
+    Ok(out)
+}
+
 impl Batch<'_> {
     /// Every alias group, as this transaction sees it.
     pub(crate) fn alias_groups(&self) -> Result<Vec<AliasGroup>> {
-        let t = self.tx.open_table(ALIASES)?;
-        let mut out = Vec::new();
-        for e in t.iter()? {
-            out.push(storage::decode(e?.1.value())?);
-        }
-        Ok(out)
+        decode_all(&self.tx.open_table(ALIASES)?)
     }
 
     /// Deletes a group (purge of the entity it names).
@@ -335,13 +325,9 @@ impl super::Inner {
     /// Every alias group, from a fresh read transaction.
     pub(crate) fn alias_groups(&self) -> Result<Vec<AliasGroup>> {
         let tx = self.db.begin_read()?;
-        let Some(t) = storage::open_read(&tx, ALIASES)? else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::new();
-        for e in t.iter()? {
-            out.push(storage::decode(e?.1.value())?);
+        match storage::open_read(&tx, ALIASES)? {
+            Some(t) => decode_all(&t),
+            None => Ok(Vec::new()),
         }
-        Ok(out)
     }
 }

@@ -335,14 +335,13 @@ impl Inner {
                 });
                 continue;
             }
-            let fan = shapes[0].fan_out && width == Width::All;
-            // Identifiers decide: a purge or release of "Smirnov's IBAN DE76 ..." reaches every
-            // row holding that IBAN, however little else of the query it holds.
+            // "Everything about X" reaches every row naming X, and identifiers decide: a purge
+            // or release of "Smirnov's IBAN DE76 ..." reaches every row holding that IBAN,
+            // however little else of the query it holds.
+            let fan_to_names =
+                shapes[0].fan_out && width == Width::All && !shapes[0].names.is_empty();
             let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
-            if best.coverage < MIN_COVERAGE
-                && !(fan && !shapes[0].names.is_empty())
-                && !by_identifier
-            {
+            if best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier {
                 // Only a row that holds some of the query itself may be chosen by relatedness.
                 if let Some(h) =
                     hint.filter(|_| best.coverage > 0.0 || score::shares_slot(&shapes[0], &view))
