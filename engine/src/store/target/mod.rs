@@ -371,7 +371,14 @@ impl Inner {
         }
         // Polarity and exact names break ties between rows of equal coverage: "is not on the
         // board" prefers the negative row, "York" the row that does not say "New York".
-        if let Some(best) = scored.iter().map(|c| c.score.coverage).reduce(f64::max) {
+        // Not when identifiers decide: every row holding them goes.
+        let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
+        if let Some(best) = scored
+            .iter()
+            .map(|c| c.score.coverage)
+            .reduce(f64::max)
+            .filter(|_| !by_identifier)
+        {
             let tied = |c: &Candidate| c.score.coverage == best;
             for (what, bad) in [
                 (

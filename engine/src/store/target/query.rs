@@ -254,13 +254,15 @@ impl QueryShape {
     }
 
     /// True if the query holds an identifier specific enough to decide on its own: a typed one,
-    /// or a code of at least six characters (not a time, a price or a room number).
+    /// or a code of at least six characters with a digit, or five digits in a row (not a time,
+    /// a price or a room number).
     pub fn has_strong_identifier(&self) -> bool {
+        let digits = |s: &str| s.chars().filter(char::is_ascii_digit).count();
         !self.typed.is_empty()
             || self
                 .codes
                 .iter()
-                .any(|c| c.display.len() >= 6 && c.display.chars().any(|ch| ch.is_ascii_digit()))
+                .any(|c| (c.display.len() >= 6 && digits(&c.display) > 0) || digits(&c.display) >= 5)
     }
 }
 

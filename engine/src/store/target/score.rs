@@ -172,6 +172,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
 
     // Identifiers decide.
     let mut identifiers_ok = true;
+    // Query chunks that are part of an identifier found in the row ("B" of "B 85602" when the
+    // row writes "b85602"): the words among them are matched by it.
+    let mut code_parts: BTreeSet<usize> = BTreeSet::new();
     for id in &q.typed {
         // The typed form, or else the same characters as a whole code ("001a.2b3c.4d5e" and
         // "00:1A:2B:3C:4D:5E" when the row's form was not recognised as a MAC).
@@ -202,6 +205,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     for run in &q.codes {
         let mut covered: BTreeSet<usize> = BTreeSet::new();
         let mut spans = Vec::new();
+        let mut found_runs: Vec<(usize, usize)> = Vec::new();
         for (a, b, code) in &run.subruns {
             if run.digit_chunks.iter().all(|d| covered.contains(d)) {
                 break;
@@ -218,11 +222,13 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 .filter(|r| whole_token(row.text, r))
                 .collect();
             if !found.is_empty() {
+                found_runs.push((*a, *b));
                 covered.extend(run.digit_chunks.iter().filter(|&&d| *a <= d && d < *b));
                 spans.extend(found);
             }
         }
         if run.digit_chunks.iter().all(|d| covered.contains(d)) {
+            code_parts.extend(found_runs.iter().flat_map(|&(a, b)| a..b));
             hit_units += 1;
             matched.push(run.display.clone());
             reasons.push(format!("identifier {} present as a whole", run.display));
@@ -248,6 +254,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
     for (wi, w) in q.words.iter().enumerate() {
+        if code_parts.contains(&w.pos) {
+            hit_units += 1;
+            matched.push(w.stem.clone());
+            continue;
+        }
         let pos = row
             .chunks
             .iter()
@@ -354,8 +365,15 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 && !super::query::is_title(&c.form)
                 && !q.words.iter().any(|w| word_matches(w, c))
         };
-        if before.is_some_and(|c| extends(c, row.chunks[lo].gap == Some(canon::Gap::Joiner)))
-            || after.is_some_and(|c| extends(c, c.gap == Some(canon::Gap::Joiner)))
+        // Only white space may stand between the parts of one name ("Zoe Lefevre: Rx" is two
+        // things).
+        let spaced = |a: &Chunk, b: &Chunk| {
+            row.text[a.span.end..b.span.start]
+                .chars()
+                .all(char::is_whitespace)
+        };
+        if before.is_some_and(|c| extends(c, spaced(c, &row.chunks[lo])))
+            || after.is_some_and(|c| extends(c, spaced(&row.chunks[hi], c)))
         {
             longer_name = true;
         }
