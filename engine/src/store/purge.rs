@@ -22,10 +22,11 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::audit::{AuditRequest, ResidualAudit};
+use super::batch::Batch;
 use super::ops::resolve_in;
 use super::target::{Scope, Target, Width};
 use crate::error::{Error, Result};
-use crate::log::EventKind;
+use crate::log::{EventKind, Hash32, Transition};
 use crate::row::{Kind, Row, RowId};
 use crate::storage::{self, RECEIPTS};
 
@@ -80,7 +81,7 @@ impl Store {
         let embedder = self.opts.embedder.clone();
         let planner = self.opts.planner.clone();
         let planner = planner.as_deref();
-        let (
+        let Erasure {
             seq,
             purge_hash,
             head_before,
@@ -88,146 +89,9 @@ impl Store {
             cascade,
             erased,
             selector_salt,
-            ns,
+            namespace: ns,
             alias_forms,
-        ) = self.write(|b| {
-            let head_before = b.head();
-            let matches = resolve_in(
-                b,
-                &target,
-                Scope::NotVoid,
-                Width::All,
-                None,
-                "purge",
-                planner,
-            )?
-            .matches;
-            let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-            let whole: Vec<RowId> = matches
-                .iter()
-                .filter(|m| m.clauses.is_empty())
-                .map(|m| m.id)
-                .collect();
-            let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
-                .iter()
-                .filter(|m| !m.clauses.is_empty())
-                .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
-                .collect();
-            // Rows derived from an edited row carried the erased clause: they go whole.
-            let mut start = whole.clone();
-            let mut derived_of_edits = Vec::new();
-            for (id, _, _) in &edits {
-                for c in b.derived_from(*id)? {
-                    derived_of_edits.push(CascadeEntry {
-                        row: c,
-                        via: "derived".into(),
-                        from: *id,
-                    });
-                    start.push(c);
-                }
-            }
-            let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
-            for (id, via) in reached.iter_mut() {
-                if via.is_none()
-                    && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
-                {
-                    *via = Some(d.clone());
-                }
-            }
-            let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
-                .into_iter()
-                .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
-                .collect();
-            let mut transitions = Vec::new();
-            let mut commitments = Vec::new();
-            let mut erased = Vec::new();
-            let mut namespaces = BTreeSet::new();
-            let mut cascade = Vec::new();
-            for (id, via) in &reached {
-                let mut row = b.row(*id)?;
-                namespaces.insert(row.namespace.clone());
-                let (t, payload) = b.erase_row(&mut row)?;
-                transitions.push(t);
-                commitments.push(commitment::content(&payload.salt, &payload.text));
-                erased.push(ErasedContent {
-                    row: *id,
-                    text: payload.text,
-                    salt: payload.salt,
-                });
-                if let Some(c) = via {
-                    cascade.push(c.clone());
-                }
-            }
-            for (id, clauses, rewrite) in &edited {
-                let mut row = b.row(*id)?;
-                namespaces.insert(row.namespace.clone());
-                let text = row.text.clone().unwrap_or_default();
-                let all = crate::clause::clauses(&text);
-                let removed: Vec<&str> = clauses
-                    .iter()
-                    .filter_map(|&c| all.get(c).map(|c| &text[c.span.clone()]))
-                    .collect();
-                let removed = removed.join(" ");
-                let Some(kept) = rewrite
-                    .clone()
-                    .or_else(|| crate::clause::rewrite_without(&text, clauses))
-                else {
-                    continue;
-                };
-                let v = super::ops::embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
-                let rw = b.rewrite_row(&mut row, kept, v)?;
-                transitions.push(rw.transition);
-                let salt = b.salt();
-                commitments.push(commitment::content(&salt, &removed));
-                erased.push(ErasedContent {
-                    row: *id,
-                    text: removed,
-                    salt,
-                });
-                cascade.push(CascadeEntry {
-                    row: *id,
-                    via: "clause_edit".into(),
-                    from: *id,
-                });
-            }
-            erased.sort_by_key(|e| e.row);
-            // A purge of the entity itself (the query is only a form of an alias group)
-            // erases the group: its forms are personal data too.
-            let mut alias_forms = Vec::new();
-            if let Target::Query { text, namespace } = &target {
-                let groups = b.alias_groups()?;
-                for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
-                    if super::alias::names_only(text, &span) {
-                        b.delete_alias_group(g.id)?;
-                        alias_forms.extend(g.forms.iter().cloned());
-                    }
-                }
-            }
-            let selector_salt = b.salt();
-            commitments.push(commitment::content(&selector_salt, &selector));
-            for f in &alias_forms {
-                commitments.push(commitment::content(&selector_salt, f));
-            }
-            let ns = if namespaces.len() == 1 {
-                namespaces.into_iter().next().expect("one namespace")
-            } else {
-                "*".to_owned()
-            };
-            let order: Vec<RowId> = erased.iter().map(|e| e.row).collect();
-            transitions.sort_by_key(|t| order.iter().position(|r| *r == t.row));
-            let seq = b.event(EventKind::Purge, &ns, transitions, commitments)?;
-            Ok((
-                seq,
-                b.head().1,
-                head_before,
-                targeted,
-                cascade,
-                erased,
-                selector_salt,
-                ns,
-                alias_forms,
-            ))
-        })?;
+        } = self.write(|b| erase(b, &target, &selector, embedder.as_ref(), planner))?;
         let completion = if self.opts.scrub_on_purge {
             let s = self.scrub()?;
             Some((s, self.head()?.1))
@@ -404,6 +268,165 @@ pub(super) fn closure(
         .filter(|(_, (void, _))| !void)
         .map(|(id, (_, via))| (id, via))
         .collect())
+}
+
+/// What the purge transaction did, for the receipt.
+struct Erasure {
+    seq: u64,
+    purge_hash: Hash32,
+    head_before: (u64, Hash32),
+    targeted: Vec<RowId>,
+    cascade: Vec<CascadeEntry>,
+    erased: Vec<ErasedContent>,
+    selector_salt: [u8; 32],
+    namespace: String,
+    alias_forms: Vec<String>,
+}
+
+/// The purge transaction: resolves `target`, erases its closure, rewrites the rows whose
+/// clauses it targets, erases the alias group of a purged entity, and logs one `purge` event.
+fn erase(
+    b: &mut Batch<'_>,
+    target: &Target,
+    selector: &str,
+    embedder: &dyn crate::embed::Embedder,
+    planner: Option<&dyn crate::planner::Planner>,
+) -> Result<Erasure> {
+    let head_before = b.head();
+    let matches = resolve_in(
+        b,
+        target,
+        Scope::NotVoid,
+        Width::All,
+        None,
+        "purge",
+        planner,
+    )?
+    .matches;
+    let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
+    let whole: Vec<RowId> = matches
+        .iter()
+        .filter(|m| m.clauses.is_empty())
+        .map(|m| m.id)
+        .collect();
+    let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
+        .iter()
+        .filter(|m| !m.clauses.is_empty())
+        .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
+        .collect();
+    // Rows derived from an edited row carried the erased clause: they go whole.
+    let mut start = whole.clone();
+    let mut derived_of_edits = Vec::new();
+    for (id, _, _) in &edits {
+        for c in b.derived_from(*id)? {
+            derived_of_edits.push(CascadeEntry {
+                row: c,
+                via: "derived".into(),
+                from: *id,
+            });
+            start.push(c);
+        }
+    }
+    let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
+    for (id, via) in reached.iter_mut() {
+        if via.is_none()
+            && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
+        {
+            *via = Some(d.clone());
+        }
+    }
+    let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
+        .into_iter()
+        .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
+        .collect();
+    let mut commitments = Vec::new();
+    let mut erased: Vec<(ErasedContent, Transition)> = Vec::new();
+    let mut namespaces = BTreeSet::new();
+    let mut cascade = Vec::new();
+    for (id, via) in &reached {
+        let mut row = b.row(*id)?;
+        namespaces.insert(row.namespace.clone());
+        let (t, payload) = b.erase_row(&mut row)?;
+        commitments.push(commitment::content(&payload.salt, &payload.text));
+        let content = ErasedContent {
+            row: *id,
+            text: payload.text,
+            salt: payload.salt,
+        };
+        erased.push((content, t));
+        if let Some(c) = via {
+            cascade.push(c.clone());
+        }
+    }
+    for (id, clauses, rewrite) in &edited {
+        let mut row = b.row(*id)?;
+        namespaces.insert(row.namespace.clone());
+        let text = row.text.clone().unwrap_or_default();
+        let all = crate::clause::clauses(&text);
+        let removed: Vec<&str> = clauses
+            .iter()
+            .filter_map(|&c| all.get(c).map(|c| &text[c.span.clone()]))
+            .collect();
+        let removed = removed.join(" ");
+        let Some(kept) = rewrite
+            .clone()
+            .or_else(|| crate::clause::rewrite_without(&text, clauses))
+        else {
+            continue;
+        };
+        let v = super::ops::embed_checked(embedder, &kept, b.inner.dim)?;
+        let rw = b.rewrite_row(&mut row, kept, v)?;
+        let salt = b.salt();
+        commitments.push(commitment::content(&salt, &removed));
+        let content = ErasedContent {
+            row: *id,
+            text: removed,
+            salt,
+        };
+        erased.push((content, rw.transition));
+        cascade.push(CascadeEntry {
+            row: *id,
+            via: "clause_edit".into(),
+            from: *id,
+        });
+    }
+    // A purge of the entity itself (the query is only a form of an alias group)
+    // erases the group: its forms are personal data too.
+    let mut alias_forms = Vec::new();
+    if let Target::Query { text, namespace } = target {
+        let groups = b.alias_groups()?;
+        for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
+            if super::alias::names_only(text, &span) {
+                b.delete_alias_group(g.id)?;
+                alias_forms.extend(g.forms.iter().cloned());
+            }
+        }
+    }
+    let selector_salt = b.salt();
+    commitments.push(commitment::content(&selector_salt, selector));
+    for f in &alias_forms {
+        commitments.push(commitment::content(&selector_salt, f));
+    }
+    let namespace = if namespaces.len() == 1 {
+        namespaces.into_iter().next().expect("one namespace")
+    } else {
+        "*".to_owned()
+    };
+
+    erased.sort_by_key(|(e, _)| e.row);
+    let (erased, transitions): (Vec<ErasedContent>, Vec<Transition>) = erased.into_iter().unzip();
+    let seq = b.event(EventKind::Purge, &namespace, transitions, commitments)?;
+    Ok(Erasure {
+        seq,
+        purge_hash: b.head().1,
+        head_before,
+        targeted,
+        cascade,
+        erased,
+        selector_salt,
+        namespace,
+        alias_forms,
+    })
 }
 
 /// Exposed for [`super::ops`]'s dry run.

@@ -259,10 +259,9 @@ impl QueryShape {
     pub fn has_strong_identifier(&self) -> bool {
         let digits = |s: &str| s.chars().filter(char::is_ascii_digit).count();
         !self.typed.is_empty()
-            || self
-                .codes
-                .iter()
-                .any(|c| (c.display.len() >= 6 && digits(&c.display) > 0) || digits(&c.display) >= 5)
+            || self.codes.iter().any(|c| {
+                (c.display.len() >= 6 && digits(&c.display) > 0) || digits(&c.display) >= 5
+            })
     }
 }
 
