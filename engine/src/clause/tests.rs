@@ -1,0 +1,183 @@
+//! Clause splitting and rewriting.
+
+use super::*;
+
+fn texts(t: &str) -> Vec<&str> {
+    clauses(t).into_iter().map(|c| &t[c.span]).collect()
+}
+
+#[test]
+fn splits_coordinated_clauses() {
+    assert_eq!(
+        texts("Tom's bank PIN is 4821 and his locker number is 17."),
+        ["Tom's bank PIN is 4821", "his locker number is 17"]
+    );
+    assert_eq!(
+        texts("Lena lives in Hamburg and works at Airbus."),
+        ["Lena lives in Hamburg", "works at Airbus"]
+    );
+    assert_eq!(
+        texts("Kai has badge B-40112 and parking spot P-17."),
+        ["Kai has badge B-40112", "parking spot P-17"]
+    );
+    assert_eq!(
+        texts("Ana likes tea; Bo likes coffee"),
+        ["Ana likes tea", "Bo likes coffee"]
+    );
+}
+
+#[test]
+fn keeps_noun_phrases_whole() {
+    assert_eq!(
+        texts("Salt and pepper are on the table."),
+        ["Salt and pepper are on the table"]
+    );
+    assert_eq!(
+        texts("Mia enjoys hiking and cycling."),
+        ["Mia enjoys hiking and cycling"]
+    );
+    assert_eq!(
+        texts("Mr. Lau is the landlord of unit 3B."),
+        ["Mr. Lau is the landlord of unit 3B"]
+    );
+    assert_eq!(
+        texts("The price is 9.50 euros."),
+        ["The price is 9.50 euros"]
+    );
+}
+
+#[test]
+fn sentences_are_clauses() {
+    assert_eq!(
+        texts("Ivy moved to Oslo. She works at Statoil!"),
+        ["Ivy moved to Oslo", "She works at Statoil"]
+    );
+}
+
+#[test]
+fn subjects_are_found() {
+    let c = clauses("Tom's bank PIN is 4821 and his locker number is 17.");
+    let s = c[1].subject.clone().unwrap();
+    assert_eq!(s.name, "Tom");
+    assert!(s.possessive);
+    let topic = clauses("The user likes tea and reads novels.")[0]
+        .subject
+        .clone()
+        .unwrap();
+    assert!(!topic.named);
+    assert_eq!(topic.name, "The user");
+    assert_eq!(
+        clauses("Mr. Lau Ka-ho is the landlord.")[0]
+            .subject
+            .clone()
+            .unwrap()
+            .name,
+        "Lau Ka-ho"
+    );
+}
+
+#[test]
+fn rewrites_reattach_the_subject() {
+    let t = "Tom's bank PIN is 4821 and his locker number is 17.";
+    assert_eq!(
+        rewrite_without(t, &[0]).unwrap(),
+        "Tom's locker number is 17."
+    );
+    assert_eq!(rewrite_without(t, &[1]).unwrap(), "Tom's bank PIN is 4821.");
+    assert_eq!(rewrite_without(t, &[0, 1]), None);
+    let t = "Lena lives in Hamburg and works at Airbus.";
+    assert_eq!(rewrite_without(t, &[0]).unwrap(), "Lena works at Airbus.");
+    let t = "Kai has badge B-40112 and parking spot P-17.";
+    assert_eq!(
+        rewrite_without(t, &[0]).unwrap(),
+        "Kai has parking spot P-17."
+    );
+    let t = "Ivy moved to Oslo. She works at Statoil.";
+    assert_eq!(rewrite_without(t, &[0]).unwrap(), "She works at Statoil.");
+}
+
+#[test]
+fn coordinated_predicates_and_lists_split() {
+    let t = "Kwame is vegetarian and allergic to sesame.";
+    assert_eq!(texts(t), ["Kwame is vegetarian", "allergic to sesame"]);
+    assert_eq!(
+        rewrite_without(t, &[0]).unwrap(),
+        "Kwame is allergic to sesame."
+    );
+    let t = "Patient record: Jana Novak, blood type A+, allergic to latex.";
+    assert_eq!(texts(t).len(), 3);
+    assert_eq!(
+        rewrite_without(t, &[2]).unwrap(),
+        "Patient record: Jana Novak, blood type A+."
+    );
+    let t = "Darius is 34, lives in Leeds and is a nurse.";
+    assert_eq!(
+        rewrite_without(t, &[2]).unwrap(),
+        "Darius is 34, lives in Leeds."
+    );
+    let t = "The user prefers window seats and vegetarian meals on flights.";
+    assert_eq!(
+        rewrite_without(t, &[0]).unwrap(),
+        "The user prefers vegetarian meals on flights."
+    );
+    let t = "Quinn takes metformin in the morning and atorvastatin at night.";
+    assert_eq!(
+        rewrite_without(t, &[0]).unwrap(),
+        "Quinn takes atorvastatin at night."
+    );
+}
+
+#[test]
+fn phrases_align_with_a_restated_head() {
+    assert_eq!(
+        phrase_without(
+            "The booking is for four people at 19:30 under the name Ferreira.",
+            "The booking is at 20:00."
+        )
+        .unwrap(),
+        "The booking is for four people under the name Ferreira."
+    );
+    assert_eq!(
+        phrase_without(
+            "The meeting is on Thursday at 3pm in room Orion.",
+            "The meeting is on Friday."
+        )
+        .unwrap(),
+        "The meeting is at 3pm in room Orion."
+    );
+    assert_eq!(
+        phrase_without("Ana lives in Oslo.", "Ana lives in Rome."),
+        None
+    );
+    assert_eq!(
+        phrase_without("The gym opens at 6.", "The pool opens at 7."),
+        None
+    );
+}
+
+#[test]
+fn topics_are_the_words_before_the_verb() {
+    let t = "The server hostname is atlas-01 and its IP is 10.4.2.17.";
+    let c = clauses(t);
+    assert_eq!(&t[c[0].topic.clone()], "The server hostname");
+}
+
+#[test]
+fn odd_input_never_panics() {
+    for t in [
+        "",
+        ".",
+        "and",
+        " and and ",
+        "é. ß; ,",
+        "İ and İ and ǅ",
+        "a.b.c",
+        "...!!",
+    ] {
+        let cs = clauses(t);
+        for c in &cs {
+            assert!(t.is_char_boundary(c.span.start) && t.is_char_boundary(c.span.end));
+        }
+        let _ = rewrite_without(t, &[0]);
+    }
+}
