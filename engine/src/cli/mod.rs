@@ -5,6 +5,7 @@
 mod alias;
 mod compact;
 mod demo;
+mod erasure;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -559,90 +560,9 @@ fn run(cli: Cli) -> Result<()> {
             dry_run,
             receipt_out,
             opening_out,
-        } => {
-            let s = open(&path)?;
-            if dry_run {
-                let plan = s.plan(crate::Operation::Purge, &target.target())?;
-                if json {
-                    print_json(&plan);
-                } else {
-                    alias::print_plan(&plan);
-                }
-                return Ok(());
-            }
-            let r = s.purge(target.target())?;
-            let rpath = receipt_out
-                .unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.receipt.json", r.seq)));
-            let opath = opening_out
-                .unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.opening.json", r.seq)));
-            std::fs::write(&rpath, r.receipt.to_document()?)?;
-            std::fs::write(&opath, r.opening.to_document()?)?;
-            if json {
-                print_json(&serde_json::json!({
-                    "purge_id": r.seq, "erased": r.erased, "targeted": r.targeted,
-                    "cascade": r.cascade, "completion_seq": r.completion_seq,
-                    "residual_audit": r.audit.summary, "receipt": rpath, "opening": opath,
-                }));
-            } else {
-                let a = &r.audit.summary;
-                println!(
-                    "purged {} rows {:?} (targeted {:?}, {} by cascade); erasure complete at seq {:?}",
-                    r.erased.len(),
-                    r.erased,
-                    r.targeted,
-                    r.cascade.len(),
-                    r.completion_seq
-                );
-                println!(
-                    "residual audit: {} probes, gold {}, reconstruction {}, object-only {}, control mismatches {} -> {}",
-                    a.probes,
-                    a.hits_gold,
-                    a.hits_reconstruction,
-                    a.hits_object_only,
-                    a.control_mismatches,
-                    if a.clean { "clean" } else { "NOT CLEAN" }
-                );
-                println!(
-                    "receipt: {}\nopening (give to the data subject): {}",
-                    rpath.display(),
-                    opath.display()
-                );
-            }
-            Ok(())
-        }
-        Cmd::Receipts { path } => {
-            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
-            let list = s.receipts()?;
-            if json {
-                print_json(&list.iter().map(|(_, r)| r).collect::<Vec<_>>());
-            } else {
-                for (id, r) in list {
-                    println!(
-                        "purge {id:<6} rows {:<4} complete at {:<8} audit {}",
-                        r.body.erased.len(),
-                        r.body
-                            .erasure
-                            .completion_seq
-                            .map_or("-".into(), |s| s.to_string()),
-                        if r.body.residual_audit.clean {
-                            "clean"
-                        } else {
-                            "NOT CLEAN"
-                        }
-                    );
-                }
-            }
-            Ok(())
-        }
-        Cmd::Receipt { path, id, out } => {
-            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
-            let doc = s.receipt_document(id)?;
-            match out {
-                Some(o) => std::fs::write(o, doc)?,
-                None => std::io::stdout().write_all(&doc)?,
-            }
-            Ok(())
-        }
+        } => erasure::purge(&path, &target, dry_run, receipt_out, opening_out, json),
+        Cmd::Receipts { path } => erasure::receipts(&path, json),
+        Cmd::Receipt { path, id, out } => erasure::receipt(&path, id, out),
         Cmd::Audit {
             cmd:
                 AuditCmd::Purge {
@@ -651,54 +571,7 @@ fn run(cli: Cli) -> Result<()> {
                     content,
                     k,
                 },
-        } => {
-            let s = open(&path)?;
-            let receipt = s
-                .receipts()?
-                .into_iter()
-                .find(|(i, _)| *i == id)
-                .ok_or_else(|| Error::InvalidArgument(format!("no receipt for purge {id}")))?
-                .1;
-            let audit = s.residual_audit(&crate::AuditRequest {
-                texts: content,
-                selector: String::new(),
-                erased: receipt.body.erased.iter().map(|r| r.row).collect(),
-                before_seq: Some(receipt.body.log.seq_before),
-                k,
-                control: None,
-            })?;
-            if json {
-                print_json(&audit);
-            } else {
-                let a = &audit.summary;
-                for f in &audit.findings {
-                    println!(
-                        "  {:?} row {} via {} for probe {:?}",
-                        f.class, f.row, f.channel, f.probe
-                    );
-                }
-                println!(
-                    "{} probes x {} channels at k={}: gold {}, reconstruction {}, object-only {}, erased ids returned {}, control compared {} mismatches {} -> {}",
-                    a.probes,
-                    a.channels.len(),
-                    a.k,
-                    a.hits_gold,
-                    a.hits_reconstruction,
-                    a.hits_object_only,
-                    a.erased_returned,
-                    a.control_compared,
-                    a.control_mismatches,
-                    if a.clean { "clean" } else { "NOT CLEAN" }
-                );
-            }
-            if audit.summary.clean {
-                Ok(())
-            } else {
-                Err(Error::InvalidArgument(
-                    "the residual audit is not clean".into(),
-                ))
-            }
-        }
+        } => erasure::audit_purge(&path, id, content, k, json),
         Cmd::Scrub { path } => {
             let seq = open(&path)?.scrub()?;
             if json {

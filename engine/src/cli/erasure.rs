@@ -1,0 +1,161 @@
+//! `oubli purge`, `oubli receipts`, `oubli receipt` and `oubli audit purge`: erasure and its proof.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{TargetArgs, alias, open, print_json};
+use crate::{Error, Result, Store, StoreOptions};
+
+/// `oubli purge`: erase (or, with `dry_run`, show) what a target names; write the receipt and
+/// the opening.
+pub(super) fn purge(
+    path: &Path,
+    target: &TargetArgs,
+    dry_run: bool,
+    receipt_out: Option<PathBuf>,
+    opening_out: Option<PathBuf>,
+    json: bool,
+) -> Result<()> {
+    let s = open(path)?;
+    if dry_run {
+        let plan = s.plan(crate::Operation::Purge, &target.target())?;
+        if json {
+            print_json(&plan);
+        } else {
+            alias::print_plan(&plan);
+        }
+        return Ok(());
+    }
+    let r = s.purge(target.target())?;
+    let rpath =
+        receipt_out.unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.receipt.json", r.seq)));
+    let opath =
+        opening_out.unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.opening.json", r.seq)));
+    std::fs::write(&rpath, r.receipt.to_document()?)?;
+    std::fs::write(&opath, r.opening.to_document()?)?;
+    if json {
+        print_json(&serde_json::json!({
+            "purge_id": r.seq, "erased": r.erased, "targeted": r.targeted,
+            "cascade": r.cascade, "completion_seq": r.completion_seq,
+            "residual_audit": r.audit.summary, "receipt": rpath, "opening": opath,
+        }));
+    } else {
+        let a = &r.audit.summary;
+        println!(
+            "purged {} rows {:?} (targeted {:?}, {} by cascade); erasure complete at seq {:?}",
+            r.erased.len(),
+            r.erased,
+            r.targeted,
+            r.cascade.len(),
+            r.completion_seq
+        );
+        println!(
+            "residual audit: {} probes, gold {}, reconstruction {}, object-only {}, control mismatches {} -> {}",
+            a.probes,
+            a.hits_gold,
+            a.hits_reconstruction,
+            a.hits_object_only,
+            a.control_mismatches,
+            if a.clean { "clean" } else { "NOT CLEAN" }
+        );
+        println!(
+            "receipt: {}\nopening (give to the data subject): {}",
+            rpath.display(),
+            opath.display()
+        );
+    }
+    Ok(())
+}
+
+/// `oubli receipts`: list the receipts stored in the file.
+pub(super) fn receipts(path: &Path, json: bool) -> Result<()> {
+    let s = Store::open_with(path, StoreOptions::default().read_only(true))?;
+    let list = s.receipts()?;
+    if json {
+        print_json(&list.iter().map(|(_, r)| r).collect::<Vec<_>>());
+    } else {
+        for (id, r) in list {
+            println!(
+                "purge {id:<6} rows {:<4} complete at {:<8} audit {}",
+                r.body.erased.len(),
+                r.body
+                    .erasure
+                    .completion_seq
+                    .map_or("-".into(), |s| s.to_string()),
+                if r.body.residual_audit.clean {
+                    "clean"
+                } else {
+                    "NOT CLEAN"
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `oubli receipt`: write one receipt document to `out` or stdout.
+pub(super) fn receipt(path: &Path, id: u64, out: Option<PathBuf>) -> Result<()> {
+    let s = Store::open_with(path, StoreOptions::default().read_only(true))?;
+    let doc = s.receipt_document(id)?;
+    match out {
+        Some(o) => std::fs::write(o, doc)?,
+        None => std::io::stdout().write_all(&doc)?,
+    }
+    Ok(())
+}
+
+/// `oubli audit purge`: rerun the residual audit of a purge, probing with `content`.
+pub(super) fn audit_purge(
+    path: &Path,
+    id: u64,
+    content: Vec<String>,
+    k: usize,
+    json: bool,
+) -> Result<()> {
+    let s = open(path)?;
+    let receipt = s
+        .receipts()?
+        .into_iter()
+        .find(|(i, _)| *i == id)
+        .ok_or_else(|| Error::InvalidArgument(format!("no receipt for purge {id}")))?
+        .1;
+    let audit = s.residual_audit(&crate::AuditRequest {
+        texts: content,
+        selector: String::new(),
+        erased: receipt.body.erased.iter().map(|r| r.row).collect(),
+        before_seq: Some(receipt.body.log.seq_before),
+        k,
+        control: None,
+    })?;
+    if json {
+        print_json(&audit);
+    } else {
+        let a = &audit.summary;
+        for f in &audit.findings {
+            println!(
+                "  {:?} row {} via {} for probe {:?}",
+                f.class, f.row, f.channel, f.probe
+            );
+        }
+        println!(
+            "{} probes x {} channels at k={}: gold {}, reconstruction {}, object-only {}, erased ids returned {}, control compared {} mismatches {} -> {}",
+            a.probes,
+            a.channels.len(),
+            a.k,
+            a.hits_gold,
+            a.hits_reconstruction,
+            a.hits_object_only,
+            a.erased_returned,
+            a.control_compared,
+            a.control_mismatches,
+            if a.clean { "clean" } else { "NOT CLEAN" }
+        );
+    }
+    if audit.summary.clean {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(
+            "the residual audit is not clean".into(),
+        ))
+    }
+}
