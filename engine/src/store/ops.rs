@@ -78,10 +78,7 @@ impl Store {
         let dim = self.read(|i| Ok(i.dim))?;
         let v = match ins.vector.take() {
             Some(v) => check_vector(&v, dim)?,
-            None => {
-                let e = self.opts.embedder.embed(&ins.text)?;
-                check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?
-            }
+            None => embed_checked(self.opts.embedder.as_ref(), &ins.text, dim)?,
         };
         Ok((ins, v))
     }
@@ -317,12 +314,7 @@ impl Store {
             if ins.key.is_none() && ins.namespace.as_deref() == Some(old.namespace.as_str()) {
                 ins.key = old.key.clone();
             }
-            let t_old = b.set_depth(&mut old, Depth::SUBMERGED)?;
-            let ns = old.namespace.clone();
-            let (new, t_new, c) = b.create_row(ins, v, Some(old.id))?;
-            old.superseded_by = Some(new.id);
-            b.put_row(&old)?;
-            let seq = b.event(EventKind::Supersede, &ns, vec![t_old, t_new], vec![c])?;
+            let (new, seq) = supersede_row(b, &mut old, ins, v)?;
             b.invalidate_dependents(&[old.id])?;
             Ok(Superseded {
                 replaced: vec![old.id],
@@ -486,6 +478,24 @@ pub(super) fn resolve_in(
         planner,
     };
     b.inner.resolve(target, scope, width, hint, &lookup)
+}
+
+/// Submerges `old` and writes `ins` (embedded as `v`) as its successor, linked both ways, in one
+/// `supersede` event; returns the new row and the event's seq. The caller invalidates `old`'s
+/// dependents once it has finished with the new row.
+pub(super) fn supersede_row(
+    b: &mut Batch<'_>,
+    old: &mut Row,
+    ins: Inscription,
+    v: Vec<f32>,
+) -> Result<(Row, u64)> {
+    let t_old = b.set_depth(old, Depth::SUBMERGED)?;
+    let ns = old.namespace.clone();
+    let (new, t_new, c) = b.create_row(ins, v, Some(old.id))?;
+    old.superseded_by = Some(new.id);
+    b.put_row(old)?;
+    let seq = b.event(EventKind::Supersede, &ns, vec![t_old, t_new], vec![c])?;
+    Ok((new, seq))
 }
 
 /// Embeds `text` with `embedder` and checks the vector.

@@ -16,8 +16,8 @@ use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::batch::Batch;
+use super::ops::supersede_row;
 use super::{Inner, Store, Superseded};
-use crate::depth::Depth;
 use crate::derive::{Decimal, Derivation, Provenance, SourceRef, VALUE_FIELD};
 use crate::error::{Error, Result};
 use crate::log::EventKind;
@@ -424,12 +424,7 @@ impl Store {
                 });
             }
             ins.key = old.key.clone();
-            let t_old = b.set_depth(&mut old, Depth::SUBMERGED)?;
-            let ns = old.namespace.clone();
-            let (new, t_new, c) = b.create_row(ins, v, Some(old.id))?;
-            old.superseded_by = Some(new.id);
-            b.put_row(&old)?;
-            let seq = b.event(EventKind::Supersede, &ns, vec![t_old, t_new], vec![c])?;
+            let (new, seq) = supersede_row(b, &mut old, ins, v)?;
             let mut p = b
                 .provenance(new.id)?
                 .ok_or_else(|| Error::Corrupt("provenance not recorded".into()))?;
