@@ -43,6 +43,8 @@ use crate::row::{Row, RowId, validate_field};
 
 /// Least coverage a row needs to be targeted by a query.
 pub const MIN_COVERAGE: f64 = 0.5;
+/// Longest supersede chain followed to a current version.
+const MAX_CHAIN: usize = 1024;
 /// Candidates the new text of a supersede adds.
 const HINT_CANDIDATES: usize = 64;
 /// Candidates BM25 supplies to query targeting.
@@ -200,6 +202,9 @@ struct Candidate {
     score: RowScore,
     bm25: f32,
     hint_overlap: usize,
+    /// Word pairs the row shares with the new text ("the meeting is"), the last tie-break
+    /// before recency.
+    hint_pairs: usize,
     clauses: Vec<usize>,
 }
 
@@ -304,22 +309,42 @@ impl Inner {
             }
         }
         let mut weak = Vec::new();
-        let mut scored = Vec::new();
-        let mut rejected = Vec::new();
+        let mut rows = Vec::new();
+        // Superseded versions a supersede may follow to their current version.
+        let mut replaced = Vec::new();
         for (id, bm) in bm25 {
             let Some(row) = (lookup.fetch)(id)? else {
                 continue;
             };
-            if !in_scope(&row, scope) || namespace.is_some_and(|ns| ns != row.namespace) {
+            if width == Width::One
+                && scope == Scope::Live
+                && row.superseded_by.is_some()
+                && row.text.is_some()
+                && namespace.is_none_or(|ns| ns == row.namespace)
+            {
+                replaced.push((row, bm));
                 continue;
             }
-            let Some(text) = row.text.clone() else {
+            if !in_scope(&row, scope)
+                || namespace.is_some_and(|ns| ns != row.namespace)
+                || row.text.is_none()
+            {
                 continue;
-            };
-            let view = RowView::new(&text);
+            }
+            rows.push((row, bm));
+        }
+        let views: Vec<RowView<'_>> = rows
+            .iter()
+            .map(|(r, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
+            .collect();
+        let shapes: Vec<QueryShape> = shapes.iter().map(|q| q.anchored(&views)).collect();
+        let mut scored = Vec::new();
+        let mut rejected = Vec::new();
+        for ((row, bm), view) in rows.iter().zip(&views) {
+            let (id, bm) = (row.id, *bm);
             let best = shapes
                 .iter()
-                .map(|q| score::score(q, &view))
+                .map(|q| score::score(q, view))
                 .max_by(|a, b| {
                     a.veto
                         .is_none()
@@ -344,9 +369,9 @@ impl Inner {
             if best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier {
                 // Only a row that holds some of the query itself may be chosen by relatedness.
                 if let Some(h) =
-                    hint.filter(|_| best.coverage > 0.0 || score::shares_slot(&shapes[0], &view))
+                    hint.filter(|_| best.coverage > 0.0 || score::shares_slot(&shapes[0], view))
                 {
-                    let rel = score::relatedness(&shapes[0], h, &view);
+                    let rel = score::relatedness(&shapes[0], h, view);
                     weak.push((row.clone(), best.clone(), bm, rel));
                 }
                 rejected.push(Rejected {
@@ -359,13 +384,15 @@ impl Inner {
                 });
                 continue;
             }
-            let hint_overlap = hint.map_or(0, |h| score::overlap(h, &view));
-            let clauses = choose_clauses(&best, &view, hint);
+            let hint_overlap = hint.map_or(0, |h| score::relatedness(&shapes[0], h, view));
+            let hint_pairs = hint.map_or(0, |h| score::shared_pairs(&h.text, view.text));
+            let clauses = choose_clauses(&best, view, hint);
             scored.push(Candidate {
-                row,
+                row: row.clone(),
                 score: best,
                 bm25: bm,
                 hint_overlap,
+                hint_pairs,
                 clauses,
             });
         }
@@ -414,10 +441,57 @@ impl Inner {
                 .total_cmp(&a.score.coverage)
                 .then(b.score.polarity_ok.cmp(&a.score.polarity_ok))
                 .then(b.hint_overlap.cmp(&a.hint_overlap))
+                .then(b.hint_pairs.cmp(&a.hint_pairs))
                 .then(b.row.created_seq.cmp(&a.row.created_seq))
                 .then(b.bm25.total_cmp(&a.bm25))
                 .then(b.row.id.cmp(&a.row.id))
         });
+        // A supersede whose query matches an older version better than any live row ("Luca's
+        // password manager" after "Luca's password manager is 1Password." was superseded by
+        // "Luca moved to KeePassXC.") replaces that version's current one: the latest state of
+        // the fact, so a chain A -> B -> A ends at A.
+        if width == Width::One && scored.iter().all(|c| c.score.coverage < 1.0) {
+            let live_best = scored.first().map_or(0.0, |c| c.score.coverage);
+            let mut best_old: Option<(f64, &Row)> = None;
+            for (old, _) in &replaced {
+                let view = RowView::new(old.text.as_deref().unwrap_or_default());
+                let sc = score::score(&shapes[0], &view);
+                if sc.veto.is_none()
+                    && sc.coverage >= MIN_COVERAGE
+                    && sc.coverage > live_best
+                    && best_old.is_none_or(|(c, _)| sc.coverage > c)
+                {
+                    best_old = Some((sc.coverage, old));
+                }
+            }
+            if let Some((coverage, old)) = best_old
+                && let Some(head) = current_version(old, lookup)?
+                && !scored.iter().any(|c| c.row.id == head.id)
+                && head.text.is_some()
+            {
+                let text = head.text.clone().unwrap_or_default();
+                let view = RowView::new(&text);
+                let mut sc = score::score(&shapes[0], &view);
+                sc.coverage = coverage;
+                sc.veto = None;
+                sc.reasons.push(format!(
+                    "current version of row {}, which the query matches",
+                    old.id
+                ));
+                let clauses = choose_clauses(&sc, &view, hint);
+                scored.insert(
+                    0,
+                    Candidate {
+                        row: head,
+                        score: sc,
+                        bm25: 0.0,
+                        hint_overlap: 0,
+                        hint_pairs: 0,
+                        clauses,
+                    },
+                );
+            }
+        }
         // A supersede whose query no row covers ("Kenta's home city" for "Kenta resides in a
         // flat in Osaka") replaces the row that relates most to its query and new text, when
         // exactly one does and the query's names (if any) are in it.
@@ -438,6 +512,7 @@ impl Inner {
                     score,
                     bm25: bm,
                     hint_overlap: rel,
+                    hint_pairs: 0,
                     clauses,
                 });
             }
@@ -581,6 +656,22 @@ fn consult(
             })
         }
     }
+}
+
+/// The live end of `row`'s supersede chain, if the chain ends in a live row (bounded walk).
+fn current_version(row: &Row, lookup: &Lookup<'_>) -> Result<Option<Row>> {
+    let mut next = row.superseded_by;
+    for _ in 0..MAX_CHAIN {
+        let Some(id) = next else { return Ok(None) };
+        let Some(r) = (lookup.fetch)(id)? else {
+            return Ok(None);
+        };
+        if r.depth.is_live() {
+            return Ok(Some(r));
+        }
+        next = r.superseded_by;
+    }
+    Ok(None)
 }
 
 /// The clauses of a multi-clause row that a call acts on: those holding evidence other than

@@ -253,6 +253,21 @@ impl QueryShape {
         !self.typed.is_empty() || !self.codes.is_empty()
     }
 
+    /// The query without the name runs that no row in `views` holds even in part: a capitalized
+    /// word nobody in the store is called ("the user's ISP") cannot anchor the query to a
+    /// person, so it only counts as a word.
+    pub(crate) fn anchored(&self, views: &[super::score::RowView<'_>]) -> QueryShape {
+        let mut q = self.clone();
+        q.names.retain(|run| {
+            run.iter().any(|&i| {
+                views
+                    .iter()
+                    .any(|v| super::score::find_word(&self.words[i], v).is_some())
+            })
+        });
+        q
+    }
+
     /// True if the query holds an identifier specific enough to decide on its own: a typed one,
     /// or a code of at least six characters with a digit, or five digits in a row (not a time,
     /// a price or a room number).

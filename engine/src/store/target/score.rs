@@ -122,6 +122,27 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     false
 }
 
+/// Where `row` holds query word `w`: a chunk index (the first of a pair for place names in a
+/// syllabic script, of a Han surname for its reading).
+pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    row.chunks
+        .iter()
+        .position(|c| word_matches(w, c))
+        .or_else(|| {
+            row.chunks
+                .windows(2)
+                .position(|p| pair_matches(w, &p[0], &p[1]))
+        })
+        .or_else(|| {
+            keys::han_readings(row.text, &row.chunks)
+                .into_iter()
+                .find(|(_, r)| {
+                    *r == w.chunk.form || canon::variant_key(r) == canon::variant_key(&w.chunk.form)
+                })
+                .map(|(i, _)| i)
+        })
+}
+
 /// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing").
 fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
     if a.script == Script::Latin || a.script != b.script {
@@ -259,25 +280,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             matched.push(w.stem.clone());
             continue;
         }
-        let pos = row
-            .chunks
-            .iter()
-            .position(|c| word_matches(w, c))
-            .or_else(|| {
-                row.chunks
-                    .windows(2)
-                    .position(|p| pair_matches(w, &p[0], &p[1]))
-            })
-            .or_else(|| {
-                keys::han_readings(row.text, &row.chunks)
-                    .into_iter()
-                    .find(|(_, r)| {
-                        *r == w.chunk.form
-                            || canon::variant_key(r) == canon::variant_key(&w.chunk.form)
-                    })
-                    .map(|(i, _)| i)
-            });
-        match pos {
+        match find_word(w, row) {
             Some(p) => {
                 word_hit[wi] = Some(p);
                 hit_units += 1;
@@ -465,15 +468,6 @@ fn trigram_overlap(a: &str, b: &str) -> usize {
     ga.intersection(&gb).count() * 99 / small
 }
 
-/// Content words of `new` found anywhere in `row`, names excluded.
-pub(crate) fn overlap(new: &QueryShape, row: &RowView<'_>) -> usize {
-    new.words
-        .iter()
-        .filter(|w| !w.name)
-        .filter(|w| row.chunks.iter().any(|ch| word_matches(w, ch)))
-        .count()
-}
-
 /// How closely `row` relates to a supersede's query and new text when no row covers the query:
 /// query words it holds, new-text words it holds, and attribute slots it shares with either
 /// ([`crate::lexicon`]). Names are left out: they anchor, they do not relate.
@@ -517,4 +511,15 @@ pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
             .map(|c| c.form.as_str()),
     );
     wanted.iter().any(|s| have.contains(s))
+}
+
+/// Adjacent word pairs `a` and `b` share (stopwords included: "the meeting is").
+pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
+    let pairs = |t: &str| -> BTreeSet<(String, String)> {
+        let toks = crate::text::tokens(t);
+        toks.windows(2)
+            .map(|w| (w[0].clone(), w[1].clone()))
+            .collect()
+    };
+    pairs(a).intersection(&pairs(b)).count()
 }
