@@ -16,6 +16,25 @@ use crate::errors::to_py;
 // The literal default above keeps the Python signature readable (`dim=384`).
 const _: () = assert!(oubli::embed::DEFAULT_DIM == 384);
 
+/// `embed(text)` of the built-in embedder classes, with the GIL released.
+fn embed_one<E: Embedder + ?Sized>(py: Python<'_>, e: &E, text: Utf8) -> PyResult<Vec<f32>> {
+    py.detach(|| e.embed(&text.0)).map_err(to_py)
+}
+
+/// `embed_batch(texts)` of the built-in embedder classes, with the GIL released.
+fn embed_many<E: Embedder + ?Sized>(
+    py: Python<'_>,
+    e: &E,
+    texts: Vec<Utf8>,
+) -> PyResult<Vec<Vec<f32>>> {
+    let texts: Vec<String> = texts.into_iter().map(|t| t.0).collect();
+    py.detach(|| {
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        e.embed_batch(&refs)
+    })
+    .map_err(to_py)
+}
+
 /// The built-in embedder: feature hashing of words, word pairs and character trigrams. Needs
 /// no model and no network; captures lexical and morphological similarity, not meaning.
 #[pyclass(frozen, name = "HashEmbedder", module = "oubli")]
@@ -43,16 +62,11 @@ impl PyHashEmbedder {
     }
     /// Embeds one text (a unit-length vector).
     fn embed(&self, py: Python<'_>, text: Utf8) -> PyResult<Vec<f32>> {
-        py.detach(|| self.0.embed(&text.0)).map_err(to_py)
+        embed_one(py, &*self.0, text)
     }
     /// Embeds many texts.
     fn embed_batch(&self, py: Python<'_>, texts: Vec<Utf8>) -> PyResult<Vec<Vec<f32>>> {
-        let texts: Vec<String> = texts.into_iter().map(|t| t.0).collect();
-        py.detach(|| {
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            self.0.embed_batch(&refs)
-        })
-        .map_err(to_py)
+        embed_many(py, &*self.0, texts)
     }
     fn __repr__(&self) -> String {
         format!("HashEmbedder(dim={})", self.0.dim())
@@ -90,16 +104,11 @@ impl PyMiniLm {
     }
     /// Embeds one text (a unit-length vector).
     fn embed(&self, py: Python<'_>, text: Utf8) -> PyResult<Vec<f32>> {
-        py.detach(|| self.0.embed(&text.0)).map_err(to_py)
+        embed_one(py, &*self.0, text)
     }
     /// Embeds many texts in batches.
     fn embed_batch(&self, py: Python<'_>, texts: Vec<Utf8>) -> PyResult<Vec<Vec<f32>>> {
-        let texts: Vec<String> = texts.into_iter().map(|t| t.0).collect();
-        py.detach(|| {
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            self.0.embed_batch(&refs)
-        })
-        .map_err(to_py)
+        embed_many(py, &*self.0, texts)
     }
     fn __repr__(&self) -> String {
         format!("MiniLmEmbedder(id={:?})", self.0.id())

@@ -1,0 +1,79 @@
+//! `Store` methods for accountability: a row's history, the event log and its verification,
+//! and the stored purge receipts.
+
+use pyo3::prelude::*;
+
+use oubli::audit::{SignedReceipt, hex};
+
+use crate::convert::{self, uint};
+use crate::errors::audit_error;
+use crate::types::{PyEvent, PyHistory, PyLogReport, PyReceipt};
+
+use super::{PyStore, call};
+
+#[pymethods]
+impl PyStore {
+    /// The supersede chain `id` belongs to and every event that touched it.
+    fn history(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyHistory> {
+        let id = uint(id, "id")?;
+        let h = call(py, &self.inner, |s| s.history(id))?;
+        PyHistory::new(py, h)
+    }
+
+    /// Events with `start <= seq <= end` (`end` defaults to the head), in order.
+    #[pyo3(signature = (start = 1, end = None))]
+    fn events(&self, py: Python<'_>, start: u64, end: Option<u64>) -> PyResult<Vec<PyEvent>> {
+        let evs = call(py, &self.inner, |s| {
+            let end = match end {
+                Some(e) => e,
+                None => s.head()?.0,
+            };
+            s.events(start, end)
+        })?;
+        Ok(evs.into_iter().map(PyEvent::from).collect())
+    }
+
+    /// The head of the log: `(seq, hash hex)`.
+    fn head(&self, py: Python<'_>) -> PyResult<(u64, String)> {
+        let (seq, h) = call(py, &self.inner, |s| s.head())?;
+        Ok((seq, hex::encode(&h)))
+    }
+
+    /// Verifies the whole log (hash chain, signed checkpoints, head) under `public_key` (the
+    /// store's own when None). Raises `IntegrityError` (code `log_tampered`) on any changed byte.
+    #[pyo3(signature = (public_key = None))]
+    fn verify_log(
+        &self,
+        py: Python<'_>,
+        public_key: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyLogReport> {
+        let key = convert::bytes32(public_key, "public_key")?;
+        let r = call(py, &self.inner, |s| s.verify_log(key))?;
+        Ok(PyLogReport {
+            events: r.events,
+            checkpoints: r.checkpoints,
+            head_seq: r.head_seq,
+            head_hash: hex::encode(&r.head_hash),
+        })
+    }
+
+    /// Every receipt stored in the file (each verified), by purge id.
+    fn receipts(&self, py: Python<'_>) -> PyResult<Vec<PyReceipt>> {
+        let rs = call(py, &self.inner, |s| s.receipts())?;
+        rs.into_iter().map(|(_, r)| PyReceipt::new(r)).collect()
+    }
+
+    /// The stored receipt of purge `purge_id`, verified under the store's key.
+    fn receipt(&self, py: Python<'_>, purge_id: u64) -> PyResult<PyReceipt> {
+        let (doc, key) = call(py, &self.inner, |s| {
+            Ok((s.receipt_document(purge_id)?, s.public_key()?))
+        })?;
+        let r = py
+            .detach(|| SignedReceipt::verify_document(&doc, Some(&key)))
+            .map_err(audit_error)?;
+        Ok(PyReceipt {
+            receipt: r,
+            document: doc,
+        })
+    }
+}
