@@ -71,6 +71,9 @@ pub mod meta {
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
     /// u64 LE: total bytes of the vector snapshot.
     pub const SNAPSHOT_LEN: &str = "snapshot_len";
+    /// UTF-8: version of the canonicalizer the store's match keys and targeting use
+    /// ([`crate::canon::CANONICALIZER_VERSION`]). Absent in stores written before it existed.
+    pub const CANONICALIZER: &str = "canonicalizer";
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.

@@ -416,3 +416,28 @@ fn plain_options_never_call_a_planner() {
         .unwrap();
     assert!(plan.planner.is_none());
 }
+
+#[test]
+fn a_store_written_by_an_older_canonicalizer_logs_the_upgrade_once() {
+    let t = temp();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../audit/tests/fixtures/store.oubli");
+    std::fs::copy(&fixture, &t.path).unwrap();
+    let opts = common::fixed(Arc::new(ManualClock::new(1_763_700_000_000)));
+    let before = {
+        let s = Store::open_with(&t.path, opts.clone().read_only(true)).unwrap();
+        s.head().unwrap().0
+    };
+    let s = Store::open_with(&t.path, opts.clone()).unwrap();
+    let (seq, _) = s.head().unwrap();
+    assert_eq!(
+        seq,
+        before + 1,
+        "one config event records the new canonicalizer"
+    );
+    let ev = s.events(seq, seq).unwrap();
+    assert_eq!(ev[0].kind, oubli::EventKind::Config);
+    s.close().unwrap();
+    let s = Store::open_with(&t.path, opts).unwrap();
+    assert_eq!(s.head().unwrap().0, seq, "no second upgrade event");
+}

@@ -215,8 +215,21 @@ pub fn exonyms(word_form: &str) -> &'static [&'static str] {
     if q.is_empty() {
         return &[];
     }
-    EXONYMS
-        .iter()
-        .find(|g| g.iter().any(|n| squash(n) == q))
-        .map_or(&[], |g| g)
+    exonym_index().get(&q).copied().unwrap_or(&[])
+}
+
+/// Every squashed name of [`EXONYMS`] to its group, built once: lookups are on the indexing
+/// path of every row.
+fn exonym_index() -> &'static std::collections::HashMap<String, &'static [&'static str]> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<String, &'static [&'static str]>> =
+        std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        for g in EXONYMS {
+            for n in g.iter() {
+                m.entry(squash(n)).or_insert(*g);
+            }
+        }
+        m
+    })
 }

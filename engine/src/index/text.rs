@@ -94,9 +94,9 @@ impl TextIndex {
                 // An index written by an older layout: start over; the store re-indexes every
                 // row from the log (the new index reflects no event yet).
                 if !writable {
-                    return Err(Error::Corrupt(
-                        "text index has an older layout; open the store writable once".into(),
-                    ));
+                    // A read-only handle cannot rewrite the file: it indexes the rows in memory
+                    // (the store's catch-up does it, since this index reflects no event).
+                    return Self::in_memory(std::iter::empty(), 0);
                 }
                 drop(index);
                 dir.delete_all()?;

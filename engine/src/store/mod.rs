@@ -196,6 +196,10 @@ impl Store {
                     m.insert(meta::SECRET_KEY, secret.as_slice())?;
                 }
                 m.insert(meta::NEXT_ROW, 1u64.to_le_bytes().as_slice())?;
+                m.insert(
+                    meta::CANONICALIZER,
+                    crate::canon::CANONICALIZER_VERSION.as_bytes(),
+                )?;
                 let mut head = 0u64.to_le_bytes().to_vec();
                 head.extend_from_slice(&genesis_hash(&public_key));
                 m.insert(meta::HEAD, head.as_slice())?;
@@ -319,6 +323,10 @@ impl Inner {
                 given: opts.embedder.id(),
             });
         }
+        let stored_canonicalizer = m
+            .get(meta::CANONICALIZER)?
+            .map(|v| String::from_utf8_lossy(v.value()).into_owned())
+            .unwrap_or_default();
         let dim = u32::from_le_bytes(
             get(meta::DIM)?
                 .try_into()
@@ -387,7 +395,25 @@ impl Inner {
         if inner.text.indexed_seq() < inner.head_seq {
             inner.catch_up_text()?;
         }
+        if inner.db.is_writable() && stored_canonicalizer != crate::canon::CANONICALIZER_VERSION {
+            inner.record_canonicalizer(opts)?;
+        }
         Ok(inner)
+    }
+
+    /// Records that the store now targets with this engine's canonicalizer: the version in the
+    /// meta table, and a `config` event committing to it, so the log shows from which point on
+    /// match keys and targeting follow the new rules. (The text index was rebuilt with the new
+    /// match keys when it was opened.)
+    fn record_canonicalizer(&mut self, opts: &StoreOptions) -> Result<()> {
+        let version = crate::canon::CANONICALIZER_VERSION;
+        self.write(opts.clock.now(), opts.ann_threshold, |b| {
+            b.tx.open_table(META)?
+                .insert(meta::CANONICALIZER, version.as_bytes())?;
+            let c = *blake3::hash(format!("oubli-canonicalizer:{version}").as_bytes()).as_bytes();
+            b.event(crate::log::EventKind::Config, "", vec![], vec![c])?;
+            Ok(())
+        })
     }
 
     /// Brings the text index up to the log head: re-indexes every row touched since the index's
