@@ -165,6 +165,45 @@ pub enum Error {
     Io(#[from] std::io::Error),
 }
 
+impl Error {
+    /// A stable, machine-readable name for the kind of error (`"no_match"`, `"locked"`, ...),
+    /// for JSON output and protocol clients. Names never change once released.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::EmptyText => "empty_text",
+            Error::TextTooLarge { .. } => "text_too_large",
+            Error::InvalidField { .. } => "invalid_field",
+            Error::DimensionMismatch { .. } => "dimension_mismatch",
+            Error::InvalidVector(_) => "invalid_vector",
+            Error::InvalidArgument(_) => "invalid_argument",
+            Error::UnknownRow(_) => "unknown_row",
+            Error::UnknownKey { .. } => "unknown_key",
+            Error::DuplicateKey { .. } => "duplicate_key",
+            Error::NoMatch(_) => "no_match",
+            Error::Purged(_) => "purged",
+            Error::InvalidTransition { .. } => "invalid_transition",
+            Error::ReadOnly => "read_only",
+            Error::Closed => "closed",
+            Error::Locked(_) => "locked",
+            Error::AlreadyExists(_) => "already_exists",
+            Error::NotFound(_) => "not_found",
+            Error::Corrupt(_) => "corrupt",
+            Error::UnsupportedVersion { .. } => "unsupported_version",
+            Error::EmbedderMismatch { .. } => "embedder_mismatch",
+            Error::KeyMismatch => "key_mismatch",
+            Error::LogTampered { .. } => "log_tampered",
+            Error::Storage(_) => "storage",
+            Error::TextIndex(_) => "text_index",
+            Error::VectorIndex(_) => "vector_index",
+            Error::Embedder(_) => "embedder",
+            Error::Derivation(_) => "derivation",
+            Error::BudgetTooSmall { .. } => "budget_too_small",
+            Error::IncompleteNote { .. } => "incomplete_note",
+            Error::Io(_) => "io",
+        }
+    }
+}
+
 macro_rules! storage_from {
     ($($t:ty),*) => {$(
         impl From<$t> for Error {

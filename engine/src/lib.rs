@@ -25,6 +25,7 @@
 
 pub mod canon;
 pub mod clause;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
 pub mod derive;

@@ -44,7 +44,7 @@ fn purged_markers_leave_no_bytes_in_the_file() {
     let secrets = [
         "ZQXJ-marker-alpha-7781 is the vault passphrase",
         "patient record KVRP-marker-beta-0042 diagnosis",
-        "contact Ωμέγα-marker-gamma-5151 at home",
+        "contact Ωμέγα-marker-gamma-x5151w at home",
     ];
     let mut ids = Vec::new();
     for m in secrets {
@@ -84,11 +84,13 @@ fn purged_markers_leave_no_bytes_in_the_file() {
         "KVRP-marker-beta",
         "marker-beta-0042",
         "Ωμέγα-marker",
-        "marker-gamma-5151",
+        "marker-gamma-x5151w",
         "vault passphrase",
         "zqxj", // lower-cased postings
         "kvrp",
-        "5151",
+        // A token of its own in the postings. A bare number would be a poor needle: hex digests
+        // and decimal timestamps in receipts contain any four digits now and then.
+        "x5151w",
     ] {
         assert!(
             !file_contains(&t.path, needle.as_bytes()),

@@ -6,6 +6,7 @@ mod alias;
 mod compact;
 mod demo;
 mod erasure;
+mod mcp;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -42,6 +43,9 @@ enum Cmd {
     },
     /// Create a new store file.
     Init { path: PathBuf },
+    /// Serve the store to MCP clients (Model Context Protocol) over standard input and output.
+    /// The store is created when missing.
+    Mcp { path: PathBuf },
     /// Declare, list and remove aliases (forms that name one person, account or identifier).
     #[command(subcommand)]
     Alias(alias::AliasCmd),
@@ -409,6 +413,12 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Compact(a) => compact::compact(a, json),
         Cmd::Recompute(a) => compact::recompute(a, json),
         Cmd::Demo { path } => demo::run(path, json),
+        Cmd::Mcp { path } => {
+            if !path.exists() {
+                Store::create(&path)?.close()?;
+            }
+            mcp::serve_stdio(&path)
+        }
         Cmd::Alias(cmd) => alias::run(cmd, json),
         Cmd::Plan {
             path,

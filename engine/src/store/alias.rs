@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::batch::Batch;
-use super::target::query::QueryShape;
+use super::targeting::query::QueryShape;
 use crate::canon::{self, Chunk};
 use crate::error::{Error, Result};
 use crate::log::{EventKind, Hash32};

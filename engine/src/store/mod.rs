@@ -17,7 +17,7 @@ mod provenance;
 mod purge;
 mod recall;
 mod scrub;
-mod target;
+mod targeting;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,7 +40,7 @@ pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
 pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
-pub use target::{Rejected, Target, TargetMatch};
+pub use targeting::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
 use crate::entropy::{self, Entropy};

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::batch::Batch;
-use super::target::{Lookup, Rejected, Resolution, Scope, Target, TargetMatch, Width};
+use super::targeting::{Lookup, Rejected, Resolution, Scope, Target, TargetMatch, Width};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};

@@ -24,7 +24,7 @@ use super::Store;
 use super::audit::{AuditRequest, ResidualAudit};
 use super::batch::Batch;
 use super::ops::resolve_in;
-use super::target::{Scope, Target, Width};
+use super::targeting::{Scope, Target, Width};
 use crate::error::{Error, Result};
 use crate::log::{EventKind, Hash32, Transition};
 use crate::row::{Kind, Row, RowId};

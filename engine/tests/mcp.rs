@@ -1,0 +1,189 @@
+//! `oubli mcp`: the Model Context Protocol server driven over stdio with raw JSON-RPC, the way
+//! any MCP client speaks to it (initialize, tools/list, tools/call). The Python SDK drives the
+//! same server in `engine/tests/mcp_client/` (run by `.ci/run`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(path: &std::path::Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oubli"))
+            .arg("mcp")
+            .arg(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn oubli mcp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut s = Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = s.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "oubli-test", "version": "0"}}),
+        );
+        assert!(init["result"]["serverInfo"]["name"].as_str().is_some());
+        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, msg: Value) {
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "server closed"
+            );
+            let v: Value = serde_json::from_str(&line).expect("JSON line");
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    /// Calls a tool; returns (is_error, structured content or text).
+    fn call(&mut self, name: &str, args: Value) -> (bool, Value) {
+        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
+        let result = &r["result"];
+        let is_error = result["isError"].as_bool().unwrap_or(false);
+        if let Some(s) = result.get("structuredContent") {
+            (is_error, s.clone())
+        } else {
+            (is_error, result["content"][0]["text"].clone())
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn tools_are_listed_with_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Server::start(&dir.path().join("m.oubli"));
+    let r = s.request("tools/list", json!({}));
+    let tools = r["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for want in [
+        "remember",
+        "recall",
+        "supersede",
+        "release",
+        "purge",
+        "plan",
+        "history",
+        "verify_log",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    let remember = tools.iter().find(|t| t["name"] == "remember").unwrap();
+    let props = &remember["inputSchema"]["properties"];
+    assert!(props.get("text").is_some() && props.get("user_id").is_some());
+}
+
+#[test]
+fn remember_recall_supersede_purge_scoped_by_user() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.oubli");
+    let mut s = Server::start(&path);
+
+    let (err, ana) = s.call(
+        "remember",
+        json!({"text": "Ana's door code is 4417", "user_id": "ana", "key": "door"}),
+    );
+    assert!(!err, "{ana}");
+    assert_eq!(ana["namespace"], "user:ana");
+    let (err, _) = s.call(
+        "remember",
+        json!({"text": "Ben's door code is 8812", "user_id": "ben"}),
+    );
+    assert!(!err);
+
+    // Recall is confined to the user.
+    let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ana"}));
+    let texts: Vec<&str> = r["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, vec!["Ana's door code is 4417"]);
+
+    // Supersede by key, then the old code is gone from recall.
+    let (err, sup) = s.call(
+        "supersede",
+        json!({"target": {"key": "door"}, "text": "Ana's door code is 9051", "user_id": "ana"}),
+    );
+    assert!(!err, "{sup}");
+    let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ana"}));
+    let joined = r.to_string();
+    assert!(joined.contains("9051") && !joined.contains("4417"));
+
+    // Another user cannot reach Ana's row by id.
+    let new_id = sup["new_id"].as_u64().unwrap();
+    let (err, msg) = s.call("purge", json!({"target": {"id": new_id}, "user_id": "ben"}));
+    assert!(err);
+    assert!(msg.as_str().unwrap().starts_with("unknown_row"), "{msg}");
+
+    // A request that names nothing in the store is a typed error that changes nothing.
+    let (err, _) = s.call(
+        "release",
+        json!({"target": {"query": "Ana's passport number"}, "user_id": "ben"}),
+    );
+    assert!(err);
+
+    // The dry run names the rows; the purge erases them and returns a signed receipt.
+    let (_, plan) = s.call(
+        "plan",
+        json!({"operation": "purge", "target": {"query": "Ana's door code"}, "user_id": "ana"}),
+    );
+    assert!(!plan["rows"].as_array().unwrap().is_empty());
+    let (err, p) = s.call(
+        "purge",
+        json!({"target": {"query": "Ana's door code"}, "user_id": "ana"}),
+    );
+    assert!(!err, "{p}");
+    assert_eq!(p["erased"].as_array().unwrap().len(), 2);
+    let receipt = p["receipt"].as_str().unwrap().as_bytes().to_vec();
+    let key_hex = p["public_key"].as_str().unwrap();
+    let mut key = [0u8; 32];
+    for (i, b) in key.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&key_hex[2 * i..2 * i + 2], 16).unwrap();
+    }
+    oubli::audit::receipt::SignedReceipt::verify_document(&receipt, Some(&key))
+        .expect("the receipt verifies offline");
+
+    let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ana"}));
+    assert!(r["memories"].as_array().unwrap().is_empty());
+    let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ben"}));
+    assert!(r.to_string().contains("8812"), "Ben's row survives");
+    let (err, v) = s.call("verify_log", json!({}));
+    assert!(!err && v["ok"] == true);
+}
