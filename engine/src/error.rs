@@ -65,9 +65,11 @@ pub enum Error {
         /// The live row that holds it.
         holder: u64,
     },
-    /// A query target matched no row.
-    #[error("no live row matches {0:?}")]
-    NoMatch(String),
+    /// A query target matched no row, or no row whose evidence covers the request (every
+    /// subject it names, and its attribute): nothing was changed. Carries the nearest
+    /// candidates, so a caller can see what the request came close to.
+    #[error("{0}")]
+    NoMatch(NoMatch),
     /// The row was purged: void is absorbing, nothing brings it back.
     #[error("row {0} was purged")]
     Purged(u64),
@@ -163,6 +165,45 @@ pub enum Error {
     /// An operating-system I/O error.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// What a query target that acted on nothing came closest to (the payload of
+/// [`Error::NoMatch`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NoMatch {
+    /// The target as given ("Priya's phone number", "row 7").
+    pub query: String,
+    /// The nearest candidate rows and why each was not acted on, best first (at most
+    /// [`NoMatch::MAX_CANDIDATES`]).
+    pub candidates: Vec<crate::Rejected>,
+}
+
+impl NoMatch {
+    /// Most candidates a no-match carries.
+    pub const MAX_CANDIDATES: usize = 8;
+
+    /// A no-match for `query` with no candidates.
+    pub fn new(query: impl Into<String>) -> NoMatch {
+        NoMatch {
+            query: query.into(),
+            candidates: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for NoMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no live row matches {:?}", self.query)?;
+        if !self.candidates.is_empty() {
+            let near: Vec<String> = self
+                .candidates
+                .iter()
+                .map(|c| format!("#{} ({})", c.id, c.reason))
+                .collect();
+            write!(f, "; nearest: {}", near.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 impl Error {

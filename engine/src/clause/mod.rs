@@ -272,12 +272,9 @@ const SEPARATORS: &[(&str, bool)] = &[
 /// Splits one sentence (at byte offset `base` of the text) into clause ranges.
 fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let s = &text[range.clone()];
-    let lowered: String = s.to_lowercase();
-    // Positions only compare within `s` when lower-casing kept byte lengths; otherwise do not
-    // split (rare scripts whose case mapping changes lengths).
-    if lowered.len() != s.len() {
-        return vec![range];
-    }
+    // Every separator is ASCII, so ASCII lower-casing is enough to find them, and it keeps
+    // every byte offset of `s` (full Unicode case mapping does not: "İ" grows, "ẞ" shrinks).
+    let lowered: String = s.to_ascii_lowercase();
     let commas = s.matches(", ").count();
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // (separator start, separator end) in s
     let mut i = 0;

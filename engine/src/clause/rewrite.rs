@@ -144,7 +144,10 @@ fn reattach(clause: &str, subject: Option<&Subject>) -> String {
     };
     let first = words(clause).next().unwrap_or("");
     let lw = lower(first);
-    let rest = clause[first.len()..].to_owned();
+    // The first word need not open the clause (a quote or bracket may precede it): the rest
+    // starts where that word ends in the clause.
+    let first_end = clause.find(first).map_or(0, |at| at + first.len());
+    let rest = clause[first_end..].to_owned();
     match lw.as_str() {
         "his" | "her" | "their" | "its" if subject.named => format!("{}'s{rest}", subject.name),
         "he" | "she" | "they" | "it" if subject.named => format!("{}{rest}", subject.name),

@@ -181,3 +181,86 @@ fn odd_input_never_panics() {
         let _ = rewrite_without(t, &[0]);
     }
 }
+
+#[test]
+fn a_clause_opening_with_a_curly_quote_rewrites() {
+    let t = "Mina said: “her flat is in Leeds” and “her car is a Fiat”.";
+    let n = clauses(t).len();
+    for i in 0..n {
+        let _ = rewrite_without(t, &[i]);
+    }
+    let t = "Tom's PIN is 4821 and “his locker is 17”.";
+    let out = rewrite_without(t, &[0]).expect("a clause remains");
+    assert!(out.contains("locker is 17"), "{out}");
+}
+
+#[test]
+fn case_mapping_that_changes_lengths_keeps_offsets() {
+    // "İ" lower-cases to three bytes, "ẞ" to two: byte offsets of the lowered text differ.
+    let t = "İlkay's ẞtreet pass is 4471 and his locker is 17, and the Straße is long.";
+    for c in clauses(t) {
+        assert!(t.is_char_boundary(c.span.start) && t.is_char_boundary(c.span.end));
+    }
+    assert_eq!(texts(t).len(), 3, "{:?}", texts(t));
+    let _ = rewrite_without(t, &[0]);
+}
+
+mod unicode {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text built from pieces that stress the splitter: separators, quotes and dashes, and
+    /// letters whose case mapping changes their length.
+    fn text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("İ".to_owned()),
+            Just("ẞ".to_owned()),
+            Just("ß".to_owned()),
+            Just("ﬁ".to_owned()),
+            Just("Σ".to_owned()),
+            Just("“".to_owned()),
+            Just("”".to_owned()),
+            Just("’s ".to_owned()),
+            Just("—".to_owned()),
+            Just(" and ".to_owned()),
+            Just(", ".to_owned()),
+            Just("; ".to_owned()),
+            Just(". ".to_owned()),
+            Just(" he ".to_owned()),
+            Just(" his ".to_owned()),
+            Just(" is ".to_owned()),
+            Just("Tom".to_owned()),
+            Just("张伟".to_owned()),
+            Just("e\u{301}".to_owned()),
+            "[a-zA-Z ]{1,6}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        /// Splitting and rewriting never panic, and every clause span lies on char boundaries
+        /// of the original text, in order.
+        #[test]
+        fn splitting_and_rewriting_never_panic(t in text(), pick in any::<u64>()) {
+            let cs = clauses(&t);
+            let mut last = 0;
+            for c in &cs {
+                prop_assert!(t.is_char_boundary(c.span.start) && t.is_char_boundary(c.span.end));
+                prop_assert!(c.span.start <= c.span.end && c.span.end <= t.len());
+                prop_assert!(c.span.start >= last);
+                prop_assert!(t.is_char_boundary(c.topic.start) && t.is_char_boundary(c.topic.end));
+                last = c.span.end;
+            }
+            if !cs.is_empty() {
+                let remove: Vec<usize> =
+                    (0..cs.len()).filter(|i| pick >> (i % 64) & 1 == 1).collect();
+                let _ = rewrite_without(&t, &remove);
+            }
+            let _ = phrase_without(&t, "The booking is at 20:00.");
+            let _ = phrase_without("The booking is for four at 19:30.", &t);
+        }
+    }
+}

@@ -163,7 +163,9 @@ impl Store {
     }
 
     /// Dry run: the rows a call of `op` on `target` would act on and why, and for a purge the
-    /// whole closure it would erase, without changing anything.
+    /// whole closure it would erase, without changing anything. A query that covers no row
+    /// (the subject or attribute it names is absent) plans nothing: `rows` and `matches` are
+    /// empty and `rejected` holds the nearest candidates, as [`Error::NoMatch`] would.
     pub fn plan(&self, op: Operation, target: &Target) -> Result<Plan> {
         self.plan_with(op, target, None)
     }
@@ -203,11 +205,18 @@ impl Store {
                 op: op.name(),
                 planner: self.opts.planner.as_deref(),
             };
+            // A query that covers no row is a plan of nothing, with the nearest candidates.
             let Resolution {
                 matches,
                 rejected,
                 planner,
-            } = i.resolve(target, scope, width, new_text, &lookup)?;
+            } = match i.resolve(target, scope, width, new_text, &lookup) {
+                Err(Error::NoMatch(none)) if matches!(target, Target::Query { .. }) => Resolution {
+                    rejected: none.candidates,
+                    ..Resolution::default()
+                },
+                other => other?,
+            };
             let ids: Vec<RowId> = matches
                 .iter()
                 .filter(|m| m.clauses.is_empty())

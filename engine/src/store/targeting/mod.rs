@@ -36,7 +36,7 @@ use self::query::QueryShape;
 use self::score::{RowScore, RowView};
 use super::Inner;
 use super::alias::AliasGroup;
-use crate::error::{Error, Result};
+use crate::error::{Error, NoMatch, Result};
 use crate::planner::{Planner, PlannerOutcome};
 use crate::row::{Row, RowId, validate_field};
 
@@ -275,7 +275,12 @@ impl Inner {
                     res = consult::consult(planner, lookup, text, hint, res)?;
                 }
                 if res.matches.is_empty() {
-                    return Err(Error::NoMatch(target.describe()));
+                    let mut candidates = res.rejected;
+                    candidates.truncate(NoMatch::MAX_CANDIDATES);
+                    return Err(Error::NoMatch(NoMatch {
+                        query: target.describe(),
+                        candidates,
+                    }));
                 }
                 Ok(res)
             }
@@ -365,21 +370,34 @@ impl Inner {
             let fan_to_names =
                 shapes[0].fan_out && width == Width::All && !shapes[0].names.is_empty();
             let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
-            if best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier {
-                // Only a row that holds some of the query itself may be chosen by relatedness.
-                if let Some(h) =
-                    hint.filter(|_| best.coverage > 0.0 || score::shares_slot(&shapes[0], view))
-                {
+            // The row must hold the request's attribute, unless the request is subject-wide
+            // ("everything about X") or an identifier decides: "Kenta's salary" never reaches
+            // "Kenta lives in Osaka".
+            let attribute_ok = best.holds_attribute() || fan_to_names || by_identifier;
+            if (best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier) || !attribute_ok {
+                // Only a row that holds some of the query's attribute itself, or talks about
+                // the same attribute slot, may be chosen by relatedness: a row that shares
+                // only the subject's name (or nothing) is no evidence.
+                if let Some(h) = hint.filter(|_| {
+                    best.attribute_hits > 0 || score::shares_slot(&shapes[0], view)
+                }) {
                     let rel = score::relatedness(&shapes[0], h, view);
                     weak.push((row.clone(), best.clone(), bm, rel));
                 }
                 rejected.push(Rejected {
                     id,
                     coverage: best.coverage,
-                    reason: format!(
-                        "covers {:.2} of the query, below {MIN_COVERAGE}",
-                        best.coverage
-                    ),
+                    reason: if attribute_ok {
+                        format!(
+                            "covers {:.2} of the query, below {MIN_COVERAGE}",
+                            best.coverage
+                        )
+                    } else {
+                        format!(
+                            "holds none of the attribute the query asks for ({})",
+                            best.missing.join(", ")
+                        )
+                    },
                 });
                 continue;
             }
@@ -456,6 +474,7 @@ impl Inner {
                 let view = RowView::new(old.text.as_deref().unwrap_or_default());
                 let sc = score::score(&shapes[0], &view);
                 if sc.veto.is_none()
+                    && sc.holds_attribute()
                     && sc.coverage >= MIN_COVERAGE
                     && sc.coverage > live_best
                     && best_old.is_none_or(|(c, _)| sc.coverage > c)
@@ -514,6 +533,47 @@ impl Inner {
                     hint_pairs: 0,
                     clauses,
                 });
+            }
+        }
+        // A single-row call never guesses: when the best rows tie on every piece of evidence
+        // (coverage, polarity, relatedness to the new text), recency is no reason to pick one,
+        // and the call matches nothing, with the tied rows as candidates.
+        if width == Width::One && scored.len() >= 2 {
+            let key = |c: &Candidate| {
+                (
+                    c.score.coverage,
+                    c.score.polarity_ok,
+                    c.hint_overlap,
+                    c.hint_pairs,
+                )
+            };
+            let top = key(&scored[0]);
+            let tied: Vec<RowId> = scored
+                .iter()
+                .filter(|c| key(c) == top)
+                .map(|c| c.row.id)
+                .collect();
+            if tied.len() >= 2 {
+                for c in scored.drain(..) {
+                    let reason = if tied.contains(&c.row.id) {
+                        let others: Vec<String> = tied
+                            .iter()
+                            .filter(|&&t| t != c.row.id)
+                            .map(|t| format!("#{t}"))
+                            .collect();
+                        format!(
+                            "ties with {} on the evidence: ambiguous, nothing chosen",
+                            others.join(", ")
+                        )
+                    } else {
+                        "a better match was ambiguous".into()
+                    };
+                    rejected.push(Rejected {
+                        id: c.row.id,
+                        coverage: c.score.coverage,
+                        reason,
+                    });
+                }
             }
         }
         let fan = shapes[0].fan_out && width == Width::All;

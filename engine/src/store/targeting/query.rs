@@ -14,6 +14,31 @@ const NEGATIONS: &[&str] = &[
 /// Words that widen a query to everything about its subject ("everything about Hannah").
 const FAN_OUT: &[&str] = &["everything", "all", "anything", "every", "any", "whatever"];
 
+/// Words that frame a forgetting request rather than name what it is about ("please delete
+/// ..."): they never count as evidence of the attribute a row must hold.
+const REQUEST_WORDS: &[&str] = &[
+    "please", "delete", "erase", "remove", "forget", "purge", "wipe", "scrub", "clear", "update",
+    "change", "replace", "correct", "fix", "retract", "drop", "release",
+];
+
+/// True for a word that frames a request ("delete", "please") rather than describing a fact.
+pub(crate) fn is_request_word(stem: &str) -> bool {
+    REQUEST_WORDS.contains(&stem)
+}
+
+/// True if the fan-out word at `span` stands alone: not glued to another word by a hyphen,
+/// apostrophe, slash or the like ("all-hands", "any-time" are words of their own).
+fn standalone(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let glue = |c: char| !c.is_whitespace() && !"()[]{},;:!?\"“”«»".contains(c);
+    let before = text[..span.start].chars().next_back();
+    let after = text[span.end..].chars().next();
+    // A sentence-final period or comma after the word is punctuation, not glue.
+    let after_glued = after.is_some_and(|c| {
+        glue(c) && !(c == '.' && text[span.end + 1..].chars().next().is_none_or(char::is_whitespace))
+    });
+    !before.is_some_and(glue) && !after_glued
+}
+
 /// Honorifics and generic titles that are capitalized but name nobody.
 const TITLES: &[&str] = &[
     "mr", "mrs", "ms", "dr", "prof", "sir", "miss", "madam", "mx",
@@ -71,8 +96,14 @@ pub(crate) struct QueryShape {
     pub codes: Vec<CodeRun>,
     /// True if the query is negative.
     pub negated: bool,
-    /// True if the query asks for everything about its subject.
+    /// True if the query asks for everything about its subject (a standalone "everything",
+    /// "all", "any", ... ; not "all-hands").
     pub fan_out: bool,
+    /// Per name run: true if the query marks it as a subject that must be present in a
+    /// targeted row even when no row holds it: a possessive ("Priya's"), or a capitalized
+    /// word of a cased script that is neither the query's first word nor an acronym. Unmarked
+    /// runs no row holds ("the user's ISP") count as plain words.
+    pub marked: Vec<bool>,
     /// Match keys to look candidates up with.
     pub keys: Vec<String>,
 }
@@ -104,9 +135,10 @@ impl QueryShape {
             .into_iter()
             .filter(|i| typed_kind(i.kind))
             .collect();
-        let tokens: Vec<String> = text::tokens(text);
-        let fan_out = tokens.iter().any(|t| FAN_OUT.contains(&t.as_str()));
         let negated = is_negated(text);
+        let fan_out = chunks
+            .iter()
+            .any(|c| FAN_OUT.contains(&c.form.as_str()) && standalone(text, &c.span));
 
         let mut words = Vec::new();
         for (pos, c) in chunks.iter().enumerate() {
@@ -129,15 +161,18 @@ impl QueryShape {
             let lower = c.form.as_str();
             if text::is_stopword(lower)
                 || NEGATIONS.contains(&lower)
-                || FAN_OUT.contains(&lower)
+                || (FAN_OUT.contains(&lower) && standalone(text, &c.span))
                 || TITLES.contains(&lower)
             {
                 continue;
             }
+            let stem = keys::stem(lower);
+            // "Delete Priya's number": a capitalized request word names nobody.
+            let name = name_like(c) && !is_request_word(&stem);
             words.push(QWord {
-                stem: keys::stem(lower),
+                stem,
                 chunk: c.clone(),
-                name: name_like(c),
+                name,
                 pos,
             });
         }
@@ -158,6 +193,32 @@ impl QueryShape {
                 _ => names.push(vec![i]),
             }
         }
+
+        let marked = names
+            .iter()
+            .map(|run| {
+                let last = &words[*run.last().expect("runs are not empty")];
+                let possessive = chunks.get(last.pos + 1).is_some_and(|c| {
+                    c.form == "s"
+                        && text[last.chunk.span.end..c.span.start]
+                            .chars()
+                            .all(|ch| ch == '\'' || ch == '’')
+                });
+                let cased_name = run.iter().any(|&i| {
+                    let w = &words[i];
+                    let raw = &text[w.chunk.span.clone()];
+                    let mut letters = raw.chars().filter(|c| c.is_alphabetic());
+                    let first_upper = letters.next().is_some_and(char::is_uppercase);
+                    let acronym = raw.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                        && raw
+                            .chars()
+                            .filter(|c| c.is_alphabetic())
+                            .all(char::is_uppercase);
+                    w.pos > 0 && first_upper && !acronym
+                });
+                possessive || cased_name
+            })
+            .collect();
 
         let mut codes = Vec::new();
         // Tokens glued from several parts ("github.com/acme/api", "api:1.4", "acme.co") are
@@ -239,6 +300,7 @@ impl QueryShape {
             codes,
             negated,
             fan_out,
+            marked,
             keys,
         }
     }
@@ -256,16 +318,33 @@ impl QueryShape {
     /// The query without the name runs that no row in `views` holds even in part: a capitalized
     /// word nobody in the store is called ("the user's ISP") cannot anchor the query to a
     /// person, so it only counts as a word.
+    /// Runs the query marks as subjects ([`QueryShape::marked`]) stay: a request about
+    /// someone the store does not know must match nothing, not everyone else's rows.
     pub(crate) fn anchored(&self, views: &[super::score::RowView<'_>]) -> QueryShape {
         let mut q = self.clone();
-        q.names.retain(|run| {
-            run.iter().any(|&i| {
-                views
-                    .iter()
-                    .any(|v| super::score::find_word(&self.words[i], v).is_some())
+        let keep: Vec<bool> = self
+            .names
+            .iter()
+            .zip(&self.marked)
+            .map(|(run, &marked)| {
+                marked
+                    || run.iter().any(|&i| {
+                        views
+                            .iter()
+                            .any(|v| super::score::find_word(&self.words[i], v).is_some())
+                    })
             })
-        });
+            .collect();
+        let mut k = keep.iter();
+        q.names.retain(|_| *k.next().expect("one flag per run"));
+        let mut k = keep.iter();
+        q.marked.retain(|_| *k.next().expect("one flag per run"));
         q
+    }
+
+    /// True if `words[i]` belongs to a name run (a subject, not the attribute).
+    pub(crate) fn in_name_run(&self, i: usize) -> bool {
+        self.names.iter().any(|run| run.contains(&i))
     }
 
     /// True if the query holds an identifier specific enough to decide on its own: a typed one,

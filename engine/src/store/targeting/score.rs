@@ -160,6 +160,39 @@ fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
     })
 }
 
+/// Scripts with letter case, where a capital marks a name.
+fn cased(s: Script) -> bool {
+    matches!(s, Script::Latin | Script::Cyrillic | Script::Greek)
+}
+
+/// Characters that follow a name inside one unspaced Chinese word without being part of it:
+/// particles, the copula, common prepositions and conjunctions, and the first characters of
+/// titles (先生, 女士, 小姐, 老师, 医生, 教授, 经理).
+const HAN_AFTER_NAME: &str = "的是在和与跟同及或了也都就还又说有住去来从对给被把将会要想喜爱已曾不没很这那之于为向让叫请用先女小老医教经总等们";
+
+/// Hangul syllables that open a particle or a title after a name (의 은 는 이 가 을 를 에 와
+/// 과 도 만 께 한 랑 하고 로 으로 씨 님 선생 교수 박사 ...).
+const HANGUL_AFTER_NAME: &str = "의은는이가을를에와과도만께한랑하로으씨님선교박";
+
+/// If the name that ends at chunk `end` of `row` runs on, within one unspaced word of Han or
+/// Hangul, into a syllable that is not a particle or title, the index of that chunk.
+fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<usize> {
+    let (a, b) = (row.chunks.get(end)?, row.chunks.get(end + 1)?);
+    if a.script != b.script || !matches!(a.script, Script::Han | Script::Hangul) {
+        return None;
+    }
+    if a.span.end != b.span.start {
+        return None;
+    }
+    let first = row.text[b.span.clone()].chars().next()?;
+    let after = if a.script == Script::Han {
+        HAN_AFTER_NAME
+    } else {
+        HANGUL_AFTER_NAME
+    };
+    (!after.contains(first)).then_some(end + 1)
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -178,8 +211,21 @@ pub(crate) struct RowScore {
     pub longer_name: bool,
     /// Why the row may not be targeted at all, if so.
     pub veto: Option<String>,
+    /// Units of the query's attribute evidence: its words outside name runs (request words
+    /// such as "delete" aside) and its identifiers.
+    pub attribute_units: usize,
+    /// Of those, the ones the row holds.
+    pub attribute_hits: usize,
     /// Reasons, for dry runs.
     pub reasons: Vec<String>,
+}
+
+impl RowScore {
+    /// True if the row holds the request's attribute: some of its attribute evidence, or the
+    /// request has none (it names only its subject).
+    pub fn holds_attribute(&self) -> bool {
+        self.attribute_units == 0 || self.attribute_hits > 0
+    }
 }
 
 /// Scores `row` against `q`.
@@ -274,9 +320,15 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .map(|c| c.form)
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
+    // Identifiers are attribute evidence: "Tom's 4821" is about the PIN.
+    let mut attribute_units = q.typed.len() + q.codes.len();
+    let mut attribute_hits = attribute_units - missing.len();
     for (wi, w) in q.words.iter().enumerate() {
+        let attribute = !q.in_name_run(wi) && !super::query::is_request_word(&w.stem);
+        attribute_units += usize::from(attribute);
         if code_parts.contains(&w.pos) {
             hit_units += 1;
+            attribute_hits += usize::from(attribute);
             matched.push(w.stem.clone());
             continue;
         }
@@ -284,6 +336,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             Some(p) => {
                 word_hit[wi] = Some(p);
                 hit_units += 1;
+                attribute_hits += usize::from(attribute);
                 matched.push(w.stem.clone());
                 let c = &row.chunks[p];
                 let in_topic = row
@@ -304,13 +357,54 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
 
     // Names: a query that names someone targets rows that name them, and never rows naming
     // someone else with a shared first or last name ("Tom Hale" is not "Tom Haley").
+    // A compound attribute is told by its modifier: "passport number" is not the "phone
+    // number" a row holds, "work phone" not its "home phone". When the row holds the head of
+    // the query's compound but not its modifier, and the head there carries a modifier of its
+    // own, the row states another attribute.
+    if veto.is_none() && !q.has_identifiers() {
+        for pair in q.words.windows(2) {
+            let (m, h) = (&pair[0], &pair[1]);
+            let adjacent = m.pos + 1 == h.pos && h.chunk.gap == Some(canon::Gap::Joiner);
+            if !adjacent || m.name || h.name || find_word(m, row).is_some() {
+                continue;
+            }
+            let contrast = row.chunks.iter().enumerate().find_map(|(p, c)| {
+                let prev = row.chunks.get(p.checked_sub(1)?)?;
+                let modifier = c.gap == Some(canon::Gap::Joiner)
+                    && prev.form.chars().count() >= 2
+                    && row.text[prev.span.end..c.span.start].chars().all(char::is_whitespace)
+                    && !has_digit(prev)
+                    && !name_like(prev)
+                    && !crate::text::is_stopword(&prev.form)
+                    && !super::query::is_negated(&prev.form);
+                (word_matches(h, c) && modifier).then(|| row.text[prev.span.start..c.span.end].to_owned())
+            });
+            if let Some(phrase) = contrast {
+                veto = Some(format!(
+                    "states {phrase:?}, not {:?}",
+                    &q.text[m.chunk.span.start..h.chunk.span.end]
+                ));
+                break;
+            }
+        }
+    }
+
+    // Every subject the query names must be in the row (at least half of each name run).
     if !q.names.is_empty() && !q.has_identifiers() {
-        let full = q.names.iter().any(|run| {
-            let hits = run.iter().filter(|&&i| word_hit[i].is_some()).count();
-            hits * 2 >= run.len() && hits > 0
-        });
-        if !full && veto.is_none() {
-            veto = Some("names no one the query names".into());
+        let absent: Vec<String> = q
+            .names
+            .iter()
+            .filter(|run| {
+                let hits = run.iter().filter(|&&i| word_hit[i].is_some()).count();
+                !(hits * 2 >= run.len() && hits > 0)
+            })
+            .map(|run| {
+                let (a, b) = (&q.words[run[0]], &q.words[*run.last().expect("not empty")]);
+                q.text[a.chunk.span.start..b.chunk.span.end].to_owned()
+            })
+            .collect();
+        if !absent.is_empty() && veto.is_none() {
+            veto = Some(format!("does not name {}", absent.join(", ")));
         }
     }
     for run in &q.names {
@@ -329,7 +423,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 } else {
                     row.chunks[rp].gap == Some(canon::Gap::Joiner)
                 };
-                let latin = rc.script == Script::Latin && qw.chunk.script == Script::Latin;
+                let latin = cased(rc.script) && cased(qw.chunk.script);
                 if joined
                     && latin
                     && rc.capitalized
@@ -362,7 +456,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         let extends = |c: &Chunk, joined: bool| {
             joined
                 && c.capitalized
-                && c.script == Script::Latin
+                && cased(c.script)
                 && !has_digit(c)
                 && !crate::text::is_stopword(&c.form)
                 && !super::query::is_title(&c.form)
@@ -379,6 +473,32 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             || after.is_some_and(|c| extends(c, spaced(&row.chunks[hi], c)))
         {
             longer_name = true;
+        }
+        // A hyphen glues a given name together: "Zhang Wei" is not "Zhang Wei-Ming".
+        let full_name = run.len() >= 2 && word_hit[first] != word_hit[last];
+        if let Some(c) = after
+            && full_name
+            && veto.is_none()
+            && &row.text[row.chunks[hi].span.end..c.span.start] == "-"
+            && extends(c, true)
+        {
+            veto = Some(format!(
+                "names {:?}, not {:?}",
+                &row.text[row.chunks[lo].span.start..c.span.end],
+                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+            ));
+        }
+        // In scripts written without spaces between words (Han, Hangul), a name the row
+        // writes on past the query's full name is someone else's: "Zhang Wei" is not 张伟明.
+        if let Some(next) = continues_unspaced_name(row, hi) {
+            longer_name = true;
+            if full_name && veto.is_none() {
+                veto = Some(format!(
+                    "names {:?}, not {:?}",
+                    &row.text[row.chunks[lo].span.start..row.chunks[next].span.end],
+                    &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+                ));
+            }
         }
     }
     let units = q.units().max(1);
@@ -403,6 +523,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         polarity_ok,
         longer_name,
         veto,
+        attribute_units,
+        attribute_hits,
         reasons,
     }
 }

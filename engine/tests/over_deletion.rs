@@ -1,0 +1,284 @@
+//! Never erase what was not asked: a forgetting call by query acts only on rows whose evidence
+//! covers the request (every subject it names, and its attribute), and otherwise returns a
+//! typed no-match that lists the nearest candidates (issue 11, "Safety first").
+
+mod common;
+
+use common::{create_fixed, temp};
+use oubli::{Error, Inscription, ListQuery, Operation, Store, Target};
+use proptest::prelude::*;
+
+fn live_texts(s: &Store) -> Vec<String> {
+    let mut v: Vec<String> = s
+        .list(&ListQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| r.text)
+        .collect();
+    v.sort();
+    v
+}
+
+fn store_with(facts: &[&str]) -> (common::TempStore, Store) {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    for f in facts {
+        s.inscribe(Inscription::new(*f)).unwrap();
+    }
+    (t, s)
+}
+
+const PHONES: &[&str] = &[
+    "Anna's phone number is +49 151 2345 6789.",
+    "Ben's phone number is 0161 496 0018.",
+    "The user's phone number is 415 555 0132.",
+    "Anna lives in Leipzig.",
+];
+
+fn assert_no_match(r: Result<impl std::fmt::Debug, Error>, what: &str) -> oubli::error::NoMatch {
+    match r {
+        Err(Error::NoMatch(none)) => none,
+        other => panic!("{what}: expected a no-match, got {other:?}"),
+    }
+}
+
+#[test]
+fn purge_of_an_absent_subject_erases_nothing() {
+    let (_t, s) = store_with(PHONES);
+    let before = live_texts(&s);
+    let none = assert_no_match(s.purge(Target::query("Priya's phone number")), "purge");
+    assert_eq!(live_texts(&s), before);
+    // The nearest candidates come with the no-match, each with why it was not taken.
+    assert!(!none.candidates.is_empty(), "{none:?}");
+    assert!(
+        none.candidates
+            .iter()
+            .all(|c| c.reason.contains("Priya") || c.reason.contains("below")),
+        "{none:?}"
+    );
+    assert_eq!(Error::NoMatch(none).code(), "no_match");
+}
+
+#[test]
+fn supersede_of_an_absent_subject_overwrites_nothing() {
+    let (_t, s) = store_with(PHONES);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("Priya's phone number"),
+            Inscription::new("Priya's phone number is 0176 5550 1234."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    assert_no_match(
+        s.release(Target::query("Delete Priya's phone number")),
+        "release",
+    );
+    assert_eq!(live_texts(&s), before);
+}
+
+#[test]
+fn purge_of_an_absent_attribute_erases_nothing() {
+    let (_t, s) = store_with(&[
+        "Kenta lives in Osaka.",
+        "Kenta works at Panasonic as an engineer.",
+        "Mina's salary is 72,000 euros.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(s.purge(Target::query("Kenta's salary")), "purge");
+    assert_eq!(live_texts(&s), before);
+    // A compound attribute is told by its modifier.
+    let (_t2, s2) = store_with(PHONES);
+    let before = live_texts(&s2);
+    assert_no_match(s2.purge(Target::query("Anna's passport number")), "purge");
+    assert_eq!(live_texts(&s2), before);
+}
+
+#[test]
+fn plan_of_an_absent_target_is_empty_with_candidates() {
+    let (_t, s) = store_with(PHONES);
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Priya's phone number"))
+        .unwrap();
+    assert!(plan.rows.is_empty() && plan.matches.is_empty(), "{plan:?}");
+    assert!(!plan.rejected.is_empty());
+    // Present targets still plan as before.
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Anna's phone number"))
+        .unwrap();
+    assert_eq!(plan.rows.len(), 1, "{plan:?}");
+}
+
+#[test]
+fn present_targets_are_still_forgotten() {
+    let (_t, s) = store_with(PHONES);
+    s.purge(Target::query("Ben's phone number")).unwrap();
+    let left = live_texts(&s);
+    assert!(!left.iter().any(|t| t.contains("Ben")), "{left:?}");
+    assert_eq!(left.len(), 3);
+    let (_t, s) = store_with(&["Kenta lives in Osaka.", "Kenta's salary is 9M yen."]);
+    s.purge(Target::query("everything about Kenta")).unwrap();
+    assert!(live_texts(&s).is_empty());
+}
+
+#[test]
+fn all_inside_a_word_does_not_widen_to_the_subject() {
+    let facts = [
+        "Mara presents the all-hands agenda on Fridays.",
+        "Mara lives in Porto.",
+        "Mara's phone number is 0912 345 678.",
+    ];
+    let (_t, s) = store_with(&facts);
+    s.purge(Target::query("the all-hands agenda Mara presents"))
+        .unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left.iter().all(|t| !t.contains("all-hands")));
+    // A standalone "all" still does.
+    let (_t, s) = store_with(&facts);
+    s.purge(Target::query("all of Mara's data")).unwrap();
+    assert!(live_texts(&s).is_empty());
+}
+
+#[test]
+fn a_supersede_never_guesses_between_rows_tied_on_evidence() {
+    let (_t, s) = store_with(&[
+        "Kenta's favourite colour is blue.",
+        "Kenta's favourite food is ramen.",
+    ]);
+    let before = live_texts(&s);
+    let none = assert_no_match(
+        s.supersede(
+            Target::query("Kenta's favourite"),
+            Inscription::new("Kenta's favourite pastime is chess."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    assert!(
+        none.candidates.len() >= 2
+            && none.candidates.iter().all(|c| c.reason.contains("ties")),
+        "{none:?}"
+    );
+    // Evidence that tells them apart still decides.
+    s.supersede(
+        Target::query("Kenta's favourite food"),
+        Inscription::new("Kenta's favourite food is udon."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert!(left.iter().any(|t| t.contains("blue")), "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("ramen")), "{left:?}");
+}
+
+#[test]
+fn a_paraphrased_supersede_without_evidence_inscribes_nothing_over_the_subject() {
+    // The only row about Kenta says nothing about his salary and shares no attribute with it.
+    let (_t, s) = store_with(&["Kenta lives in Osaka.", "Kenta plays the cello."]);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("Kenta's salary"),
+            Inscription::new("Kenta earns 9M yen a year."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+}
+
+#[test]
+fn a_longer_name_is_someone_else_in_every_script() {
+    let facts = [
+        "张伟明 joined the badminton club.",
+        "张伟 joined the chess club.",
+        "Zhang Wei-Ming joined the rowing club.",
+        "김민수진 joined the tennis club.",
+        "김민수 joined the swimming club.",
+    ];
+    let (_t, s) = store_with(&facts);
+    s.purge(Target::query("Zhang Wei's club")).unwrap();
+    let left = live_texts(&s);
+    assert!(!left.iter().any(|t| t.contains("chess")), "{left:?}");
+    for kept in ["badminton", "rowing", "tennis", "swimming"] {
+        assert!(left.iter().any(|t| t.contains(kept)), "{kept}: {left:?}");
+    }
+    s.purge(Target::query("김민수's club")).unwrap();
+    let left = live_texts(&s);
+    assert!(!left.iter().any(|t| t.contains("swimming")), "{left:?}");
+    assert!(left.iter().any(|t| t.contains("tennis")), "{left:?}");
+    // Particles and titles after a name do not make it longer.
+    let (_t, s) = store_with(&["张伟的 club is chess.", "张伟明的 club is go."]);
+    s.purge(Target::query("Zhang Wei's club")).unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left, ["张伟明的 club is go."], "{left:?}");
+}
+
+/// People the generated stores hold, and people they never hold (no shared name parts).
+const PRESENT: &[&str] = &["Anna Weber", "Ben Okafor", "Chloe Martin", "Dmitri Volkov", "Emeka Obi"];
+const ABSENT: &[&str] = &["Priya Raman", "Kenta Sato", "Zanele Khumalo", "Oskar Lindqvist"];
+const ATTRIBUTES: &[(&str, &str)] = &[
+    ("phone number", "is 0151 2345 678"),
+    ("home address", "is 12 Harbour Road"),
+    ("employer", "is Northwind Traders"),
+    ("blood type", "is A negative"),
+    ("email address", "is on file with support"),
+    ("salary", "is 64,000 euros"),
+    ("gym locker", "is number 17"),
+];
+
+fn fact() -> impl Strategy<Value = String> {
+    (0..PRESENT.len(), 0..ATTRIBUTES.len(), 0..3usize).prop_map(|(p, a, form)| {
+        let name = PRESENT[p];
+        let first = name.split(' ').next().unwrap();
+        let (attr, value) = ATTRIBUTES[a];
+        match form {
+            0 => format!("{name}'s {attr} {value}."),
+            1 => format!("{first}'s {attr} {value}."),
+            _ => format!("The user's {attr} {value}."),
+        }
+    })
+}
+
+fn request() -> impl Strategy<Value = String> {
+    (0..ABSENT.len(), 0..ATTRIBUTES.len(), 0..6usize).prop_map(|(p, a, form)| {
+        let name = ABSENT[p];
+        let first = name.split(' ').next().unwrap();
+        let attr = ATTRIBUTES[a].0;
+        match form {
+            0 => format!("{first}'s {attr}"),
+            1 => format!("{name}'s {attr}"),
+            2 => format!("the {attr} of {name}"),
+            3 => format!("Delete {first}'s {attr}"),
+            4 => format!("everything about {name}"),
+            _ => format!("please forget the {attr} we hold for {first}"),
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+    /// A request naming a subject the store does not hold erases, releases or overwrites
+    /// nothing, whatever else it shares with the rows; it is a typed no-match.
+    #[test]
+    fn requests_about_an_absent_subject_change_nothing(
+        facts in proptest::collection::vec(fact(), 1..12),
+        requests in proptest::collection::vec((request(), 0..3usize), 1..4),
+    ) {
+        let refs: Vec<&str> = facts.iter().map(String::as_str).collect();
+        let (_t, s) = store_with(&refs);
+        let before = live_texts(&s);
+        for (q, op) in &requests {
+            let r = match op {
+                0 => s.purge(Target::query(q.as_str())).map(|_| ()),
+                1 => s.release(Target::query(q.as_str())).map(|_| ()),
+                _ => s
+                    .supersede(Target::query(q.as_str()), Inscription::new("A new fact about nobody here."))
+                    .map(|_| ()),
+            };
+            prop_assert!(matches!(r, Err(Error::NoMatch(_))), "{q:?} (op {op}): {r:?}");
+            prop_assert_eq!(&live_texts(&s), &before, "{:?}", q);
+        }
+    }
+}
