@@ -1,8 +1,13 @@
 //! Read-only checks of a store file against a receipt, with redb only.
+//!
+//! The file is read once, into memory, and every check runs on that copy: the file is never
+//! written (it may be read-only, held by a writer in another process, or not closed cleanly, in
+//! which case the copy is recovered in memory).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use redb::{ReadableDatabase, ReadableTable};
+use redb::{ReadableDatabase, ReadableTable, StorageBackend};
 
 use crate::chain::{ChainReport, verify_chain};
 use crate::error::{AuditError, Result};
@@ -19,6 +24,55 @@ pub struct StoreReport {
     pub receipt_stored: bool,
     /// Byte strings searched for in the raw file (none found, or the check fails).
     pub scanned: usize,
+    /// Rows whose stored text opens a commitment the log holds for that row.
+    pub payloads_checked: u64,
+}
+
+/// Opens a private in-memory copy of a store file's bytes, recovering it there if the file was
+/// not closed cleanly, and checks every committed page against its checksum.
+pub fn open_copy(bytes: &[u8]) -> Result<redb::Database> {
+    let backend = redb::backends::InMemoryBackend::new();
+    StorageBackend::set_len(&backend, bytes.len() as u64)?;
+    StorageBackend::write(&backend, 0, bytes)?;
+    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut db = redb::Builder::new()
+            .create_with_backend(backend)
+            .map_err(store_err)?;
+        db.check_integrity()
+            .map_err(|e| AuditError::Mismatch(format!("page checksums: {e}")))?;
+        Ok(db)
+    }));
+    opened.unwrap_or_else(|_| Err(AuditError::Store("the storage engine rejected the file".into())))
+}
+
+/// Decodes a payload record (bincode 2 standard configuration of `{ text: String, salt: [u8;
+/// 32] }`: a varint length, the UTF-8 text, the 32 salt bytes).
+fn decode_payload(b: &[u8]) -> Result<(String, [u8; 32])> {
+    let bad = || AuditError::Corrupt("payload record".into());
+    let (len, rest) = match *b.first().ok_or_else(bad)? {
+        n @ 0..=250 => (n as u64, &b[1..]),
+        251 => (
+            u16::from_le_bytes(b.get(1..3).ok_or_else(bad)?.try_into().map_err(|_| bad())?)
+                as u64,
+            &b[3..],
+        ),
+        252 => (
+            u32::from_le_bytes(b.get(1..5).ok_or_else(bad)?.try_into().map_err(|_| bad())?)
+                as u64,
+            &b[5..],
+        ),
+        253 => (
+            u64::from_le_bytes(b.get(1..9).ok_or_else(bad)?.try_into().map_err(|_| bad())?),
+            &b[9..],
+        ),
+        _ => return Err(bad()),
+    };
+    let len = usize::try_from(len).map_err(|_| bad())?;
+    if rest.len() != len.checked_add(32).ok_or_else(bad)? {
+        return Err(bad());
+    }
+    let text = std::str::from_utf8(&rest[..len]).map_err(|_| bad())?;
+    Ok((text.to_owned(), rest[len..].try_into().map_err(|_| bad())?))
 }
 
 fn store_err(e: impl std::fmt::Display) -> AuditError {
@@ -29,7 +83,8 @@ fn store_err(e: impl std::fmt::Display) -> AuditError {
 /// to end; the purge event is where the receipt says, with the receipt's hash, erasing exactly
 /// the receipt's rows and carrying their commitments; the completion event is a scrub with the
 /// receipt's hash; no payload or vector of an erased row is left; and none of `needles` occurs
-/// anywhere in the file's raw bytes.
+/// anywhere in the file's raw bytes. Also: every committed page of the file matches its checksum,
+/// and every stored text opens a content commitment of an event naming its row.
 pub fn check_store(
     path: &Path,
     receipt: &SignedReceipt,
@@ -37,9 +92,8 @@ pub fn check_store(
     needles: &[String],
 ) -> Result<StoreReport> {
     let b = &receipt.body;
-    let db = redb::Builder::new()
-        .open_read_only(path)
-        .map_err(store_err)?;
+    let bytes = std::fs::read(path)?;
+    let db = open_copy(&bytes)?;
     let tx = db.begin_read().map_err(store_err)?;
     let meta = tx.open_table(tables::META).map_err(store_err)?;
     let pk = meta
@@ -156,8 +210,33 @@ pub fn check_store(
         Err(redb::TableError::TableDoesNotExist(_)) => false,
         Err(e) => return Err(store_err(e)),
     };
-    drop((meta, events_t, cps_t, tx, db));
-    let bytes = std::fs::read(path)?;
+    // Every stored text opens a content commitment of an event that names its row.
+    let mut logged: BTreeMap<u64, BTreeSet<[u8; 32]>> = BTreeMap::new();
+    for e in events_t.iter().map_err(store_err)? {
+        let (_, v) = e.map_err(store_err)?;
+        let ev = Event::decode(v.value())?;
+        for t in &ev.transitions {
+            logged
+                .entry(t.row)
+                .or_default()
+                .extend(ev.commitments.iter().copied());
+        }
+    }
+    let mut payloads_checked = 0;
+    let payloads = tx.open_table(tables::PAYLOADS).map_err(store_err)?;
+    for e in payloads.iter().map_err(store_err)? {
+        let (k, v) = e.map_err(store_err)?;
+        let (text, salt) = decode_payload(v.value())?;
+        let c = crate::commitment::content(&salt, &text);
+        if !logged.get(&k.value()).is_some_and(|s| s.contains(&c)) {
+            return Err(AuditError::Mismatch(format!(
+                "row {}'s stored text opens no commitment the log holds for it",
+                k.value()
+            )));
+        }
+        payloads_checked += 1;
+    }
+    drop((payloads, meta, events_t, cps_t, tx, db));
     for n in needles {
         for form in [n.clone(), n.to_lowercase()] {
             if !form.is_empty() && bytes.windows(form.len()).any(|w| w == form.as_bytes()) {
@@ -171,5 +250,6 @@ pub fn check_store(
         chain,
         receipt_stored,
         scanned: needles.len(),
+        payloads_checked,
     })
 }

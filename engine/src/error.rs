@@ -162,6 +162,23 @@ pub enum Error {
         /// The ones that did not fit.
         dropped: Vec<u64>,
     },
+    /// A purge committed, but a file its caller asked for could not be written. The erasure
+    /// stands: the receipt is stored in the store (`oubli receipt`), and an opening that was not
+    /// delivered stays pending in it (`oubli receipt --opening-out`, [`crate::Store::take_opening`]).
+    #[error(
+        "purge {purge_id} committed, but its {what} could not be written to {}: {reason}",
+        path.display()
+    )]
+    NotDelivered {
+        /// The purge id.
+        purge_id: u64,
+        /// `receipt` or `opening`.
+        what: &'static str,
+        /// The file that could not be written.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// An operating-system I/O error.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
@@ -240,6 +257,7 @@ impl Error {
             Error::Derivation(_) => "derivation",
             Error::BudgetTooSmall { .. } => "budget_too_small",
             Error::IncompleteNote { .. } => "incomplete_note",
+            Error::NotDelivered { .. } => "not_delivered",
             Error::Io(_) => "io",
         }
     }

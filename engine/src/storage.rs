@@ -51,6 +51,15 @@ pub const STALE: TableDefinition<u64, u64> = TableDefinition::new("stale");
 /// Compaction records of notes: `note id -> bincode(NoteRecord)`. Deleted on purge.
 pub const NOTES: TableDefinition<u64, &[u8]> = TableDefinition::new("notes");
 
+/// Openings of purges not yet delivered to their caller, sealed with a key derived from the
+/// store's signing key: `purge id -> sealed opening` (see `store::pending`). Written in the
+/// purge's own transaction, deleted once the opening is delivered (before the scrub rewrite, so
+/// no byte of it survives in the file).
+pub const PENDING_OPENINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("pending_openings");
+/// Purges whose completion step (scrub, residual audit, final receipt) has not committed yet:
+/// `purge id -> ()`. Their stored receipt is the provisional one written with the erasure.
+pub const INCOMPLETE_PURGES: TableDefinition<u64, ()> = TableDefinition::new("incomplete_purges");
+
 /// Keys of the [`META`] table.
 pub mod meta {
     /// u32 LE: [`super::FORMAT_VERSION`].
@@ -143,12 +152,61 @@ pub fn encode_vector(v: &[f32]) -> Vec<u8> {
 /// Salted content commitment (see `oubli_audit::commitment::content`).
 pub use oubli_audit::commitment::content as commitment;
 
-/// The redb handle: writable, or shared read-only.
+/// Opens a private in-memory copy of the file at `path`. The file is only read, without any
+/// lock: this is how read-only handles read a store, so they never block a writer in another
+/// process, need no write permission, and read a store that was not closed cleanly (the copy is
+/// recovered in memory). Every committed page of the copy is checked against its checksum, so a
+/// copy torn by a writer committing in another process meanwhile is detected; the copy is then
+/// taken again (up to three times in all).
+pub fn open_in_memory(path: &std::path::Path) -> Result<redb::Database> {
+    let mut last = None;
+    for _ in 0..3 {
+        match open_checked_copy(path) {
+            Ok(db) => return Ok(db),
+            Err(e @ Error::Io(_)) => return Err(e),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| Error::Corrupt("unreadable store file".into())))
+}
+
+fn open_checked_copy(path: &std::path::Path) -> Result<redb::Database> {
+    use redb::StorageBackend;
+    let bytes = std::fs::read(path)?;
+    let run = move || -> Result<redb::Database> {
+        let backend = redb::backends::InMemoryBackend::new();
+        StorageBackend::set_len(&backend, bytes.len() as u64)?;
+        StorageBackend::write(&backend, 0, &bytes)?;
+        drop(bytes);
+        let mut db = redb::Builder::new()
+            .create_with_backend(backend)
+            .map_err(|e| Error::Corrupt(e.to_string()))?;
+        db.check_integrity()
+            .map_err(|e| Error::Corrupt(format!("page checksums: {e}")))?;
+        Ok(db)
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(r) => r,
+        Err(_) => Err(Error::Corrupt(
+            "the storage engine rejected the file".into(),
+        )),
+    }
+}
+
+/// Checks every page checksum of the committed state of the file at `path` (on a private
+/// in-memory copy; the file is only read). Any byte changed in a committed page of any table (rows,
+/// payloads, vectors, log, indexes) since redb wrote it fails with [`Error::Corrupt`].
+pub fn check_file_integrity(path: &std::path::Path) -> Result<()> {
+    open_in_memory(path).map(drop)
+}
+
+/// The redb handle: the writer's, or a reader's private in-memory copy.
 pub enum Db {
-    /// A writable database (the one writer).
+    /// A writable database (the one writer; other processes cannot open the file for writing).
     Writable(redb::Database),
-    /// A read-only database; other read-only handles may share the file.
-    ReadOnly(redb::ReadOnlyDatabase),
+    /// A read-only view of a private in-memory copy of the file ([`open_in_memory`]): what
+    /// read-only handles read. Nothing is ever written, to the file or the copy.
+    Snapshot(redb::Database),
 }
 
 impl Db {
@@ -157,7 +215,7 @@ impl Db {
         use redb::ReadableDatabase;
         Ok(match self {
             Db::Writable(d) => d.begin_read()?,
-            Db::ReadOnly(d) => d.begin_read()?,
+            Db::Snapshot(d) => d.begin_read()?,
         })
     }
 
@@ -165,7 +223,7 @@ impl Db {
     pub fn begin_write(&self) -> Result<redb::WriteTransaction> {
         match self {
             Db::Writable(d) => Ok(d.begin_write()?),
-            Db::ReadOnly(_) => Err(Error::ReadOnly),
+            Db::Snapshot(_) => Err(Error::ReadOnly),
         }
     }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use super::{TargetArgs, open, print_json};
+use super::{TargetArgs, open, open_read_only, print_json};
 use crate::{AliasKind, Operation, Plan, Result};
 
 /// `oubli alias ...`
@@ -99,7 +99,7 @@ pub(super) fn plan(
     new_text: Option<&str>,
     json: bool,
 ) -> Result<()> {
-    let s = open(&path)?;
+    let s = open_read_only(&path)?;
     let plan = s.plan_with(op, &target.target(), new_text)?;
     if json {
         print_json(&plan);

@@ -26,13 +26,31 @@ pub(super) fn purge(
         }
         return Ok(());
     }
-    let r = s.purge(target.target())?;
-    let rpath =
-        receipt_out.unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.receipt.json", r.seq)));
-    let opath =
-        opening_out.unwrap_or_else(|| PathBuf::from(format!("oubli-purge-{}.opening.json", r.seq)));
-    std::fs::write(&rpath, r.receipt.to_document()?)?;
-    std::fs::write(&opath, r.opening.to_document()?)?;
+    // Refuse before erasing anything if a file asked for cannot be written there.
+    for p in [&receipt_out, &opening_out].into_iter().flatten() {
+        check_output_path(p)?;
+    }
+    let default_path = |id: u64, what: &str| PathBuf::from(format!("oubli-purge-{id}.{what}.json"));
+    let mut opath = opening_out.clone();
+    let r = s.purge_delivering(target.target(), |o| {
+        let p = opath
+            .get_or_insert_with(|| default_path(o.purge_id, "opening"))
+            .clone();
+        write_durably(&p, &o.to_document()?).map_err(|e| Error::NotDelivered {
+            purge_id: o.purge_id,
+            what: "opening",
+            path: p,
+            reason: e.to_string(),
+        })
+    })?;
+    let opath = opath.unwrap_or_else(|| default_path(r.seq, "opening"));
+    let rpath = receipt_out.unwrap_or_else(|| default_path(r.seq, "receipt"));
+    write_durably(&rpath, &r.receipt.to_document()?).map_err(|e| Error::NotDelivered {
+        purge_id: r.seq,
+        what: "receipt",
+        path: rpath.clone(),
+        reason: e.to_string(),
+    })?;
     if json {
         print_json(&serde_json::json!({
             "purge_id": r.seq, "erased": r.erased, "targeted": r.targeted,
@@ -93,15 +111,63 @@ pub(super) fn receipts(path: &Path, json: bool) -> Result<()> {
     Ok(())
 }
 
-/// `oubli receipt`: write one receipt document to `out` or stdout.
-pub(super) fn receipt(path: &Path, id: u64, out: Option<PathBuf>) -> Result<()> {
-    let s = Store::open_with(path, StoreOptions::default().read_only(true))?;
+/// `oubli receipt`: write one receipt document to `out` or stdout; with `opening_out`, also
+/// the purge's opening if the store still holds it (taken out of the store once written).
+pub(super) fn receipt(
+    path: &Path,
+    id: u64,
+    out: Option<PathBuf>,
+    opening_out: Option<PathBuf>,
+) -> Result<()> {
+    let s = match &opening_out {
+        Some(_) => open(path)?,
+        None => Store::open_with(path, StoreOptions::default().read_only(true))?,
+    };
     let doc = s.receipt_document(id)?;
+    if let Some(o) = &opening_out {
+        s.take_opening(id, |opening| {
+            write_durably(o, &opening.to_document()?).map_err(|e| Error::NotDelivered {
+                purge_id: id,
+                what: "opening",
+                path: o.clone(),
+                reason: e.to_string(),
+            })
+        })?;
+    }
     match out {
         Some(o) => std::fs::write(o, doc)?,
         None => std::io::stdout().write_all(&doc)?,
     }
     Ok(())
+}
+
+/// Refuses an output path whose directory does not exist or that names a directory.
+fn check_output_path(p: &Path) -> Result<()> {
+    let dir = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(Error::InvalidArgument(format!(
+            "cannot write {}: {} is not a directory",
+            p.display(),
+            dir.display()
+        )));
+    }
+    if p.is_dir() {
+        return Err(Error::InvalidArgument(format!(
+            "cannot write {}: it is a directory",
+            p.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `p` and waits for the disk.
+fn write_durably(p: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = std::fs::File::create(p)?;
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 /// `oubli audit purge`: rerun the residual audit of a purge, probing with `content`.

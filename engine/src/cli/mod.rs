@@ -158,6 +158,11 @@ enum Cmd {
         id: u64,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also write the purge's opening, if the store still holds it because it was never
+        /// delivered (a crash, or an unwritable --opening-out). Returned exactly once: the store
+        /// deletes its sealed copy once the file is written.
+        #[arg(long)]
+        opening_out: Option<PathBuf>,
     },
     /// Residual audits.
     Audit {
@@ -324,6 +329,13 @@ pub fn main() -> i32 {
 
 fn open(path: &Path) -> Result<Store> {
     Store::open(path)
+}
+
+/// Opens read-only: for verbs that only read. Works beside a writer in another process, on a
+/// file without write permission, and on a store that was not closed cleanly (recovered in
+/// memory, the file untouched).
+fn open_read_only(path: &Path) -> Result<Store> {
+    Store::open_with(path, StoreOptions::default().read_only(true))
 }
 
 fn hex(b: &[u8]) -> String {
@@ -494,7 +506,7 @@ fn run(cli: Cli) -> Result<()> {
             as_of_seq,
             explain,
         } => {
-            let s = open(&path)?;
+            let s = open_read_only(&path)?;
             let mut q = RecallQuery::new(query)
                 .k(k)
                 .include_submerged(include_submerged)
@@ -532,7 +544,7 @@ fn run(cli: Cli) -> Result<()> {
             include_submerged,
             limit,
         } => {
-            let s = open(&path)?;
+            let s = open_read_only(&path)?;
             let rows = s.list(&ListQuery {
                 namespace: ns,
                 filters: filters.into_iter().collect(),
@@ -572,7 +584,12 @@ fn run(cli: Cli) -> Result<()> {
             opening_out,
         } => erasure::purge(&path, &target, dry_run, receipt_out, opening_out, json),
         Cmd::Receipts { path } => erasure::receipts(&path, json),
-        Cmd::Receipt { path, id, out } => erasure::receipt(&path, id, out),
+        Cmd::Receipt {
+            path,
+            id,
+            out,
+            opening_out,
+        } => erasure::receipt(&path, id, out, opening_out),
         Cmd::Audit {
             cmd:
                 AuditCmd::Purge {
@@ -601,7 +618,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::History { path, id } => {
-            let h = open(&path)?.history(id)?;
+            let h = open_read_only(&path)?.history(id)?;
             if json {
                 print_json(&h);
             } else {

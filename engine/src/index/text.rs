@@ -145,6 +145,22 @@ impl TextIndex {
         }
     }
 
+    /// Files of the committed index that fail their checksum (empty when the index is sound).
+    pub fn damaged_files(&self) -> Result<Vec<String>> {
+        Ok(self
+            .index
+            .validate_checksum()?
+            .into_iter()
+            .map(|p| p.display().to_string())
+            .collect())
+    }
+
+    /// Deletes every file of the index stored in `db`: the repair path, after which the store
+    /// rebuilds the index from its rows.
+    pub fn reset(db: Arc<Db>, durable: bool) -> Result<()> {
+        RedbDirectory::new(db, durable).delete_all()
+    }
+
     /// The last log sequence number whose changes the committed index reflects.
     pub fn indexed_seq(&self) -> u64 {
         self.indexed_seq

@@ -287,21 +287,24 @@ impl Store {
         })
     }
 
-    /// Builds a control store from the current rows (same texts, vectors, namespaces, kinds and
-    /// metadata, in id order) in a temporary directory, and counts the probes whose per-leg top-k
-    /// (ids and scores, all depths) differ from this store's.
+    /// Builds a control store from the current rows (same texts, vectors, namespaces, kinds,
+    /// metadata, depths and stale marks, in id order) in a temporary directory, and counts the
+    /// probes whose per-leg top-k (ids and scores, all depths) differ from this store's. The
+    /// control mirrors depths and stale marks so that it compares like with like: a submerged or
+    /// stale row ranks the same in both.
     fn compare_with_control(&self, probes: &[String], k: usize) -> Result<u64> {
-        let rows: Vec<(RowId, Inscription)> = self.read(control_rows)?;
+        let rows: Vec<ControlRow> = self.read(control_rows)?;
         let dir = tempfile_dir()?;
         let opts = StoreOptions::default()
             .embedder(self.opts.embedder.clone())
             .ann_threshold(self.opts.ann_threshold)
             .deterministic_seed([0; 32]);
         let control = Store::create_with(dir.join("control.oubli"), opts)?;
-        let ids = control.inscribe_batch(rows.iter().map(|(_, ins)| ins.clone()).collect())?;
+        let ids = control.inscribe_batch(rows.iter().map(|r| r.ins.clone()).collect())?;
+        mirror_states(&control, &ids, &rows)?;
         let map: BTreeMap<RowId, RowId> = ids
             .into_iter()
-            .zip(rows.iter().map(|(id, _)| *id))
+            .zip(rows.iter().map(|r| r.id))
             .collect();
         let mut mismatches = 0;
         for p in probes {
@@ -343,7 +346,37 @@ impl Store {
     }
 }
 
-fn control_rows(i: &Inner) -> Result<Vec<(RowId, Inscription)>> {
+/// One row of the store as the control store reproduces it.
+struct ControlRow {
+    id: RowId,
+    ins: Inscription,
+    depth: crate::depth::Depth,
+    stale: Option<u64>,
+}
+
+/// Gives the control's rows (`ids`, in the order of `rows`) the depths and stale marks of the
+/// store's rows.
+fn mirror_states(control: &Store, ids: &[RowId], rows: &[ControlRow]) -> Result<()> {
+    control.write(|b| {
+        let mut transitions = Vec::new();
+        for (id, r) in ids.iter().zip(rows) {
+            let mut row = b.row(*id)?;
+            if row.depth != r.depth {
+                transitions.push(b.set_depth(&mut row, r.depth)?);
+                b.put_row(&row)?;
+            }
+            if let Some(seq) = r.stale {
+                b.tx.open_table(storage::STALE)?.insert(*id, seq)?;
+            }
+        }
+        if !transitions.is_empty() {
+            b.event(crate::log::EventKind::Decay, "*", transitions, vec![])?;
+        }
+        Ok(())
+    })
+}
+
+fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
     let tx = i.db.begin_read()?;
     let mut out = Vec::new();
     let (Some(rows), Some(payloads), Some(vectors)) = (
@@ -353,6 +386,7 @@ fn control_rows(i: &Inner) -> Result<Vec<(RowId, Inscription)>> {
     ) else {
         return Ok(out);
     };
+    let stale = storage::open_read(&tx, storage::STALE)?;
     use redb::ReadableTable;
     for e in payloads.iter()? {
         let (k, v) = e?;
@@ -368,7 +402,16 @@ fn control_rows(i: &Inner) -> Result<Vec<(RowId, Inscription)>> {
             .kind(row.kind)
             .vector(storage::decode_vector(vec.value(), i.dim)?);
         ins.metadata = row.metadata;
-        out.push((id, ins));
+        let stale = match &stale {
+            Some(t) => t.get(id)?.map(|v| v.value()),
+            None => None,
+        };
+        out.push(ControlRow {
+            id,
+            ins,
+            depth: row.depth,
+            stale,
+        });
     }
     Ok(out)
 }

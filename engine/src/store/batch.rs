@@ -41,6 +41,7 @@ pub(crate) struct Batch<'a> {
     pub(crate) tx: &'a WriteTransaction,
     pub(crate) inner: &'a mut Inner,
     pub(crate) now: Millis,
+    ann_threshold: usize,
     next_row: RowId,
     head_seq: u64,
     head_hash: Hash32,
@@ -53,7 +54,8 @@ impl Store {
     pub(crate) fn write<R>(&self, f: impl FnOnce(&mut Batch<'_>) -> Result<R>) -> Result<R> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
-        inner.write(self.now(), self.opts.ann_threshold, f)
+        // A panic inside the storage engine (a mangled page) aborts the transaction unfinished.
+        super::guarded(|| inner.write(self.now(), self.opts.ann_threshold, f))
     }
 }
 
@@ -83,6 +85,7 @@ impl Inner {
             head_hash: self.head_hash,
             inner: self,
             now,
+            ann_threshold,
             ops: Vec::new(),
             events: 0,
         };
@@ -409,6 +412,11 @@ impl Batch<'_> {
         self.head_hash = hash;
         self.events += 1;
         Ok(seq)
+    }
+
+    /// Vectors above which the store keeps an ANN snapshot.
+    pub(crate) fn ann_threshold(&self) -> usize {
+        self.ann_threshold
     }
 
     /// The current head (seq and hash) as this transaction sees it.

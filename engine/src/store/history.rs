@@ -33,6 +33,9 @@ pub struct LogReport {
     pub head_seq: u64,
     /// Hash of the head event (the genesis hash for an empty log).
     pub head_hash: Hash32,
+    /// Rows checked against the log (depth, content commitment, creating event and namespace).
+    #[serde(default)]
+    pub rows: u64,
 }
 
 /// A row's lineage: the supersede chain it belongs to, oldest first, and every event that touched
@@ -51,6 +54,11 @@ impl Store {
     /// predecessor's hash, every checkpoint's head matches the chain and its signature verifies,
     /// the last event is covered by a checkpoint, and the head recorded in the store matches.
     /// Any changed, removed or reordered byte fails with [`Error::LogTampered`].
+    ///
+    /// Then the data: every row's depth, text, creating event and namespace against the log,
+    /// payloads, vectors and keys against the rows, and every committed page of the file
+    /// against its checksum (see `docs/durability.md`); a mismatch is [`Error::Corrupt`]. Never
+    /// reads the derived text or vector indexes.
     pub fn verify_log(&self, public_key: Option<[u8; 32]>) -> Result<LogReport> {
         self.read(|inner| {
             let pk = public_key.unwrap_or(inner.public_key);
@@ -77,12 +85,18 @@ impl Store {
                     ),
                 });
             }
+            let rows = inner.verify_rows()?;
             Ok(LogReport {
                 events: r.events,
                 checkpoints: r.checkpoints,
                 head_seq: r.events,
                 head_hash: r.head_hash,
+                rows,
             })
+        })
+        .and_then(|r| {
+            self.verify_file()?;
+            Ok(r)
         })
     }
 

@@ -12,7 +12,9 @@ mod batch;
 mod compact;
 mod decay;
 mod history;
+mod integrity;
 mod ops;
+mod pending;
 mod provenance;
 mod purge;
 mod recall;
@@ -107,12 +109,16 @@ macro_rules! for_each_table {
         $m!(storage::STALE);
         $m!(storage::NOTES);
         $m!(storage::ALIASES);
+        $m!(storage::PENDING_OPENINGS);
+        $m!(storage::INCOMPLETE_PURGES);
     };
 }
 
 fn map_open_error(path: &Path, e: redb::DatabaseError) -> Error {
     match e {
-        redb::DatabaseError::DatabaseAlreadyOpen => Error::Locked(path.to_path_buf()),
+        redb::DatabaseError::DatabaseAlreadyOpen | redb::DatabaseError::LockProtocolMismatch => {
+            Error::Locked(path.to_path_buf())
+        }
         redb::DatabaseError::UpgradeRequired(v) => Error::UnsupportedVersion {
             found: v as u32,
             supported: storage::FORMAT_VERSION,
@@ -222,13 +228,22 @@ impl Store {
         if !path.exists() {
             return Err(Error::NotFound(path));
         }
-        scrub::remove_stale_temp(&path);
         let inner = Inner::open(&path, &opts)?;
-        Ok(Store {
+        let writable = inner.db.is_writable();
+        if writable {
+            // Only the writer ever makes a scrub copy, and this handle now holds the writer's
+            // lock: a copy left beside the file is a crashed scrub's, never a running one's.
+            scrub::remove_stale_temp(&path);
+        }
+        let store = Store {
             path,
             opts,
             inner: RwLock::new(Some(inner)),
-        })
+        };
+        if writable {
+            store.complete_purges()?;
+        }
+        Ok(store)
     }
 
     /// The file this store lives in.
@@ -257,7 +272,9 @@ impl Store {
     pub(crate) fn read<R>(&self, f: impl FnOnce(&Inner) -> Result<R>) -> Result<R> {
         let guard = self.inner.read();
         let inner = guard.as_ref().ok_or(Error::Closed)?;
-        f(inner)
+        // A mangled page can make the storage engine panic while decoding (a key that is not
+        // UTF-8): that is a corrupt file, reported as such, never a panic across the API.
+        guarded(|| f(inner))
     }
 
     pub(crate) fn now(&self) -> crate::row::Millis {
@@ -280,10 +297,9 @@ impl Inner {
     fn open(path: &Path, opts: &StoreOptions) -> Result<Inner> {
         let db = guarded(|| {
             if opts.read_only {
-                redb::Builder::new()
-                    .open_read_only(path)
-                    .map(Db::ReadOnly)
-                    .map_err(|e| map_open_error(path, e))
+                // A private copy, read without a lock: never blocks the writer, needs no write
+                // permission, and a file not closed cleanly is recovered in the copy only.
+                storage::open_in_memory(path).map(Db::Snapshot)
             } else {
                 redb::Builder::new()
                     .open(path)
@@ -291,6 +307,11 @@ impl Inner {
                     .map_err(|e| map_open_error(path, e))
             }
         })?;
+        Inner::from_db(db, opts)
+    }
+
+    /// Loads the open state from an already opened database.
+    pub(crate) fn from_db(db: Db, opts: &StoreOptions) -> Result<Inner> {
         let db = Arc::new(db);
         guarded(|| Inner::load(db, opts))
     }
@@ -366,7 +387,21 @@ impl Inner {
         let vec_t = storage::open_read(&tx, storage::VECTORS)?
             .ok_or_else(|| Error::Corrupt("vectors table missing".into()))?;
         let snap_t = storage::open_read(&tx, storage::VECTOR_SNAPSHOT)?;
-        let vectors = VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)?;
+        // The snapshot is derived: if it cannot be restored, scan every vector exactly instead
+        // (and a writable handle rebuilds it below).
+        let (vectors, snapshot_damaged) =
+            match guarded(|| VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)) {
+                Ok(v) => (v, false),
+                Err(_) => (
+                    VectorIndex::load(
+                        dim,
+                        &m,
+                        None::<&redb::ReadOnlyTable<u64, &'static [u8]>>,
+                        &vec_t,
+                    )?,
+                    snap_t.is_some(),
+                ),
+            };
         drop((m, vec_t, snap_t, tx));
 
         let entropy_seed = match opts.seed {
@@ -379,7 +414,7 @@ impl Inner {
             None => entropy::os_random()?,
         };
         let mut inner = Inner {
-            text: TextIndex::open(db.clone(), db.is_writable(), opts.durable)?,
+            text: open_text(&db, opts, head_seq)?,
             durable: opts.durable,
             text_behind: false,
             db,
@@ -394,6 +429,16 @@ impl Inner {
         };
         if inner.text.indexed_seq() < inner.head_seq {
             inner.catch_up_text()?;
+        }
+        if snapshot_damaged && inner.db.is_writable() {
+            inner.write(opts.clock.now(), opts.ann_threshold, |b| {
+                let tx = b.tx;
+                if b.inner.vectors.len() > b.ann_threshold() {
+                    b.inner.vectors.rebuild_snapshot(tx)
+                } else {
+                    b.inner.vectors.drop_snapshot(tx)
+                }
+            })?;
         }
         if inner.db.is_writable() && stored_canonicalizer != crate::canon::CANONICALIZER_VERSION {
             inner.record_canonicalizer(opts)?;
@@ -471,6 +516,43 @@ impl Inner {
             row.text = Some(p.text);
         }
         Ok(Some(row))
+    }
+}
+
+/// Opens the text index. A damaged one (unreadable, or a file failing its checksum) is derived
+/// data: it is rebuilt from the rows, in the file by a writable handle, in memory by a read-only
+/// one.
+fn open_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextIndex> {
+    let opened = guarded(|| {
+        let t = TextIndex::open(db.clone(), db.is_writable(), opts.durable)?;
+        let damaged = t.damaged_files()?;
+        if damaged.is_empty() {
+            Ok(t)
+        } else {
+            Err(Error::TextIndex(format!("damaged files {damaged:?}")))
+        }
+    });
+    if let Ok(t) = opened {
+        return Ok(t);
+    }
+    let tx = db.begin_read()?;
+    let mut rows = Vec::new();
+    if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
+        for e in t.iter()? {
+            let (k, v) = e?;
+            let p: storage::Payload = storage::decode(v.value())?;
+            rows.push((k.value(), p.text));
+        }
+    }
+    drop(tx);
+    let rows = rows.iter().map(|(i, t)| (*i, t.as_str()));
+    if db.is_writable() {
+        TextIndex::reset(db.clone(), opts.durable)?;
+        let mut t = TextIndex::open(db.clone(), true, opts.durable)?;
+        t.rebuild(rows, head_seq)?;
+        Ok(t)
+    } else {
+        TextIndex::in_memory(rows, head_seq)
     }
 }
 

@@ -7,7 +7,12 @@
 //!    event is the erasure completion point.
 //! 3. The residual audit probes the store more broadly than the purge did (see [`super::audit`]).
 //! 4. The receipt (salted commitments only) is signed with the store key and stored in the file;
-//!    the opening (the salts) is returned to the caller for the data subject and kept nowhere.
+//!    the opening (the salts) is returned to the caller for the data subject.
+//!
+//! Step 1 also stores a provisional signed receipt and the opening, sealed (see
+//! [`super::pending`]), so a crash anywhere leaves no erasure or an erasure with its receipt and
+//! opening; step 4 replaces the receipt in the same transaction as the scrub event and deletes
+//! the sealed opening once delivered, before the scrub's file rewrite.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -15,7 +20,7 @@ use oubli_audit::commitment;
 use oubli_audit::receipt::{OPENING_FORMAT, RECEIPT_FORMAT, alias_commitments};
 use oubli_audit::{
     CascadeEntry, ErasedRow, ErasurePoint, LogPoints, OpenedRow, Opening, ReceiptBody,
-    SignedReceipt,
+    ResidualSummary, SignedReceipt,
 };
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
@@ -28,7 +33,7 @@ use super::targeting::{Scope, Target, Width};
 use crate::error::{Error, Result};
 use crate::log::{EventKind, Hash32, Transition};
 use crate::row::{Kind, Row, RowId};
-use crate::storage::{self, RECEIPTS};
+use crate::storage::{self, INCOMPLETE_PURGES, PENDING_OPENINGS, RECEIPTS};
 
 pub use crate::canon::CANONICALIZER_VERSION;
 
@@ -50,7 +55,8 @@ pub struct PurgeReport {
     pub audit: ResidualAudit,
     /// The signed receipt, also stored in the file.
     pub receipt: SignedReceipt,
-    /// The opening: give it to the data subject; the store keeps no copy.
+    /// The opening: give it to the data subject. The store keeps a sealed copy only until the
+    /// purge completes (or, if delivery failed, until [`Store::take_opening`] returns it).
     pub opening: Opening,
 }
 
@@ -71,7 +77,25 @@ impl Store {
     /// remaining byte from indexes and file. A residual audit probes the store more broadly than
     /// the target did ([`Store::residual_audit`]). The receipt is stored in the file; the opening,
     /// which holds the salts, is returned only to the caller, for the data subject.
+    ///
+    /// Crash-atomic: the erasure commits together with a provisional signed receipt and the
+    /// opening, sealed ([`Store::take_opening`] returns it after a crash). The completion step
+    /// replaces the receipt with the final one and deletes the sealed opening, the returned
+    /// [`PurgeReport`] being its delivery. Use [`Store::purge_delivering`] to hand the opening
+    /// somewhere durable before the store lets go of it.
     pub fn purge(&self, target: Target) -> Result<PurgeReport> {
+        self.purge_delivering(target, |_| Ok(()))
+    }
+
+    /// [`Store::purge`], handing the opening to `deliver` (for example, writing it to a file)
+    /// right after the erasure commits and before the store deletes its sealed copy. If
+    /// `deliver` fails, the purge still completes (scrub, audit, final receipt), the opening stays
+    /// pending in the file for [`Store::take_opening`], and `deliver`'s error is returned.
+    pub fn purge_delivering(
+        &self,
+        target: Target,
+        deliver: impl FnOnce(&Opening) -> Result<()>,
+    ) -> Result<PurgeReport> {
         let selector = match &target {
             Target::Query { text, .. } => text.clone(),
             other => {
@@ -81,119 +105,108 @@ impl Store {
         let embedder = self.opts.embedder.clone();
         let planner = self.opts.planner.clone();
         let planner = planner.as_deref();
-        let Erasure {
-            seq,
-            purge_hash,
-            head_before,
-            targeted,
-            cascade,
-            erased,
-            selector_salt,
-            namespace: ns,
-            alias_forms,
-        } = self.write(|b| erase(b, &target, &selector, embedder.as_ref(), planner))?;
-        let completion = if self.opts.scrub_on_purge {
-            let s = self.scrub()?;
-            Some((s, self.head()?.1))
-        } else {
-            None
-        };
+        let public_key = self.public_key()?;
+        let issued_at = self.now();
+        // Phase 1: the erasure, a provisional receipt and the sealed opening, in one transaction.
+        let (erasure, opening) = self.write(|b| {
+            let e = erase(b, &target, &selector, embedder.as_ref(), planner)?;
+            let opening = opening_of(&e);
+            let body = receipt_body(
+                &e,
+                &opening,
+                public_key,
+                None,
+                ResidualSummary::default(),
+                issued_at,
+            )?;
+            let key = b.inner.signing.clone().ok_or(Error::ReadOnly)?;
+            let doc = SignedReceipt::sign(body, &key)?.to_document()?;
+            let nonce = b.salt();
+            let sealed = super::pending::seal(&key.to_bytes(), nonce, &opening.to_document()?);
+            b.tx.open_table(RECEIPTS)?.insert(e.seq, doc.as_slice())?;
+            b.tx.open_table(PENDING_OPENINGS)?
+                .insert(e.seq, sealed.as_slice())?;
+            b.tx.open_table(INCOMPLETE_PURGES)?.insert(e.seq, ())?;
+            Ok((e, opening))
+        })?;
+        let delivery = deliver(&opening);
+        let report = self.complete_purge(erasure, opening, delivery.is_ok())?;
+        delivery.map(|()| report)
+    }
+
+    /// The completion step of a purge whose erasure committed: the residual audit (after the
+    /// text index is rebuilt without the erased rows, so it compares like with like), then, in
+    /// one transaction, the scrub event (unless deferred), the final receipt in place of the
+    /// provisional one, and the deletion of the sealed opening if it was delivered; then the file
+    /// rewrite.
+    fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
+        let scrub = self.opts.scrub_on_purge;
+        if scrub {
+            let mut guard = self.inner.write();
+            let inner = guard.as_mut().ok_or(Error::Closed)?;
+            super::scrub::rebuild_text(inner)?;
+        }
         let audit = self.residual_audit(&AuditRequest {
-            texts: erased.iter().map(|e| e.text.clone()).collect(),
-            selector: selector.clone(),
-            erased: erased
+            texts: e.erased.iter().map(|x| x.text.clone()).collect(),
+            selector: opening.selector.clone(),
+            erased: e
+                .erased
                 .iter()
-                .map(|e| e.row)
+                .map(|x| x.row)
                 .filter(|r| {
-                    !cascade
+                    !e.cascade
                         .iter()
                         .any(|c| c.row == *r && c.via == "clause_edit")
                 })
                 .collect(),
-            before_seq: Some(head_before.0),
+            before_seq: Some(e.head_before.0),
             k: 20,
             control: None,
         })?;
-        let opening = Opening {
-            format: OPENING_FORMAT.into(),
-            purge_id: seq,
-            selector: selector.clone(),
-            selector_salt,
-            rows: erased
-                .iter()
-                .map(|e| OpenedRow {
-                    row: e.row,
-                    salt: e.salt,
-                })
-                .collect(),
-        };
-        let body = ReceiptBody {
-            format: RECEIPT_FORMAT.into(),
-            purge_id: seq,
-            store_public_key: self.public_key()?,
-            namespace: ns,
-            selector_commitment: commitment::content(&selector_salt, &selector),
-            alias_commitments: {
-                let mut c = alias_commitments(&selector_salt, &selector);
-                c.extend(
-                    alias_forms
-                        .iter()
-                        .map(|f| commitment::content(&selector_salt, f)),
-                );
-                c
-            },
-            erased: erased
-                .iter()
-                .map(|e| ErasedRow {
-                    row: e.row,
-                    commitment: commitment::content(&e.salt, &e.text),
-                    fragments: commitment::fragment_commitments(&e.salt, &e.text),
-                })
-                .collect(),
-            cascade: cascade.clone(),
-            log: LogPoints {
-                seq_before: head_before.0,
-                head_before: head_before.1,
-                purge_seq: seq,
-                purge_hash,
-            },
-            erasure: ErasurePoint {
-                completion_seq: completion.map(|c| c.0),
-                completion_hash: completion.map(|c| c.1),
-                method: "scrub-rewrite-v1".into(),
-            },
-            residual_audit: audit.summary.clone(),
-            opening_digest: opening.digest()?,
-            canonicalizer_version: CANONICALIZER_VERSION.into(),
-            engine_version: crate::ENGINE_VERSION.into(),
-            issued_at: self.now(),
-        };
-        let receipt = self.read(|i| {
-            let key = i.signing.as_ref().ok_or(Error::ReadOnly)?;
-            Ok(SignedReceipt::sign(body, key)?)
+        let public_key = self.public_key()?;
+        let issued_at = self.now();
+        let mut guard = self.inner.write();
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let (completion, receipt) = inner.write(self.now(), self.opts.ann_threshold, |b| {
+            let completion = if scrub {
+                let seq = super::scrub::scrub_event(b)?;
+                Some((seq, b.head().1))
+            } else {
+                None
+            };
+            let body = receipt_body(
+                &e,
+                &opening,
+                public_key,
+                completion,
+                audit.summary.clone(),
+                issued_at,
+            )?;
+            let key = b.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
+            let receipt = SignedReceipt::sign(body, key)?;
+            b.tx.open_table(RECEIPTS)?
+                .insert(e.seq, receipt.to_document()?.as_slice())?;
+            b.tx.open_table(INCOMPLETE_PURGES)?.remove(e.seq)?;
+            if delivered {
+                b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
+            }
+            Ok((completion, receipt))
         })?;
-        let doc = receipt.to_document()?;
-        self.store_receipt(seq, &doc)?;
-        drop(erased);
+        if scrub {
+            inner.text.commit(inner.head_seq)?;
+            self.rewrite_file(&mut guard)?;
+        }
+        drop(guard);
         Ok(PurgeReport {
-            seq,
+            seq: e.seq,
             erased: receipt.body.erased.iter().map(|r| r.row).collect(),
-            targeted,
-            cascade,
+            targeted: e.targeted,
+            cascade: e.cascade,
             completion_seq: completion.map(|c| c.0),
             audit,
             receipt,
             opening,
         })
-    }
-
-    fn store_receipt(&self, purge_id: u64, doc: &[u8]) -> Result<()> {
-        let guard = self.inner.write();
-        let inner = guard.as_ref().ok_or(Error::Closed)?;
-        let tx = inner.db.begin_write()?;
-        tx.open_table(RECEIPTS)?.insert(purge_id, doc)?;
-        tx.commit()?;
-        Ok(())
     }
 
     /// Every receipt stored in the file, by purge id.
@@ -273,6 +286,7 @@ pub(super) fn closure(
 /// What the purge transaction did, for the receipt.
 struct Erasure {
     seq: u64,
+    selector: String,
     purge_hash: Hash32,
     head_before: (u64, Hash32),
     targeted: Vec<RowId>,
@@ -378,6 +392,8 @@ fn erase(
         let rw = b.rewrite_row(&mut row, kept, v)?;
         let salt = b.salt();
         commitments.push(commitment::content(&salt, &removed));
+        // The kept text's commitment too: the log commits to every text a row holds.
+        commitments.push(rw.commitment);
         let content = ErasedContent {
             row: *id,
             text: removed,
@@ -418,6 +434,7 @@ fn erase(
     let seq = b.event(EventKind::Purge, &namespace, transitions, commitments)?;
     Ok(Erasure {
         seq,
+        selector: selector.to_owned(),
         purge_hash: b.head().1,
         head_before,
         targeted,
@@ -429,7 +446,80 @@ fn erase(
     })
 }
 
+/// The data subject's opening of an erasure.
+fn opening_of(e: &Erasure) -> Opening {
+    Opening {
+        format: OPENING_FORMAT.into(),
+        purge_id: e.seq,
+        selector: e.selector.clone(),
+        selector_salt: e.selector_salt,
+        rows: e
+            .erased
+            .iter()
+            .map(|x| OpenedRow {
+                row: x.row,
+                salt: x.salt,
+            })
+            .collect(),
+    }
+}
+
+/// The receipt body of an erasure: provisional (no completion point, audit not run) when the
+/// erasure commits, final once the purge completes.
+fn receipt_body(
+    e: &Erasure,
+    opening: &Opening,
+    store_public_key: [u8; 32],
+    completion: Option<(u64, Hash32)>,
+    residual_audit: ResidualSummary,
+    issued_at: crate::row::Millis,
+) -> Result<ReceiptBody> {
+    Ok(ReceiptBody {
+        format: RECEIPT_FORMAT.into(),
+        purge_id: e.seq,
+        store_public_key,
+        namespace: e.namespace.clone(),
+        selector_commitment: commitment::content(&e.selector_salt, &e.selector),
+        alias_commitments: {
+            let mut c = alias_commitments(&e.selector_salt, &e.selector);
+            c.extend(
+                e.alias_forms
+                    .iter()
+                    .map(|f| commitment::content(&e.selector_salt, f)),
+            );
+            c
+        },
+        erased: e
+            .erased
+            .iter()
+            .map(|x| ErasedRow {
+                row: x.row,
+                commitment: commitment::content(&x.salt, &x.text),
+                fragments: commitment::fragment_commitments(&x.salt, &x.text),
+            })
+            .collect(),
+        cascade: e.cascade.clone(),
+        log: LogPoints {
+            seq_before: e.head_before.0,
+            head_before: e.head_before.1,
+            purge_seq: e.seq,
+            purge_hash: e.purge_hash,
+        },
+        erasure: ErasurePoint {
+            completion_seq: completion.map(|c| c.0),
+            completion_hash: completion.map(|c| c.1),
+            method: "scrub-rewrite-v1".into(),
+        },
+        residual_audit,
+        opening_digest: opening.digest()?,
+        canonicalizer_version: CANONICALIZER_VERSION.into(),
+        engine_version: crate::ENGINE_VERSION.into(),
+        issued_at,
+    })
+}
+
 /// Exposed for [`super::ops`]'s dry run.
+
 pub(super) fn closure_ids(
     start: &[RowId],
     row: &dyn Fn(RowId) -> Result<Row>,

@@ -15,10 +15,11 @@ use std::path::{Path, PathBuf};
 
 use redb::ReadableTable;
 
+use super::batch::Batch;
 use super::{Inner, Store, copy_tables};
 use crate::error::{Error, Result};
 use crate::log::EventKind;
-use crate::storage::{self, PAYLOADS, Payload};
+use crate::storage::{self, Db, PAYLOADS, Payload};
 
 fn temp_path(path: &Path) -> PathBuf {
     let mut p = path.as_os_str().to_owned();
@@ -42,36 +43,42 @@ impl Store {
     pub fn scrub(&self) -> Result<u64> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
-        let threshold = self.opts.ann_threshold;
-        let seq = inner.write(self.now(), threshold, |b| {
-            let total = b.inner.vectors.len();
-            // Disjoint borrows: the vector index and the transaction.
-            let tx = b.tx;
-            if total > threshold {
-                b.inner.vectors.rebuild_snapshot(tx)?;
-            } else {
-                b.inner.vectors.drop_snapshot(tx)?;
-            }
-            b.event(EventKind::Scrub, "*", vec![], vec![])
-        })?;
+        let seq = inner.write(self.now(), self.opts.ann_threshold, scrub_event)?;
         rebuild_text(inner)?;
+        self.rewrite_file(&mut guard)?;
+        Ok(seq)
+    }
+
+    /// Copies every table into a fresh file beside the store, syncs it, and renames it over the
+    /// store, so that no freed page of the old file survives.
+    ///
+    /// The writer's lock never lapses: the copy is created, and locked, by this handle before
+    /// the rename, and the old file is closed only after the rename, so at every instant the file
+    /// at the store's path is locked by this handle and no other process can open it for writing
+    /// in between (readers in other processes keep reading whichever file they opened).
+    pub(super) fn rewrite_file(&self, guard: &mut Option<Inner>) -> Result<()> {
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
         let tmp = temp_path(&self.path);
+        // This handle holds the writer's lock: a copy already there is a crashed scrub's.
         let _ = std::fs::remove_file(&tmp);
-        {
-            let fresh = redb::Builder::new()
-                .create(&tmp)
-                .map_err(|e| Error::Storage(e.to_string()))?;
+        let fresh = redb::Builder::new()
+            .create(&tmp)
+            .map_err(|e| Error::Storage(e.to_string()))?;
+        let copied = (|| -> Result<()> {
             let src = inner.db.begin_read()?;
             let dst = fresh.begin_write()?;
             copy_tables(&src, &dst)?;
             dst.commit()?;
-        }
-        // Close the old file (every handle on it lives in `inner`), then swap the copy in.
-        let old = guard.take();
-        drop(old);
-        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            Ok(())
+        })();
+        if let Err(e) = copied {
+            drop(fresh);
             let _ = std::fs::remove_file(&tmp);
-            *guard = Some(Inner::open(&self.path, &self.opts)?);
+            return Err(e);
+        }
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            drop(fresh);
+            let _ = std::fs::remove_file(&tmp);
             return Err(e.into());
         }
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty())
@@ -79,12 +86,39 @@ impl Store {
         {
             let _ = d.sync_all();
         }
-        *guard = Some(Inner::open(&self.path, &self.opts)?);
-        Ok(seq)
+        // The path now names the copy, which this handle has open and locked: swap the handles.
+        match Inner::from_db(Db::Writable(fresh), &self.opts) {
+            Ok(new) => {
+                *guard = Some(new);
+                Ok(())
+            }
+            Err(e) => {
+                // The old handle points at an unlinked file: never write through it again.
+                guard.take();
+                *guard = Some(Inner::open(&self.path, &self.opts)?);
+                Err(e)
+            }
+        }
     }
 }
 
-fn rebuild_text(inner: &mut Inner) -> Result<()> {
+/// The scrub's transaction body: rebuilds the vector snapshot from the remaining vectors (or
+/// drops it below the ANN threshold) and appends the `scrub` event. Returns its seq.
+pub(super) fn scrub_event(b: &mut Batch<'_>) -> Result<u64> {
+    let threshold = b.ann_threshold();
+    let total = b.inner.vectors.len();
+    // Disjoint borrows: the vector index and the transaction.
+    let tx = b.tx;
+    if total > threshold {
+        b.inner.vectors.rebuild_snapshot(tx)?;
+    } else {
+        b.inner.vectors.drop_snapshot(tx)?;
+    }
+    b.event(EventKind::Scrub, "*", vec![], vec![])
+}
+
+/// Rebuilds the text index from the remaining rows into one segment without deleted documents.
+pub(super) fn rebuild_text(inner: &mut Inner) -> Result<()> {
     let tx = inner.db.begin_read()?;
     let mut rows = Vec::new();
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
