@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
+use super::output::{ids, words};
 use super::{TargetArgs, open, open_read_only, print_json};
 use crate::{AliasKind, Operation, Plan, Result};
 
@@ -20,13 +21,14 @@ pub(super) enum AliasCmd {
         #[arg(long, default_value = "person", value_parser = parse_kind)]
         kind: AliasKind,
         /// Namespace of the group.
-        #[arg(long = "in", default_value = crate::DEFAULT_NAMESPACE)]
+        #[arg(long = "ns", alias = "in", default_value = crate::DEFAULT_NAMESPACE)]
         namespace: String,
     },
     /// List alias groups.
     List {
         path: PathBuf,
-        #[arg(long = "in")]
+        /// Only groups of this namespace.
+        #[arg(long = "ns", alias = "in")]
         namespace: Option<String>,
     },
     /// Remove an alias group (rows are untouched).
@@ -57,22 +59,22 @@ pub(super) fn run(cmd: AliasCmd, json: bool) -> Result<()> {
             let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
             let g = s.declare_alias(&namespace, kind, &forms)?;
             if json {
-                print_json(&g);
+                print_json(&g)?;
             } else {
-                println!("alias group {}: {}", g.id, g.forms.join(" | "));
+                outln!("alias group {}: {}", g.id, g.forms.join(" | "));
             }
         }
         AliasCmd::List { path, namespace } => {
             let s = open(&path)?;
             let groups = s.aliases(namespace.as_deref())?;
             if json {
-                print_json(&groups);
+                print_json(&groups)?;
             } else {
                 for g in groups {
-                    println!(
-                        "{} [{:?}] in {:?}: {}",
+                    outln!(
+                        "{} [{}] ns={}: {}",
                         g.id,
-                        g.kind,
+                        kind_name(g.kind),
                         g.namespace,
                         g.forms.join(" | ")
                     );
@@ -82,9 +84,9 @@ pub(super) fn run(cmd: AliasCmd, json: bool) -> Result<()> {
         AliasCmd::Remove { path, id } => {
             open(&path)?.remove_alias(id)?;
             if json {
-                print_json(&serde_json::json!({ "removed": id }));
+                print_json(&serde_json::json!({ "removed": id }))?;
             } else {
-                println!("removed alias group {id}");
+                outln!("removed alias group {id}");
             }
         }
     }
@@ -102,36 +104,60 @@ pub(super) fn plan(
     let s = open_read_only(&path)?;
     let plan = s.plan_with(op, &target.target(), new_text)?;
     if json {
-        print_json(&plan);
+        print_json(&plan)?;
     } else {
-        print_plan(&plan);
+        print_plan(&plan)?;
     }
     Ok(())
 }
 
+/// The lower-case name of an alias kind, as `--kind` takes it.
+fn kind_name(k: AliasKind) -> &'static str {
+    match k {
+        AliasKind::Person => "person",
+        AliasKind::Account => "account",
+        AliasKind::Identifier => "identifier",
+        AliasKind::Other => "other",
+    }
+}
+
 /// Prints a dry run for people.
-pub(super) fn print_plan(plan: &Plan) {
-    println!("would change rows {:?}", plan.rows);
+pub(super) fn print_plan(plan: &Plan) -> Result<()> {
+    outln!("would change rows {}", ids(&plan.rows));
     for m in &plan.matches {
         let scope = if m.clauses.is_empty() {
             "whole row".to_owned()
         } else {
-            format!("clauses {:?}", m.clauses)
+            format!(
+                "clauses {}",
+                m.clauses
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         };
-        println!(
-            "  target #{} ({scope}) coverage {:.2} matched {:?} missing {:?}",
-            m.id, m.coverage, m.matched, m.missing
+        outln!(
+            "  target #{} ({scope}) coverage {:.2}; matched {}; missing {}",
+            m.id,
+            m.coverage,
+            words(&m.matched),
+            words(&m.missing)
         );
         for r in &m.reasons {
-            println!("    because {r}");
+            outln!("    because {r}");
         }
     }
     for r in &plan.rejected {
-        println!("  not #{} (coverage {:.2}): {}", r.id, r.coverage, r.reason);
+        outln!("  not #{} (coverage {:.2}): {}", r.id, r.coverage, r.reason);
     }
     if let Some(p) = &plan.planner {
-        println!("  planner: {p:?}");
+        outln!(
+            "  planner: {}",
+            serde_json::to_string(p).unwrap_or_else(|_| "(unprintable)".into())
+        );
     }
+    Ok(())
 }
 
 /// Parses an operation name.

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::output::{ids, opt};
 use super::{hex, open, parse_kv, print_json};
 use crate::{CompactOptions, CompactScope, Result};
 
@@ -15,7 +16,7 @@ pub(super) struct CompactArgs {
     #[arg(long, required_unless_present = "replay")]
     budget: Option<usize>,
     /// Only rows of this namespace.
-    #[arg(long)]
+    #[arg(long, alias = "in")]
     ns: Option<String>,
     /// Rows this query matches are answer-determining.
     #[arg(long)]
@@ -51,7 +52,7 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
     if a.replay {
         let r = s.replay_notes()?;
         if json {
-            print_json(&r);
+            print_json(&r)?;
         } else {
             for n in &r {
                 let state = if n.purged {
@@ -61,7 +62,7 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
                 } else {
                     "MISMATCH".to_owned()
                 };
-                println!("note #{:<6} seq {:<8} {state}", n.note, n.seq);
+                outln!("note #{:<6} seq {:<8} {state}", n.note, n.seq);
             }
         }
         let bad = r
@@ -88,16 +89,16 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
     opts.note_namespace = a.note_ns;
     let note = s.compact(&scope, &opts)?;
     if json {
-        print_json(&note);
+        print_json(&note)?;
         return Ok(());
     }
-    print!("{}", note.text);
-    println!("---");
+    outln!("{}", note.text.trim_end_matches('\n'));
+    outln!("---");
     match note.id {
-        Some(id) => println!("note #{id} (seq {})", note.seq.unwrap_or_default()),
-        None => println!("dry run: nothing written"),
+        Some(id) => outln!("note #{id} (seq {})", opt(note.seq)),
+        None => outln!("dry run: nothing written"),
     }
-    println!(
+    outln!(
         "{} of {} bytes; kept {} of {} answer-determining sources{}",
         note.bytes(),
         note.budget,
@@ -106,17 +107,20 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
         if note.complete {
             ", complete".to_owned()
         } else {
-            format!(", INCOMPLETE: dropped {:?}", note.dropped)
+            format!(", INCOMPLETE: dropped {}", ids(&note.dropped))
         }
     );
     for c in &note.certificate.checks {
-        println!(
-            "check #{} {}: claimed {} recomputed {} -> {:?}",
+        outln!(
+            "check #{} {}: claimed {} recomputed {} -> {}",
             c.derived,
             c.derivation,
-            c.claimed.map_or("-".into(), |v| v.to_string()),
-            c.recomputed.map_or("-".into(), |v| v.to_string()),
-            c.status
+            opt(c.claimed),
+            opt(c.recomputed),
+            serde_json::to_value(&c.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "unknown".into())
         );
     }
     Ok(())
@@ -133,14 +137,14 @@ pub(super) fn recompute(a: RecomputeArgs, json: bool) -> Result<()> {
     let s = open(&a.path)?;
     let r = s.recompute(a.id)?;
     if json {
-        print_json(&r);
+        print_json(&r)?;
     } else {
         let check = s.check_derived(r.new_id)?;
-        println!(
+        outln!(
             "#{} recomputed as #{} (value {})",
             a.id,
             r.new_id,
-            check.claimed.map_or("-".into(), |v| v.to_string())
+            opt(check.claimed)
         );
     }
     Ok(())

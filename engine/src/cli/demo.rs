@@ -4,34 +4,70 @@
 
 use std::path::PathBuf;
 
+use serde_json::{Value, json};
+
+use super::output::{ids, opt};
 use crate::{Inscription, RecallQuery, Result, Store, Target};
 
-fn show(store: &Store, query: &str) -> Result<Vec<String>> {
-    let hits = store.recall(&RecallQuery::new(query).k(3))?;
-    println!("  recall {query:?}");
-    let mut texts = Vec::new();
-    for h in hits {
-        let t = h.row.text.unwrap_or_default();
-        println!("    {:.4}  #{:<3} {}", h.score, h.row.id, t);
-        texts.push(t);
-    }
-    Ok(texts)
+/// Where the tour reports: text lines for people, or one JSON document at the end.
+struct Report {
+    json: bool,
+    steps: Vec<Value>,
 }
 
-/// Runs the tour. Returns an error if any step does not behave as the product promises.
+impl Report {
+    /// A line of text (nothing in JSON mode).
+    fn say(&self, line: std::fmt::Arguments<'_>) -> Result<()> {
+        if !self.json {
+            outln!("{line}");
+        }
+        Ok(())
+    }
+
+    /// Records a step for the JSON document.
+    fn step(&mut self, name: &str, detail: Value) {
+        let mut v = json!({ "step": name });
+        if let (Some(o), Value::Object(d)) = (v.as_object_mut(), detail) {
+            o.extend(d);
+        }
+        self.steps.push(v);
+    }
+
+    fn show(&mut self, store: &Store, query: &str) -> Result<Vec<String>> {
+        let hits = store.recall(&RecallQuery::new(query).k(3))?;
+        self.say(format_args!("  recall \"{query}\""))?;
+        let mut texts = Vec::new();
+        let mut found = Vec::new();
+        for h in hits {
+            let t = h.row.text.unwrap_or_default();
+            self.say(format_args!("    {:.4}  #{:<3} {}", h.score, h.row.id, t))?;
+            found.push(json!({ "id": h.row.id, "score": h.score, "text": t }));
+            texts.push(t);
+        }
+        self.step("recall", json!({ "query": query, "hits": found }));
+        Ok(texts)
+    }
+}
+
+/// Runs the tour. Returns an error if any step does not behave as the product promises. With
+/// `json`, prints one JSON document (`ok`, `path`, `events`, `steps`) instead of the text.
 pub fn run(path: Option<PathBuf>, json: bool) -> Result<()> {
     let tmp;
     let path = match path {
         Some(p) => p,
         None => {
             tmp = std::env::temp_dir().join(format!("oubli-demo-{}", std::process::id()));
-            std::fs::create_dir_all(&tmp)?;
+            std::fs::create_dir_all(&tmp).map_err(|e| super::at_path(&tmp, e.into()))?;
             tmp.join("demo.oubli")
         }
     };
     let _ = std::fs::remove_file(&path);
-    let store = Store::create(&path)?;
-    println!("1. inscribe into {}", path.display());
+    let mut out = Report {
+        json,
+        steps: Vec::new(),
+    };
+    let store = Store::create(&path).map_err(|e| super::at_path(&path, e))?;
+    out.say(format_args!("1. inscribe into {}", path.display()))?;
     let facts = [
         ("The staging database password is tulip-4417", "ops"),
         ("The VPN gateway is vpn.example.internal", "ops"),
@@ -41,61 +77,86 @@ pub fn run(path: Option<PathBuf>, json: bool) -> Result<()> {
         ("Jonas Weber's email is jonas.weber@example.com", "crm"),
         ("The quarterly report is due on the 15th", "ops"),
     ];
+    let mut rows = Vec::new();
     for (text, ns) in facts {
         let id = store.inscribe(Inscription::new(text).namespace(ns))?;
-        println!("    #{id:<3} [{ns}] {text}");
+        out.say(format_args!("    #{id:<3} [{ns}] {text}"))?;
+        rows.push(json!({ "id": id, "ns": ns, "text": text }));
     }
+    out.step("inscribe", json!({ "rows": rows }));
 
-    println!("2. recall");
-    show(&store, "staging database password")?;
+    out.say(format_args!("2. recall"))?;
+    out.show(&store, "staging database password")?;
 
-    println!("3. supersede: the password was rotated");
+    out.say(format_args!("3. supersede: the password was rotated"))?;
     let s = store.supersede(
         Target::query("staging database password"),
         Inscription::new("The staging database password is orchid-9051"),
     )?;
-    println!("    #{:?} submerged, #{} is current", s.replaced, s.new_id);
-    let after = show(&store, "staging database password")?.join("\n");
+    out.say(format_args!(
+        "    {} submerged, #{} is current",
+        ids(&s.replaced),
+        s.new_id
+    ))?;
+    out.step(
+        "supersede",
+        json!({ "replaced": s.replaced, "new_id": s.new_id }),
+    );
+    let after = out.show(&store, "staging database password")?.join("\n");
     check(
         after.contains("orchid-9051") && !after.contains("tulip-4417"),
         "rotated password",
     )?;
 
-    println!("4. release: forget the meeting preference (soft, kept in history)");
+    out.say(format_args!(
+        "4. release: forget the meeting preference (soft, kept in history)"
+    ))?;
     let r = store.release(Target::query("Maria Keller meetings"))?;
-    println!("    released {r:?}");
+    out.say(format_args!("    released {}", ids(&r)))?;
+    out.step("release", json!({ "released": r }));
 
-    println!("5. purge: Maria Keller asks for erasure of her contact data (GDPR art. 17)");
+    out.say(format_args!(
+        "5. purge: Maria Keller asks for erasure of her contact data (GDPR art. 17)"
+    ))?;
     let p = store.purge(Target::query_in("crm", "Maria Keller"))?;
-    println!(
-        "    erased {:?}; erasure complete at log seq {:?}",
-        p.erased, p.completion_seq
+    out.say(format_args!(
+        "    erased {}; erasure complete at log seq {}",
+        ids(&p.erased),
+        opt(p.completion_seq)
+    ))?;
+    out.step(
+        "purge",
+        json!({ "purge_id": p.seq, "erased": p.erased, "completion_seq": p.completion_seq,
+                "residual_audit_clean": p.audit.summary.clean }),
     );
-    let left = show(&store, "Maria Keller email phone")?.join("\n");
+    let left = out.show(&store, "Maria Keller email phone")?.join("\n");
     check(!left.contains("Maria"), "purged rows stay out of recall")?;
-    let jonas = show(&store, "Jonas Weber email")?.join("\n");
+    let jonas = out.show(&store, "Jonas Weber email")?.join("\n");
     check(
         jonas.contains("jonas.weber@example.com"),
         "siblings survive the purge",
     )?;
 
-    println!("6. verify the signed, hash-chained log");
+    out.say(format_args!("6. verify the signed, hash-chained log"))?;
     let report = store.verify_log(None)?;
-    println!(
+    let head = super::hex(&report.head_hash);
+    out.say(format_args!(
         "    {} events, {} signed checkpoints, head {}",
         report.events,
         report.checkpoints,
-        report
-            .head_hash
-            .iter()
-            .take(8)
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
+        &head[..16]
+    ))?;
+    out.step(
+        "verify_log",
+        json!({ "events": report.events, "checkpoints": report.checkpoints, "head_hash": head }),
     );
     drop(store);
 
-    println!("7. scan the file's raw bytes for what was purged");
-    let bytes = std::fs::read(&path)?;
+    out.say(format_args!(
+        "7. scan the file's raw bytes for what was purged"
+    ))?;
+    let bytes = std::fs::read(&path).map_err(|e| super::at_path(&path, e.into()))?;
+    let mut scan = serde_json::Map::new();
     for needle in [
         "maria.keller@example.com",
         "5550 1188",
@@ -103,22 +164,23 @@ pub fn run(path: Option<PathBuf>, json: bool) -> Result<()> {
         "tulip-4417",
     ] {
         let found = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
-        println!(
+        out.say(format_args!(
             "    {needle:<28} {}",
             if found { "FOUND" } else { "absent" }
-        );
+        ))?;
+        scan.insert(needle.into(), Value::Bool(found));
         // The superseded password is kept (submerged) on purpose; the purged data is not.
         if needle != "tulip-4417" {
             check(!found, "purged bytes are gone from the file")?;
         }
     }
+    out.step("scan_file", json!({ "found": scan }));
     if json {
-        println!(
-            "{}",
-            serde_json::json!({ "ok": true, "events": report.events, "path": path })
-        );
+        super::print_json(&json!({
+            "ok": true, "events": report.events, "path": path, "steps": out.steps,
+        }))?;
     } else {
-        println!("demo ok: store kept at {}", path.display());
+        outln!("demo ok: store kept at {}", path.display());
     }
     Ok(())
 }

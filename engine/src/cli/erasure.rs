@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{TargetArgs, alias, open, print_json};
-use crate::{Error, Result, Store, StoreOptions};
+use super::output::{ids, opt};
+use super::{TargetArgs, alias, open, open_read_only, print_json, write_file};
+use crate::{Error, Result};
 
 /// `oubli purge`: erase (or, with `dry_run`, show) what a target names; write the receipt and
 /// the opening.
@@ -20,9 +21,9 @@ pub(super) fn purge(
     if dry_run {
         let plan = s.plan(crate::Operation::Purge, &target.target())?;
         if json {
-            print_json(&plan);
+            print_json(&plan)?;
         } else {
-            alias::print_plan(&plan);
+            alias::print_plan(&plan)?;
         }
         return Ok(());
     }
@@ -56,18 +57,18 @@ pub(super) fn purge(
             "purge_id": r.seq, "erased": r.erased, "targeted": r.targeted,
             "cascade": r.cascade, "completion_seq": r.completion_seq,
             "residual_audit": r.audit.summary, "receipt": rpath, "opening": opath,
-        }));
+        }))?;
     } else {
         let a = &r.audit.summary;
-        println!(
-            "purged {} rows {:?} (targeted {:?}, {} by cascade); erasure complete at seq {:?}",
+        outln!(
+            "purged {} rows: {} (targeted {}; {} by cascade); erasure complete at seq {}",
             r.erased.len(),
-            r.erased,
-            r.targeted,
+            ids(&r.erased),
+            ids(&r.targeted),
             r.cascade.len(),
-            r.completion_seq
+            opt(r.completion_seq)
         );
-        println!(
+        outln!(
             "residual audit: {} probes, gold {}, reconstruction {}, object-only {}, control mismatches {} -> {}",
             a.probes,
             a.hits_gold,
@@ -76,7 +77,7 @@ pub(super) fn purge(
             a.control_mismatches,
             if a.clean { "clean" } else { "NOT CLEAN" }
         );
-        println!(
+        outln!(
             "receipt: {}\nopening (give to the data subject): {}",
             rpath.display(),
             opath.display()
@@ -87,19 +88,16 @@ pub(super) fn purge(
 
 /// `oubli receipts`: list the receipts stored in the file.
 pub(super) fn receipts(path: &Path, json: bool) -> Result<()> {
-    let s = Store::open_with(path, StoreOptions::default().read_only(true))?;
+    let s = open_read_only(path)?;
     let list = s.receipts()?;
     if json {
-        print_json(&list.iter().map(|(_, r)| r).collect::<Vec<_>>());
+        print_json(&list.iter().map(|(_, r)| r).collect::<Vec<_>>())?;
     } else {
         for (id, r) in list {
-            println!(
+            outln!(
                 "purge {id:<6} rows {:<4} complete at {:<8} audit {}",
                 r.body.erased.len(),
-                r.body
-                    .erasure
-                    .completion_seq
-                    .map_or("-".into(), |s| s.to_string()),
+                opt(r.body.erasure.completion_seq),
                 if r.body.residual_audit.clean {
                     "clean"
                 } else {
@@ -112,16 +110,18 @@ pub(super) fn receipts(path: &Path, json: bool) -> Result<()> {
 }
 
 /// `oubli receipt`: write one receipt document to `out` or stdout; with `opening_out`, also
-/// the purge's opening if the store still holds it (taken out of the store once written).
+/// the purge's opening if the store still holds it (taken out of the store once written). The
+/// document is JSON already, so `--json` changes only what is said after writing to `out`.
 pub(super) fn receipt(
     path: &Path,
     id: u64,
     out: Option<PathBuf>,
     opening_out: Option<PathBuf>,
+    json: bool,
 ) -> Result<()> {
     let s = match &opening_out {
         Some(_) => open(path)?,
-        None => Store::open_with(path, StoreOptions::default().read_only(true))?,
+        None => open_read_only(path)?,
     };
     let doc = s.receipt_document(id)?;
     if let Some(o) = &opening_out {
@@ -135,7 +135,14 @@ pub(super) fn receipt(
         })?;
     }
     match out {
-        Some(o) => std::fs::write(o, doc)?,
+        Some(o) => {
+            write_file(&o, &doc)?;
+            if json {
+                print_json(&serde_json::json!({ "purge_id": id, "receipt": o }))?;
+            } else {
+                outln!("wrote the receipt of purge {id} to {}", o.display());
+            }
+        }
         None => std::io::stdout().write_all(&doc)?,
     }
     Ok(())
@@ -194,16 +201,22 @@ pub(super) fn audit_purge(
         control: None,
     })?;
     if json {
-        print_json(&audit);
+        print_json(&audit)?;
     } else {
         let a = &audit.summary;
         for f in &audit.findings {
-            println!(
-                "  {:?} row {} via {} for probe {:?}",
-                f.class, f.row, f.channel, f.probe
+            outln!(
+                "  {} row #{} via {} for probe \"{}\"",
+                serde_json::to_value(f.class)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| "finding".into()),
+                f.row,
+                f.channel,
+                f.probe
             );
         }
-        println!(
+        outln!(
             "{} probes x {} channels at k={}: gold {}, reconstruction {}, object-only {}, erased ids returned {}, control compared {} mismatches {} -> {}",
             a.probes,
             a.channels.len(),

@@ -1,24 +1,50 @@
 //! The `oubli` command-line tool. `oubli --help` lists the commands; every command takes
-//! `--json` for machine-readable output. Exit codes: 0 success, 1 a store error (message on
-//! stderr), 2 bad usage.
+//! `--json` for machine-readable output.
+//!
+//! Conventions (tested in `engine/tests/cli.rs`):
+//! - exit codes: 0 success (also when standard output is closed early, as by `| head`),
+//!   1 a runtime error (`oubli: <message>` on stderr, or with `--json` the object
+//!   `{"error": <message>, "code": <stable code>}`), 2 bad usage (code `usage`);
+//! - `-` as a text (or `--file -`) reads standard input;
+//! - `--ns` is the namespace flag of every verb (`--in` is a hidden alias);
+//! - times are RFC 3339 / ISO 8601 (`2026-11-23T14:05:00Z`, `2026-11-23`) or epoch
+//!   milliseconds, durations ISO 8601 (`P30D`, `PT12H`); text output prints times in ISO 8601,
+//!   JSON keeps epoch milliseconds;
+//! - a depth in JSON is always `{"state": ..., "level": number or null}`;
+//! - an I/O error names the path it concerns.
+
+/// `writeln!` to standard output that returns the write error (a closed pipe) from the
+/// enclosing function instead of panicking as `println!` does.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?;
+    }};
+}
 
 mod alias;
 mod compact;
 mod demo;
 mod erasure;
 mod mcp;
+mod output;
+mod time;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 
+use crate::row::Millis;
 use crate::{
     AsOf, Error, Inscription, Kind, ListQuery, RecallQuery, Result, Row, Store, StoreOptions,
     Target,
 };
+pub(crate) use output::print_json;
+use output::{ids, opt};
+use time::{format_time, parse_duration, parse_time};
 
 #[derive(Parser)]
 #[command(
@@ -62,11 +88,13 @@ enum Cmd {
         new: Option<String>,
     },
     /// Inscribe one row, or every row of a JSONL file with --file.
+    #[command(group(clap::ArgGroup::new("input").required(true).args(["text", "file"])))]
     Inscribe {
         path: PathBuf,
-        /// The text (omit with --file).
+        /// The text; `-` reads it from standard input.
         text: Option<String>,
-        /// JSONL file: one {"text", "namespace"?, "key"?, "kind"?, "metadata"?, "valid_until"?} per line.
+        /// JSONL file (`-`: standard input): one {"text", "namespace"?, "key"?, "kind"?,
+        /// "metadata"?, "valid_until"? (RFC 3339 or epoch ms), "derived_from"?} per line.
         #[arg(long)]
         file: Option<PathBuf>,
         #[command(flatten)]
@@ -78,7 +106,8 @@ enum Cmd {
         query: String,
         #[arg(long, default_value_t = 10)]
         k: usize,
-        #[arg(long)]
+        /// Only rows of this namespace.
+        #[arg(long, alias = "in")]
         ns: Option<String>,
         /// Metadata filter KEY=VALUE (repeatable).
         #[arg(long = "filter", value_parser = parse_kv)]
@@ -88,9 +117,8 @@ enum Cmd {
         /// Also return stale derived rows and notes (flagged).
         #[arg(long)]
         include_stale: bool,
-        /// Recall the store as it stood after this log sequence number.
-        #[arg(long)]
-        as_of_seq: Option<u64>,
+        #[command(flatten)]
+        as_of: AsOfArgs,
         /// Show per-leg ranks and scores.
         #[arg(long)]
         explain: bool,
@@ -98,21 +126,25 @@ enum Cmd {
     /// List live rows in id order.
     List {
         path: PathBuf,
-        #[arg(long)]
+        /// Only rows of this namespace.
+        #[arg(long, alias = "in")]
         ns: Option<String>,
+        /// Metadata filter KEY=VALUE (repeatable).
         #[arg(long = "filter", value_parser = parse_kv)]
         filters: Vec<(String, String)>,
         #[arg(long)]
         include_submerged: bool,
         #[arg(long)]
         limit: Option<usize>,
+        #[command(flatten)]
+        as_of: AsOfArgs,
     },
     /// Replace a row with a new text (the old row submerges).
     Supersede {
         path: PathBuf,
         #[command(flatten)]
         target: TargetArgs,
-        /// The new text.
+        /// The new text; `-` reads it from standard input.
         text: String,
     },
     /// Soft-forget rows (depth 0; kept for history).
@@ -225,7 +257,7 @@ enum KeyCmd {
 #[derive(Args)]
 struct Fields {
     /// Namespace (user, tenant or agent).
-    #[arg(long)]
+    #[arg(long, alias = "in")]
     ns: Option<String>,
     /// Natural key.
     #[arg(long)]
@@ -236,9 +268,29 @@ struct Fields {
     /// Metadata KEY=VALUE (repeatable).
     #[arg(long = "meta", value_parser = parse_kv)]
     meta: Vec<(String, String)>,
-    /// Expiry, milliseconds since the Unix epoch.
-    #[arg(long)]
-    valid_until: Option<i64>,
+    /// Expiry: RFC 3339 (2026-12-31T00:00:00Z), a date, or milliseconds since the epoch.
+    #[arg(long, value_parser = parse_time)]
+    valid_until: Option<Millis>,
+    /// Expiry as a time to live from now, ISO 8601 (P30D, PT12H).
+    #[arg(long, value_parser = parse_duration, conflicts_with = "valid_until")]
+    ttl: Option<Millis>,
+}
+
+/// The point in the past a read looks at.
+#[derive(Args)]
+struct AsOfArgs {
+    /// Read the store as it stood after this log sequence number.
+    #[arg(long, conflicts_with = "as_of")]
+    as_of_seq: Option<u64>,
+    /// Read the store as it stood at this time (RFC 3339, a date, or epoch ms).
+    #[arg(long, value_parser = parse_time)]
+    as_of: Option<Millis>,
+}
+
+impl AsOfArgs {
+    fn get(&self) -> Option<AsOf> {
+        self.as_of_seq.map(AsOf::Seq).or(self.as_of.map(AsOf::Time))
+    }
 }
 
 #[derive(Args)]
@@ -248,14 +300,14 @@ struct TargetArgs {
     /// Target a row by id.
     #[arg(long)]
     id: Option<u64>,
-    /// Target the live row holding this key (namespace from --in).
+    /// Target the live row holding this key (namespace from --ns).
     #[arg(long)]
     key: Option<String>,
     /// Target rows matching this description.
     #[arg(long)]
     query: Option<String>,
     /// Namespace for --key and --query.
-    #[arg(long = "in")]
+    #[arg(long = "ns", alias = "in")]
     namespace: Option<String>,
 }
 
@@ -295,7 +347,8 @@ struct JsonlRow {
     kind: Option<String>,
     #[serde(default)]
     metadata: BTreeMap<String, String>,
-    valid_until: Option<i64>,
+    /// Epoch milliseconds or an RFC 3339 string.
+    valid_until: Option<serde_json::Value>,
     #[serde(default)]
     derived_from: Vec<u64>,
 }
@@ -305,19 +358,39 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            if !e.use_stderr() {
+                // --help and --version.
+                let _ = e.print();
+                return 0;
+            }
+            let json = std::env::args_os()
+                .skip(1)
+                .take_while(|a| a != "--")
+                .any(|a| a == "--json");
+            if json {
+                let msg = clap_message(&e.to_string());
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}",
+                    serde_json::json!({ "error": msg, "code": "usage" })
+                );
+            } else {
+                let _ = e.print();
+            }
+            return 2;
         }
     };
     let json = cli.json;
     match run(cli) {
         Ok(()) => 0,
+        // The reader went away (`oubli list S | head`): nothing left to say to anyone.
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
             if json {
                 let _ = writeln!(
                     std::io::stderr(),
                     "{}",
-                    serde_json::json!({ "error": e.to_string() })
+                    serde_json::json!({ "error": e.to_string(), "code": e.code() })
                 );
             } else {
                 let _ = writeln!(std::io::stderr(), "oubli: {e}");
@@ -327,16 +400,69 @@ pub fn main() -> i32 {
     }
 }
 
-fn open(path: &Path) -> Result<Store> {
-    Store::open(path)
+/// Clap's message on one line, without its `error: ` prefix and the usage that follows it.
+fn clap_message(s: &str) -> String {
+    let s = s.strip_prefix("error: ").unwrap_or(s);
+    s.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Opens read-only: for verbs that only read. Works beside a writer in another process, on a
-/// file without write permission, and on a store that was not closed cleanly (recovered in
-/// memory, the file untouched).
-fn open_read_only(path: &Path) -> Result<Store> {
-    Store::open_with(path, StoreOptions::default().read_only(true))
+/// Adds the path to an I/O or storage error that would not name it.
+fn at_path(path: &Path, e: Error) -> Error {
+    match e {
+        Error::Io(io) => Error::Io(std::io::Error::new(
+            io.kind(),
+            format!("{}: {io}", path.display()),
+        )),
+        Error::Storage(s) if !s.contains(&path.display().to_string()) => {
+            Error::Storage(format!("{}: {s}", path.display()))
+        }
+        e => e,
+    }
 }
+
+/// Opens a store for writing; errors name the path.
+fn open(path: &Path) -> Result<Store> {
+    Store::open(path).map_err(|e| at_path(path, e))
+}
+
+/// Opens a store read-only, for verbs that only read; errors name the path. Works beside a
+/// writer in another process, on a file without write permission, and on a store that was not
+/// closed cleanly (recovered in memory, the file untouched).
+fn open_read_only(path: &Path) -> Result<Store> {
+    Store::open_with(path, StoreOptions::default().read_only(true)).map_err(|e| at_path(path, e))
+}
+
+/// Writes a file; an error names the path.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| at_path(path, e.into()))
+}
+
+/// Reads standard input as UTF-8 text for a `-` argument, without its final line break.
+fn read_stdin_text() -> Result<String> {
+    let mut s = String::new();
+    std::io::stdin()
+        .read_to_string(&mut s)
+        .map_err(|e| at_path(Path::new("<stdin>"), e.into()))?;
+    let trimmed = s.trim_end_matches(['\n', '\r']).len();
+    s.truncate(trimmed);
+    Ok(s)
+}
+
+/// A text argument: itself, or standard input when it is `-`.
+fn text_arg(t: String) -> Result<String> {
+    if t == "-" { read_stdin_text() } else { Ok(t) }
+}
+
+fn now_ms() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as Millis)
+}
+
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -358,26 +484,33 @@ pub fn parse_key_hex(s: &str) -> Result<[u8; 32]> {
     Ok(out)
 }
 
-fn print_json(v: &impl serde::Serialize) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
-}
-
-fn print_row(r: &Row) {
+/// One row on one line: id, state, kind, namespace, key, expiry and text.
+fn row_line(r: &Row) -> String {
     let text = r.text.as_deref().unwrap_or("<erased>");
     let key = r
         .key
         .as_deref()
         .map(|k| format!(" key={k}"))
         .unwrap_or_default();
-    println!(
-        "#{:<6} {:<9} {:<10} ns={}{}  {}",
+    let until = r
+        .valid_until
+        .map(|t| format!(" until={}", format_time(t)))
+        .unwrap_or_default();
+    format!(
+        "#{:<6} {:<9} {:<10} ns={}{}{}  {}",
         r.id,
         r.depth.state().name(),
         r.kind.name(),
         r.namespace,
         key,
+        until,
         text
-    );
+    )
+}
+
+fn print_row(r: &Row) -> Result<()> {
+    outln!("{}", row_line(r));
+    Ok(())
 }
 
 fn inscription(text: String, f: &Fields) -> Result<Inscription> {
@@ -388,12 +521,23 @@ fn inscription(text: String, f: &Fields) -> Result<Inscription> {
         ins.kind = Kind::parse(k)?;
     }
     ins.metadata = f.meta.iter().cloned().collect();
-    ins.valid_until = f.valid_until;
+    ins.valid_until = f.valid_until.or(f.ttl.map(|d| now_ms().saturating_add(d)));
     Ok(ins)
 }
 
 fn read_jsonl(file: &Path) -> Result<Vec<Inscription>> {
-    let reader = std::io::BufReader::new(std::fs::File::open(file)?);
+    let reader: Box<dyn BufRead> = if file == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(file).map_err(|e| at_path(file, e.into()))?,
+        ))
+    };
+    let file = if file == Path::new("-") {
+        Path::new("<stdin>")
+    } else {
+        file
+    };
     let mut out = Vec::new();
     for (n, line) in reader.lines().enumerate() {
         let line =
@@ -410,7 +554,19 @@ fn read_jsonl(file: &Path) -> Result<Vec<Inscription>> {
             ins.kind = Kind::parse(&k)?;
         }
         ins.metadata = r.metadata;
-        ins.valid_until = r.valid_until;
+        ins.valid_until = match r.valid_until {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(t)) => Some(parse_time(&t).map_err(|e| {
+                Error::InvalidArgument(format!("{}:{}: valid_until: {e}", file.display(), n + 1))
+            })?),
+            Some(v) => Some(v.as_i64().ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "{}:{}: valid_until: expected RFC 3339 text or integer epoch milliseconds, got {v}",
+                    file.display(),
+                    n + 1
+                ))
+            })?),
+        };
         ins.derived_from = r.derived_from;
         ins.validate()
             .map_err(|e| Error::InvalidArgument(format!("{}:{}: {e}", file.display(), n + 1)))?;
@@ -439,12 +595,13 @@ fn run(cli: Cli) -> Result<()> {
             new,
         } => alias::plan(path, op, &target, new.as_deref(), json),
         Cmd::Init { path } => {
-            let s = Store::create_with(&path, StoreOptions::default())?;
+            let s = Store::create_with(&path, StoreOptions::default())
+                .map_err(|e| at_path(&path, e))?;
             let pk = hex(&s.public_key()?);
             if json {
-                print_json(&serde_json::json!({ "path": path, "public_key": pk }));
+                print_json(&serde_json::json!({ "path": path, "public_key": pk }))?;
             } else {
-                println!("created {} (public key {pk})", path.display());
+                outln!("created {} (public key {pk})", path.display());
             }
             Ok(())
         }
@@ -454,12 +611,18 @@ fn run(cli: Cli) -> Result<()> {
             file,
             fields,
         } => {
+            // Read the input before opening the store: a bad input leaves the file untouched.
+            let input = match (text, file) {
+                (Some(t), None) => Ok(inscription(text_arg(t)?, &fields)?),
+                // Parse and validate the whole file first: a bad line writes nothing.
+                (None, Some(f)) => Err(read_jsonl(&f)?),
+                // clap's "input" group takes exactly one of the two.
+                _ => unreachable!("clap requires exactly one of TEXT and --file"),
+            };
             let s = open(&path)?;
-            let ids = match (text, file) {
-                (Some(t), None) => vec![s.inscribe(inscription(t, &fields)?)?],
-                (None, Some(f)) => {
-                    // Parse and validate the whole file first: a bad line writes nothing.
-                    let rows = read_jsonl(&f)?;
+            let ids = match input {
+                Ok(ins) => vec![s.inscribe(ins)?],
+                Err(rows) => {
                     let bar = indicatif::ProgressBar::new(rows.len() as u64);
                     bar.set_style(
                         indicatif::ProgressStyle::with_template(
@@ -475,18 +638,15 @@ fn run(cli: Cli) -> Result<()> {
                     bar.finish_and_clear();
                     ids
                 }
-                _ => {
-                    return Err(Error::InvalidArgument(
-                        "give either a text or --file, not both".into(),
-                    ));
-                }
             };
             if json {
-                print_json(&ids);
+                print_json(&ids)?;
             } else if ids.len() == 1 {
-                println!("inscribed #{}", ids[0]);
+                outln!("inscribed #{}", ids[0]);
+            } else if ids.is_empty() {
+                outln!("inscribed no rows");
             } else {
-                println!(
+                outln!(
                     "inscribed {} rows (#{}..#{})",
                     ids.len(),
                     ids[0],
@@ -503,7 +663,7 @@ fn run(cli: Cli) -> Result<()> {
             filters,
             include_submerged,
             include_stale,
-            as_of_seq,
+            as_of,
             explain,
         } => {
             let s = open_read_only(&path)?;
@@ -513,22 +673,26 @@ fn run(cli: Cli) -> Result<()> {
                 .include_stale(include_stale);
             q.namespace = ns;
             q.filters = filters.into_iter().collect();
-            q.as_of = as_of_seq.map(AsOf::Seq);
+            q.as_of = as_of.get();
             let hits = s.recall(&q)?;
             if json {
-                print_json(&hits);
+                print_json(&hits)?;
             } else {
                 for h in &hits {
-                    print!("{:.5} {}", h.score, if h.stale { "STALE " } else { "" });
-                    print_row(&h.row);
+                    outln!(
+                        "{:.5} {}{}",
+                        h.score,
+                        if h.stale { "STALE " } else { "" },
+                        row_line(&h.row)
+                    );
                     if explain {
                         let e = &h.explain;
-                        println!(
-                            "        bm25 rank {:?} score {:?} | vector rank {:?} sim {:?} | rrf {:.5} x depth {:.3}",
-                            e.bm25_rank,
-                            e.bm25_score,
-                            e.vector_rank,
-                            e.vector_score,
+                        outln!(
+                            "        bm25 rank {} score {} | vector rank {} sim {} | rrf {:.5} x depth {:.3}",
+                            opt(e.bm25_rank),
+                            opt(e.bm25_score.map(|v| format!("{v:.4}"))),
+                            opt(e.vector_rank),
+                            opt(e.vector_score.map(|v| format!("{v:.4}"))),
                             e.rrf,
                             e.depth_weight
                         );
@@ -543,6 +707,7 @@ fn run(cli: Cli) -> Result<()> {
             filters,
             include_submerged,
             limit,
+            as_of,
         } => {
             let s = open_read_only(&path)?;
             let rows = s.list(&ListQuery {
@@ -550,22 +715,32 @@ fn run(cli: Cli) -> Result<()> {
                 filters: filters.into_iter().collect(),
                 include_submerged,
                 limit,
+                as_of: as_of.get(),
                 ..Default::default()
             })?;
             if json {
-                print_json(&rows);
+                print_json(&rows)?;
             } else {
-                rows.iter().for_each(print_row);
+                for r in &rows {
+                    print_row(r)?;
+                }
             }
             Ok(())
         }
         Cmd::Supersede { path, target, text } => {
+            let text = text_arg(text)?;
             let s = open(&path)?;
             let r = s.supersede(target.target(), Inscription::new(text))?;
             if json {
-                print_json(&r);
+                print_json(&r)?;
+            } else if r.replaced.is_empty() {
+                outln!(
+                    "#{} written; clause replaced in {}",
+                    r.new_id,
+                    ids(&r.edited)
+                );
             } else {
-                println!("#{:?} superseded by #{}", r.replaced, r.new_id);
+                outln!("{} superseded by #{}", ids(&r.replaced), r.new_id);
             }
             Ok(())
         }
@@ -589,7 +764,7 @@ fn run(cli: Cli) -> Result<()> {
             id,
             out,
             opening_out,
-        } => erasure::receipt(&path, id, out, opening_out),
+        } => erasure::receipt(&path, id, out, opening_out, json),
         Cmd::Audit {
             cmd:
                 AuditCmd::Purge {
@@ -602,33 +777,36 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Scrub { path } => {
             let seq = open(&path)?.scrub()?;
             if json {
-                print_json(&serde_json::json!({ "scrub_seq": seq }));
+                print_json(&serde_json::json!({ "scrub_seq": seq }))?;
             } else {
-                println!("scrubbed at seq {seq}");
+                outln!("scrubbed at seq {seq}");
             }
             Ok(())
         }
         Cmd::Sweep { path } => {
             let r = open(&path)?.sweep()?;
             if json {
-                print_json(&r);
+                print_json(&r)?;
             } else {
-                println!("decayed {:?}, expired {:?}", r.decayed, r.expired);
+                outln!("decayed {}; expired {}", ids(&r.decayed), ids(&r.expired));
             }
             Ok(())
         }
         Cmd::History { path, id } => {
             let h = open_read_only(&path)?.history(id)?;
             if json {
-                print_json(&h);
+                print_json(&h)?;
             } else {
-                h.chain.iter().for_each(print_row);
+                for r in &h.chain {
+                    print_row(r)?;
+                }
                 for e in &h.events {
-                    println!(
-                        "  seq {:<6} {:<10} rows {:?}",
+                    outln!(
+                        "  seq {:<6} {} {:<10} rows {}",
                         e.seq,
+                        format_time(e.time),
                         e.kind.name(),
-                        e.transitions.iter().map(|t| t.row).collect::<Vec<_>>()
+                        ids(&e.transitions.iter().map(|t| t.row).collect::<Vec<_>>())
                     );
                 }
             }
@@ -641,7 +819,7 @@ fn run(cli: Cli) -> Result<()> {
             from,
             to,
         } => {
-            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
+            let s = open_read_only(&path)?;
             if verify {
                 let pk = pubkey.as_deref().map(parse_key_hex).transpose()?;
                 let r = s.verify_log(pk)?;
@@ -649,9 +827,9 @@ fn run(cli: Cli) -> Result<()> {
                     print_json(&serde_json::json!({
                         "ok": true, "events": r.events, "checkpoints": r.checkpoints,
                         "head_seq": r.head_seq, "head_hash": hex(&r.head_hash),
-                    }));
+                    }))?;
                 } else {
-                    println!(
+                    outln!(
                         "log verified: {} events, {} signed checkpoints, head seq {} hash {}",
                         r.events,
                         r.checkpoints,
@@ -664,21 +842,21 @@ fn run(cli: Cli) -> Result<()> {
             let (head, _) = s.head()?;
             let events = s.events(from, to.unwrap_or(head))?;
             if json {
-                print_json(&events);
+                print_json(&events)?;
             } else {
                 for e in events {
                     let tr: Vec<String> = e
                         .transitions
                         .iter()
                         .map(|t| {
-                            let b = t.before.map_or("-".to_string(), |d| d.to_string());
+                            let b = t.before.map_or("new".to_string(), |d| d.to_string());
                             format!("#{} {b}->{}", t.row, t.after)
                         })
                         .collect();
-                    println!(
+                    outln!(
                         "{:<6} {} {:<10} ns={} {} commitments={}",
                         e.seq,
-                        e.time,
+                        format_time(e.time),
                         e.kind.name(),
                         e.namespace,
                         tr.join(" "),
@@ -691,12 +869,12 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Key {
             cmd: KeyCmd::Export { path },
         } => {
-            let s = Store::open_with(&path, StoreOptions::default().read_only(true))?;
+            let s = open_read_only(&path)?;
             let pk = hex(&s.public_key()?);
             if json {
-                print_json(&serde_json::json!({ "public_key": pk }));
+                print_json(&serde_json::json!({ "public_key": pk }))?;
             } else {
-                println!("{pk}");
+                outln!("{pk}");
             }
             Ok(())
         }
@@ -710,11 +888,11 @@ fn ids_cmd(
     f: impl FnOnce(&Store) -> Result<Vec<u64>>,
 ) -> Result<()> {
     let s = open(path)?;
-    let ids = f(&s)?;
+    let changed = f(&s)?;
     if json {
-        print_json(&ids);
+        print_json(&changed)?;
     } else {
-        println!("{verb} {ids:?}");
+        outln!("{verb} {}", ids(&changed));
     }
     Ok(())
 }
