@@ -42,7 +42,11 @@ pub fn open_copy(bytes: &[u8]) -> Result<redb::Database> {
             .map_err(|e| AuditError::Mismatch(format!("page checksums: {e}")))?;
         Ok(db)
     }));
-    opened.unwrap_or_else(|_| Err(AuditError::Store("the storage engine rejected the file".into())))
+    opened.unwrap_or_else(|_| {
+        Err(AuditError::Store(
+            "the storage engine rejected the file".into(),
+        ))
+    })
 }
 
 /// Decodes a payload record (bincode 2 standard configuration of `{ text: String, salt: [u8;
@@ -52,13 +56,11 @@ fn decode_payload(b: &[u8]) -> Result<(String, [u8; 32])> {
     let (len, rest) = match *b.first().ok_or_else(bad)? {
         n @ 0..=250 => (n as u64, &b[1..]),
         251 => (
-            u16::from_le_bytes(b.get(1..3).ok_or_else(bad)?.try_into().map_err(|_| bad())?)
-                as u64,
+            u16::from_le_bytes(b.get(1..3).ok_or_else(bad)?.try_into().map_err(|_| bad())?) as u64,
             &b[3..],
         ),
         252 => (
-            u32::from_le_bytes(b.get(1..5).ok_or_else(bad)?.try_into().map_err(|_| bad())?)
-                as u64,
+            u32::from_le_bytes(b.get(1..5).ok_or_else(bad)?.try_into().map_err(|_| bad())?) as u64,
             &b[5..],
         ),
         253 => (

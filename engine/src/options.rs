@@ -84,8 +84,10 @@ impl StoreOptions {
         self
     }
 
-    /// Opens without a writer: every mutating call returns [`crate::Error::ReadOnly`], and other
-    /// read-only handles may share the file.
+    /// Opens without a writer: every mutating call returns [`crate::Error::ReadOnly`]. The handle
+    /// reads a private in-memory copy of the file, checked page by page, taken without a lock: it
+    /// never blocks a writer in another process, needs no write permission, works on a store that
+    /// was not closed cleanly (recovered in the copy only), and sees the state as of its open.
     pub fn read_only(mut self, yes: bool) -> Self {
         self.read_only = yes;
         self

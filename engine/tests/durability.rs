@@ -58,7 +58,15 @@ fn an_unwritable_receipt_path_is_refused_before_anything_is_erased() {
     let t = temp();
     let p = t.path.to_str().unwrap();
     ok(&["init", p]);
-    ok(&["inscribe", p, "Ana prefers green tea", "--ns", "user:ana", "--key", "pref"]);
+    ok(&[
+        "inscribe",
+        p,
+        "Ana prefers green tea",
+        "--ns",
+        "user:ana",
+        "--key",
+        "pref",
+    ]);
     let opening = t.dir.path().join("o.json");
     let out = oubli(&[
         "purge",
@@ -86,7 +94,15 @@ fn a_purge_writes_receipt_and_opening_files_that_verify() {
     let t = temp();
     let p = t.path.to_str().unwrap();
     ok(&["init", p]);
-    ok(&["inscribe", p, "Ana prefers green tea", "--ns", "user:ana", "--key", "pref"]);
+    ok(&[
+        "inscribe",
+        p,
+        "Ana prefers green tea",
+        "--ns",
+        "user:ana",
+        "--key",
+        "pref",
+    ]);
     let r = t.dir.path().join("r.json");
     let o = t.dir.path().join("o.json");
     ok(&[
@@ -140,7 +156,10 @@ fn an_undelivered_opening_stays_retrievable_exactly_once() {
     drop(s);
     // Sealed: neither the selector nor any erased text is in the file's bytes.
     for needle in ["Maria Keller", "maria.keller@example.com", "5550 1188"] {
-        assert!(!file_contains(&t.path, needle.as_bytes()), "{needle} in file");
+        assert!(
+            !file_contains(&t.path, needle.as_bytes()),
+            "{needle} in file"
+        );
     }
     // The CLI re-emits it once.
     let o = t.dir.path().join("late-opening.json");
@@ -169,9 +188,10 @@ fn take_opening_keeps_the_opening_when_delivery_fails() {
         Err(Error::Io(std::io::Error::other("no")))
     });
     let id = s.pending_openings().unwrap()[0];
-    assert!(s
-        .take_opening(id, |_| Err(Error::Io(std::io::Error::other("still no"))))
-        .is_err());
+    assert!(
+        s.take_opening(id, |_| Err(Error::Io(std::io::Error::other("still no"))))
+            .is_err()
+    );
     assert_eq!(s.pending_openings().unwrap(), vec![id]);
     let o = s.take_opening(id, |_| Ok(())).unwrap();
     assert_eq!(o.purge_id, id);
@@ -228,7 +248,11 @@ fn read_only_opens_read_a_crashed_store_without_changing_it() {
     assert!(ok(&["list", p]).contains("jonas.weber"));
     ok(&["history", p, "1"]);
     ok(&["plan", p, "--op", "purge", "--query", "Maria Keller"]);
-    assert_eq!(std::fs::read(&t.path).unwrap(), before, "a read-only open wrote");
+    assert_eq!(
+        std::fs::read(&t.path).unwrap(),
+        before,
+        "a read-only open wrote"
+    );
     // A writable open recovers the file; everything still verifies.
     let s = Store::open(&t.path).unwrap();
     s.verify_log(None).unwrap();
@@ -248,7 +272,9 @@ fn read_verbs_work_on_a_file_without_write_permission() {
     assert!(ok(&["recall", p, "Jonas email"]).contains("jonas.weber"));
     assert!(ok(&["list", p]).contains("office plant"));
     ok(&["history", p, "2"]);
-    ok(&["plan", p, "--op", "release", "--key", "plant", "--in", "crm"]);
+    ok(&[
+        "plan", p, "--op", "release", "--key", "plant", "--in", "crm",
+    ]);
 }
 
 /// Readers in other processes work while this process holds the store open for writing, and a
@@ -294,8 +320,10 @@ fn concurrent_opens_never_break_a_purge() {
     let s = Store::create(&t.path).unwrap();
     let n = 6;
     for i in 0..n {
-        s.inscribe(Inscription::new(format!("secret number {i} is kiwi-{i}{i}7")).key(format!("k{i}")))
-            .unwrap();
+        s.inscribe(
+            Inscription::new(format!("secret number {i} is kiwi-{i}{i}7")).key(format!("k{i}")),
+        )
+        .unwrap();
     }
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let path = t.path.clone();
@@ -450,7 +478,10 @@ fn purge_crash_cycles(cycles: u64) {
             .all(|row| !row.text.as_deref().unwrap_or("").contains("Maria"));
         let receipts = s.receipts().unwrap();
         if !erased {
-            assert!(receipts.is_empty(), "cycle {cycle}: a receipt without an erasure");
+            assert!(
+                receipts.is_empty(),
+                "cycle {cycle}: a receipt without an erasure"
+            );
             continue;
         }
         assert_eq!(receipts.len(), 1, "cycle {cycle}: erased without a receipt");

@@ -34,14 +34,21 @@ fn build(path: &Path) {
         }
         s.inscribe(i).unwrap()
     };
-    ins("Maria Keller's email is maria.keller@example.com", "crm", Some("email"));
+    ins(
+        "Maria Keller's email is maria.keller@example.com",
+        "crm",
+        Some("email"),
+    );
     let code = ins("Ana's door code is 4417", "user:ana", Some("door"));
     ins("Ben likes black coffee", "user:ben", None);
     ins("Ana's sister lives in Porto", "user:ana", None);
     ins("The printer on floor two is jammed", "ops", None);
     ins("Jonas Weber's phone is +49 30 1234", "crm", Some("phone"));
-    s.supersede(Target::id(code), Inscription::new("Ana's door code is 9051"))
-        .unwrap();
+    s.supersede(
+        Target::id(code),
+        Inscription::new("Ana's door code is 9051"),
+    )
+    .unwrap();
     s.release(Target::query_in("user:ben", "coffee")).unwrap();
     s.purge(Target::key("crm", "phone")).unwrap();
 }
@@ -61,7 +68,10 @@ fn observe(s: &Store) -> oubli::Result<String> {
         out.push_str(&format!("list|{r:?}\n"));
     }
     for (id, r) in s.receipts()? {
-        out.push_str(&format!("receipt|{id}|{}\n", r.to_document().map_err(oubli::Error::from)?.len()));
+        out.push_str(&format!(
+            "receipt|{id}|{}\n",
+            r.to_document().map_err(oubli::Error::from)?.len()
+        ));
     }
     Ok(out)
 }
@@ -124,7 +134,11 @@ fn flip_suite(flips: u64, seed: u64) -> Tally {
 }
 
 fn assert_clean(t: &Tally) {
-    assert!(t.panics.is_empty(), "panics at (offset, bit) {:?}", t.panics);
+    assert!(
+        t.panics.is_empty(),
+        "panics at (offset, bit) {:?}",
+        t.panics
+    );
     assert!(
         t.silent_wrong.is_empty(),
         "silently wrong answers at (offset, bit) {:?}",

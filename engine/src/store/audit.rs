@@ -302,10 +302,7 @@ impl Store {
         let control = Store::create_with(dir.join("control.oubli"), opts)?;
         let ids = control.inscribe_batch(rows.iter().map(|r| r.ins.clone()).collect())?;
         mirror_states(&control, &ids, &rows)?;
-        let map: BTreeMap<RowId, RowId> = ids
-            .into_iter()
-            .zip(rows.iter().map(|r| r.id))
-            .collect();
+        let map: BTreeMap<RowId, RowId> = ids.into_iter().zip(rows.iter().map(|r| r.id)).collect();
         let mut mismatches = 0;
         for p in probes {
             for legs in [Legs::Lexical, Legs::Vector] {

@@ -150,7 +150,9 @@ impl Inner {
                 for e in t.iter()? {
                     let id = e?.0.value();
                     if rows.get(&id).is_none_or(|r| r.depth.is_void()) {
-                        return Err(bad(format!("a {name} is stored for row {id}, which has none")));
+                        return Err(bad(format!(
+                            "a {name} is stored for row {id}, which has none"
+                        )));
                     }
                 }
             }

@@ -4,7 +4,8 @@
 //! Concurrency: many readers, one writer. Reads take a shared lock on the in-memory state; every
 //! mutating call takes it exclusively for the duration of one redb write transaction plus the
 //! index updates that follow its commit. Another process that opens the file for writing gets
-//! [`Error::Locked`].
+//! [`Error::Locked`]; read-only handles, in any process, read a private in-memory copy without a
+//! lock (see `docs/durability.md`).
 
 mod alias;
 mod audit;

@@ -519,7 +519,6 @@ fn receipt_body(
 }
 
 /// Exposed for [`super::ops`]'s dry run.
-
 pub(super) fn closure_ids(
     start: &[RowId],
     row: &dyn Fn(RowId) -> Result<Row>,
