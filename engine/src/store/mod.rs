@@ -39,7 +39,10 @@ pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
-pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
+pub use recall::{
+    DEFAULT_MIN_SCORE, Explain, Hit, LEXICAL_WEIGHT, Legs, ListQuery, RecallQuery,
+    SUGGESTED_MIN_SCORE,
+};
 pub use targeting::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
@@ -217,13 +220,25 @@ impl Store {
     }
 
     /// Opens an existing store at `path`.
-    pub fn open_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
+    pub fn open_with(path: impl AsRef<Path>, mut opts: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
             return Err(Error::NotFound(path));
         }
         scrub::remove_stale_temp(&path);
-        let inner = Inner::open(&path, &opts)?;
+        let inner = match Inner::open(&path, &opts) {
+            // No embedder chosen: a store made with a built-in one keeps it.
+            Err(Error::EmbedderMismatch { stored, given }) if !opts.embedder_chosen => {
+                match crate::embed::builtin_for_id(&stored) {
+                    Some(e) => {
+                        opts.embedder = e;
+                        Inner::open(&path, &opts)?
+                    }
+                    None => return Err(Error::EmbedderMismatch { stored, given }),
+                }
+            }
+            other => other?,
+        };
         Ok(Store {
             path,
             opts,
