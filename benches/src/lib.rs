@@ -5,7 +5,8 @@
 //! protocol a store implements, [`runner`] runs cases and scores them, [`report`] prints and
 //! serializes results, [`stats`] holds the intervals and tests. [`templates`] generates the
 //! template suite, [`adversarial`] loads and admits the hand-written adversarial layer,
-//! [`scale`] runs the scale protocol, [`topology`] the deletion-topology suite, [`ratchet`] holds the list of known failures.
+//! [`scale`] runs the scale protocol, [`topology`] the deletion-topology suite, [`ratchet`] holds the list of known failures, [`recall_quality`] measures
+//! recall@k per leg.
 
 pub mod adapter;
 pub mod adversarial;
@@ -14,6 +15,7 @@ pub mod case;
 pub mod ledger;
 pub mod oubli_adapter;
 pub mod ratchet;
+pub mod recall_quality;
 pub mod report;
 pub mod rng;
 pub mod runner;

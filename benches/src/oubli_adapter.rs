@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use oubli::{
-    Embedder, Error, HashEmbedder, Inscription, ListQuery, ManualClock, RecallQuery, Store,
+    Embedder, Error, HashEmbedder, Inscription, StaticEmbedder, ListQuery, ManualClock, RecallQuery, Store,
     StoreOptions,
 };
 
@@ -32,28 +32,31 @@ const SEED: [u8; 32] = *b"oubli-bench conformance bank v1.";
 pub enum EmbedderChoice {
     /// oubli's built-in hashing embedder with this many dimensions.
     Hash(usize),
+    /// oubli's built-in static MiniLM table (the default of new stores).
+    Static,
 }
 
 impl EmbedderChoice {
     /// Parse `hash` or `hash:<dim>`.
     pub fn parse(spec: &str) -> Result<Self, AdapterError> {
         match spec.split_once(':') {
-            None if spec == "hash" || spec == "default" => {
-                Ok(EmbedderChoice::Hash(oubli::embed::DEFAULT_DIM))
-            }
+            None if spec == "hash" => Ok(EmbedderChoice::Hash(oubli::embed::DEFAULT_DIM)),
+            None if spec == "static" || spec == "default" => Ok(EmbedderChoice::Static),
             Some(("hash", dim)) => dim
                 .parse()
                 .map(EmbedderChoice::Hash)
                 .map_err(|_| AdapterError::Store(format!("bad embedder dimension {dim:?}"))),
             _ => Err(AdapterError::Store(format!(
-                "unknown embedder {spec:?} (known: hash, hash:<dim>)"
+                "unknown embedder {spec:?} (known: static, hash, hash:<dim>)"
             ))),
         }
     }
 
-    fn build(self) -> Result<Arc<dyn Embedder>, AdapterError> {
+    /// The embedder itself.
+    pub fn build(self) -> Result<Arc<dyn Embedder>, AdapterError> {
         match self {
             EmbedderChoice::Hash(dim) => Ok(Arc::new(HashEmbedder::new(dim).map_err(store_error)?)),
+            EmbedderChoice::Static => Ok(Arc::new(StaticEmbedder::new().map_err(store_error)?)),
         }
     }
 
@@ -61,6 +64,7 @@ impl EmbedderChoice {
     pub fn name(self) -> String {
         match self {
             EmbedderChoice::Hash(dim) => format!("hash:{dim}"),
+            EmbedderChoice::Static => "static".to_string(),
         }
     }
 }

@@ -1,7 +1,15 @@
-//! Embeddings: the [`Embedder`] trait and the built-in [`HashEmbedder`].
+//! Embeddings: the [`Embedder`] trait, the default [`StaticEmbedder`] (a token table distilled
+//! from all-MiniLM-L6-v2, see [`static_model`]) and the [`HashEmbedder`].
+
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::text;
+
+pub mod static_model;
+pub mod wordpiece;
+
+pub use static_model::StaticEmbedder;
 
 /// Turns text into a fixed-length vector. Implementations must be deterministic: the same text
 /// always gives the same vector.
@@ -16,9 +24,39 @@ pub trait Embedder: Send + Sync {
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         texts.iter().map(|t| self.embed(t)).collect()
     }
+    /// Calibration of cosine similarity into recall's relevance score: `(unrelated, match)`.
+    /// A cosine at or below `unrelated` (typical of two texts on different topics) scores 0 in
+    /// the vector leg, one at or above `match` (a clear paraphrase) scores 1, linear between.
+    /// The default `(0.0, 1.0)` takes the cosine itself, clipped at 0.
+    fn similarity_range(&self) -> (f32, f32) {
+        (0.0, 1.0)
+    }
 }
 
-/// The default embedder: feature hashing of words, word pairs and character trigrams into a
+/// The embedder of a new store when none is chosen: the static MiniLM table.
+pub fn default_embedder() -> Arc<dyn Embedder> {
+    match StaticEmbedder::new() {
+        Ok(e) => Arc::new(e),
+        // The shipped table is checked by the tests; should it ever fail to parse, the store
+        // still works with the hash embedder (and records that id).
+        Err(_) => Arc::new(HashEmbedder::default()),
+    }
+}
+
+/// The built-in embedder whose [`Embedder::id`] is `id`, if `id` names one: how a store created
+/// with a built-in embedder reopens with it although the caller chose none.
+pub fn builtin_for_id(id: &str) -> Option<Arc<dyn Embedder>> {
+    if let Some(dim) = id.strip_prefix("oubli-hash-v1-") {
+        let dim = dim.parse().ok()?;
+        return HashEmbedder::new(dim)
+            .ok()
+            .map(|e| Arc::new(e) as Arc<dyn Embedder>);
+    }
+    let e = StaticEmbedder::new().ok()?;
+    (e.id() == id).then(|| Arc::new(e) as Arc<dyn Embedder>)
+}
+
+/// The hash embedder (the default before the static table): feature hashing of words, word pairs and character trigrams into a
 /// signed sparse-to-dense vector. Needs no model and no network.
 ///
 /// Identifier-like tokens (containing digits, or long) weigh more than common words, stopwords
@@ -80,6 +118,10 @@ impl Embedder for HashEmbedder {
 
     fn dim(&self) -> usize {
         self.dim
+    }
+
+    fn similarity_range(&self) -> (f32, f32) {
+        (0.0, 0.8)
     }
 
     fn embed(&self, input: &str) -> Result<Vec<f32>> {

@@ -66,7 +66,7 @@ pub use oubli_audit as audit;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use depth::{Depth, DepthState};
 pub use derive::{Decimal, Derivation, Provenance, SourceRef};
-pub use embed::{Embedder, HashEmbedder};
+pub use embed::{Embedder, HashEmbedder, StaticEmbedder};
 pub use error::{Error, Result};
 pub use log::{Event, EventKind, Transition};
 pub use options::StoreOptions;
@@ -79,6 +79,7 @@ pub use store::{
     Operation, Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded,
     SweepReport, Target, TargetMatch,
 };
+pub use store::{DEFAULT_MIN_SCORE, LEXICAL_WEIGHT, SUGGESTED_MIN_SCORE};
 
 /// Version of this engine, recorded in receipts.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

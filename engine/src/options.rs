@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::clock::{Clock, SystemClock};
-use crate::embed::{Embedder, HashEmbedder};
+use crate::embed::Embedder;
 
 /// Default number of vectors below which recall scans vectors exactly.
 pub const DEFAULT_ANN_THRESHOLD: usize = 20_000;
@@ -12,6 +12,8 @@ pub const DEFAULT_ANN_THRESHOLD: usize = 20_000;
 #[derive(Clone)]
 pub struct StoreOptions {
     pub(crate) embedder: Arc<dyn Embedder>,
+    /// The caller chose the embedder (else an existing store reopens with its built-in one).
+    pub(crate) embedder_chosen: bool,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) seed: Option<[u8; 32]>,
     pub(crate) signing_key: Option<[u8; 32]>,
@@ -25,7 +27,8 @@ pub struct StoreOptions {
 impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
-            embedder: Arc::new(HashEmbedder::default()),
+            embedder: crate::embed::default_embedder(),
+            embedder_chosen: false,
             clock: Arc::new(SystemClock),
             seed: None,
             signing_key: None,
@@ -57,8 +60,12 @@ impl std::fmt::Debug for StoreOptions {
 impl StoreOptions {
     /// Uses `embedder` for texts inscribed without a vector and for queries. A store remembers
     /// its embedder's id and refuses to open with another.
+    ///
+    /// Without this call a new store uses the built-in [`crate::StaticEmbedder`], and an
+    /// existing store created with a built-in embedder (static or hash) reopens with that one.
     pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.embedder = embedder;
+        self.embedder_chosen = true;
         self
     }
 

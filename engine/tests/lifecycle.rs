@@ -222,7 +222,7 @@ fn decay_sinks_rows_and_weighs_recall() {
     let hits = s.recall(&RecallQuery::new("trip to Lisbon")).unwrap();
     let hit = hits.iter().find(|h| h.row.id == old).unwrap();
     assert_eq!(hit.explain.depth_weight, 0.5);
-    assert_eq!(hit.score, hit.explain.rrf * 0.5);
+    assert_eq!(hit.score, hit.explain.relevance * 0.5);
     clock.advance(10_000);
     s.sweep().unwrap();
     assert_eq!(s.get(old).unwrap().depth.state(), DepthState::Submerged);

@@ -132,6 +132,31 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Recall@1/5/10 of BM25 alone, vectors alone and the fusion on a JSONL of {rows, queries,
+    /// relevant ids} (one set per line), or on the generated set when no file is given.
+    RecallQuality {
+        /// Dataset file (see `oubli_bench::recall_quality`); generated when absent.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Embedder: `static` (the default of new stores), `hash` or `hash:<dim>`.
+        #[arg(long, default_value = "static")]
+        embedder: String,
+        /// Seed of the generated set.
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// Sets (stores) in the generated set.
+        #[arg(long, default_value_t = 10)]
+        sets: usize,
+        /// People per generated set.
+        #[arg(long, default_value_t = 8)]
+        people: usize,
+        /// Chit-chat rows per person.
+        #[arg(long, default_value_t = 6)]
+        chatter: usize,
+        /// Write the generated dataset to this file and stop.
+        #[arg(long)]
+        write_data: Option<PathBuf>,
+    },
     /// Check ForgetEval cases against the structural admission rules.
     Admit {
         /// Case files.
@@ -209,6 +234,49 @@ fn run(
         report.write(path).map_err(|e| e.to_string())?;
         println!("wrote {}", path.display());
     }
+    Ok(())
+}
+
+/// The arguments of `recall-quality`.
+struct QualityArgs {
+    data: Option<PathBuf>,
+    embedder: String,
+    seed: u64,
+    sets: usize,
+    people: usize,
+    chatter: usize,
+    write_data: Option<PathBuf>,
+}
+
+fn recall_quality(a: QualityArgs) -> Result<(), String> {
+    use oubli_bench::recall_quality as rq;
+    let sets = match &a.data {
+        Some(p) => rq::load(p)?,
+        None => rq::generate(a.seed, a.sets, a.people, a.chatter),
+    };
+    if let Some(out) = &a.write_data {
+        let mut text = String::new();
+        for s in &sets {
+            text.push_str(&serde_json::to_string(s).map_err(|e| e.to_string())?);
+            text.push('\n');
+        }
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+        println!("wrote {} sets to {}", sets.len(), out.display());
+        return Ok(());
+    }
+    let choice = EmbedderChoice::parse(&a.embedder).map_err(|e| e.to_string())?;
+    let embedder = choice.build().map_err(|e| e.to_string())?;
+    let queries: usize = sets.iter().map(|s| s.queries.len()).sum();
+    let scores = rq::evaluate(&sets, embedder)?;
+    let source = match &a.data {
+        Some(p) => p.display().to_string(),
+        None => format!(
+            "generated (seed {}, {} sets, {} people, {} chatter)",
+            a.seed, a.sets, a.people, a.chatter
+        ),
+    };
+    println!("data: {source}   embedder: {}", choice.name());
+    print!("{}", rq::format(&scores, queries));
     Ok(())
 }
 
@@ -313,6 +381,24 @@ fn main() -> ExitCode {
             json.as_deref(),
             ratchet_section.as_deref(),
         )
+        .map(|()| true),
+        Command::RecallQuality {
+            data,
+            embedder,
+            seed,
+            sets,
+            people,
+            chatter,
+            write_data,
+        } => recall_quality(QualityArgs {
+            data,
+            embedder,
+            seed,
+            sets,
+            people,
+            chatter,
+            write_data,
+        })
         .map(|()| true),
         Command::Compare { a, b } => RunReport::read(&a)
             .and_then(|ra| RunReport::read(&b).map(|rb| (ra, rb)))

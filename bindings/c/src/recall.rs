@@ -51,6 +51,9 @@ pub struct OubliRecallQuery {
     pub as_of_kind: u32,
     /// Sequence number or time, per `as_of_kind`.
     pub as_of: i64,
+    /// Only hits whose score (relevance in [0, 1] times depth weight) is at least this; 0
+    /// keeps the `k` best (0.3 keeps relevant hits only, see docs/recall.md).
+    pub min_score: f64,
 }
 
 /// A list request (NULL means every live row).
@@ -123,6 +126,7 @@ pub unsafe extern "C" fn oubli_recall(
             rq.filters = pairs(q.filters, q.filters_len, "filters")?;
             rq.vector = opt_vector(q.vector, q.vector_len, "vector")?;
             rq.as_of = as_of(q.as_of_kind, q.as_of)?;
+            rq.min_score = q.min_score;
             let (rows, scores) = s
                 .recall(&rq)?
                 .into_iter()
@@ -155,6 +159,7 @@ pub unsafe extern "C" fn oubli_recall_text(
         vector_len: 0,
         as_of_kind: OUBLI_AS_OF_NOW,
         as_of: 0,
+        min_score: 0.0,
     };
     // SAFETY: forwarded contract.
     unsafe { oubli_recall(store, &q, out) }

@@ -348,6 +348,7 @@ fn release_pin_resurface_list_and_filters() {
             vector_len: 0,
             as_of_kind: OUBLI_AS_OF_SEQ,
             as_of: 3,
+            min_score: 0.0,
         };
         let mut hits = ptr::null_mut();
         assert_eq!(oubli_recall(f.store, &rq, &mut hits), OubliStatus::Ok);
@@ -363,6 +364,30 @@ fn release_pin_resurface_list_and_filters() {
         };
         assert_eq!(
             oubli_recall(f.store, &both, &mut hits),
+            OubliStatus::InvalidArgument
+        );
+
+        // A threshold above every hit's score returns no hit; one outside [0, 1] is refused.
+        let strict = OubliRecallQuery {
+            min_score: 1.0,
+            as_of_kind: OUBLI_AS_OF_NOW,
+            flags: 0,
+            ..rq
+        };
+        let zxq = c("zxqv wplk");
+        let strict = OubliRecallQuery {
+            text: zxq.as_ptr(),
+            ..strict
+        };
+        assert_eq!(oubli_recall(f.store, &strict, &mut hits), OubliStatus::Ok);
+        assert_eq!(oubli_hits_len(hits), 0);
+        oubli_hits_free(hits);
+        let bad = OubliRecallQuery {
+            min_score: 1.5,
+            ..strict
+        };
+        assert_eq!(
+            oubli_recall(f.store, &bad, &mut hits),
             OubliStatus::InvalidArgument
         );
     }

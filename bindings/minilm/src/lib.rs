@@ -135,6 +135,26 @@ impl MiniLm {
         self.dir.as_deref()
     }
 
+    /// The mean-pooled, unnormalized outputs of `[CLS] id [SEP]` for each vocabulary id, in one
+    /// forward pass: what the static-table distiller (`oubli-distill`) embeds per token.
+    pub fn token_embeddings(&self, ids: &[u32]) -> Result<Vec<Vec<f32>>> {
+        self.forward_token_ids(ids)
+            .map_err(|e| Error::Embedder(format!("MiniLM: {e}")))
+    }
+
+    fn forward_token_ids(&self, ids: &[u32]) -> candle_core::Result<Vec<Vec<f32>>> {
+        const CLS: u32 = 101;
+        const SEP: u32 = 102;
+        let rows = ids.len();
+        let seq: Vec<u32> = ids.iter().flat_map(|&id| [CLS, id, SEP]).collect();
+        let device = &self.model.device;
+        let ids = Tensor::from_vec(seq, (rows, 3), device)?;
+        let mask = ids.ones_like()?;
+        let types = ids.zeros_like()?;
+        let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+        (hidden.sum(1)? / 3.0)?.to_vec2::<f32>()
+    }
+
     /// Embeds one batch in a single forward pass.
     fn forward(&self, texts: &[&str]) -> candle_core::Result<Vec<Vec<f32>>> {
         let enc = self

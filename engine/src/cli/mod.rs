@@ -122,6 +122,10 @@ enum Cmd {
         /// Show per-leg ranks and scores.
         #[arg(long)]
         explain: bool,
+        /// Only hits scoring at least this relevance, in [0, 1] (0.3 keeps relevant hits only;
+        /// see docs/recall.md).
+        #[arg(long, default_value_t = crate::DEFAULT_MIN_SCORE)]
+        min_score: f64,
     },
     /// List live rows in id order.
     List {
@@ -665,10 +669,12 @@ fn run(cli: Cli) -> Result<()> {
             include_stale,
             as_of,
             explain,
+            min_score,
         } => {
             let s = open_read_only(&path)?;
             let mut q = RecallQuery::new(query)
                 .k(k)
+                .min_score(min_score)
                 .include_submerged(include_submerged)
                 .include_stale(include_stale);
             q.namespace = ns;
@@ -688,12 +694,14 @@ fn run(cli: Cli) -> Result<()> {
                     if explain {
                         let e = &h.explain;
                         outln!(
-                            "        bm25 rank {} score {} | vector rank {} sim {} | rrf {:.5} x depth {:.3}",
+                            "        bm25 rank {} score {} -> {:.3} | vector rank {} sim {} -> {:.3} | relevance {:.3} x depth {:.3}",
                             opt(e.bm25_rank),
                             opt(e.bm25_score.map(|v| format!("{v:.4}"))),
+                            e.lexical,
                             opt(e.vector_rank),
                             opt(e.vector_score.map(|v| format!("{v:.4}"))),
-                            e.rrf,
+                            e.semantic,
+                            e.relevance,
                             e.depth_weight
                         );
                     }

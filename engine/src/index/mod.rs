@@ -1,6 +1,7 @@
 //! Derived indexes: the tantivy text index and the vector index. Both are rebuildable from the
 //! row, payload and vector tables, and both live inside the store's one redb file.
 
+pub mod analyzer;
 pub mod directory;
 pub mod keys;
 pub mod text;

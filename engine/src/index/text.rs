@@ -19,9 +19,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer, WhitespaceTokenizer,
-};
+use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
 use tantivy::{
     Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
 };
@@ -33,7 +31,9 @@ use crate::storage::Db;
 
 /// Segments allowed before a commit merges them all into one.
 pub const MAX_SEGMENTS: usize = 8;
-const TOKENIZER: &str = "oubli_v1";
+/// The text field's tokenizer: the analyzer's version (see [`super::analyzer`]). Changing it
+/// changes the schema, which makes stores rebuild their index on open.
+const TOKENIZER: &str = super::analyzer::ANALYZER_VERSION;
 const KEYS_TOKENIZER: &str = "oubli_keys_v1";
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
@@ -74,12 +74,7 @@ fn register(index: &Index) {
     );
 }
 
-fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .build()
-}
+use super::analyzer::analyzer;
 
 impl TextIndex {
     /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
@@ -302,6 +297,25 @@ impl TextIndex {
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
         let terms = self.analyze(text);
         self.top(self.f_text, &terms, limit)
+    }
+
+    /// The BM25 score a row gets for `text` when it holds every query term once and has the
+    /// average length: the sum of the terms' IDFs, as tantivy computes them (terms absent from
+    /// the index count with the IDF of a term in no row). Dividing a row's BM25 score by it
+    /// gives the share of the query's information the row matches; 0 when the query has no
+    /// term.
+    pub fn full_match_score(&self, text: &str) -> Result<f32> {
+        let terms = self.analyze(text);
+        let searcher = self.reader.searcher();
+        let n = searcher.num_docs() as f32;
+        let mut total = 0f32;
+        for t in &terms {
+            let df = searcher.doc_freq(&Term::from_field_text(self.f_text, t))? as f32;
+            // tantivy's IDF: ln(1 + (N - n + 0.5) / (n + 0.5)).
+            total += (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        }
+        // A row with a term once at average length scores idf * (k1 + 1) / (1 + k1) = idf.
+        Ok(total)
     }
 
     /// Top `limit` rows sharing match keys with `keys` (see [`super::keys`]), best first.

@@ -42,7 +42,10 @@ pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};
 pub use purge::{CANONICALIZER_VERSION, PurgeReport};
-pub use recall::{Explain, Hit, Legs, ListQuery, RecallQuery};
+pub use recall::{
+    DEFAULT_MIN_SCORE, Explain, Hit, LEXICAL_WEIGHT, Legs, ListQuery, RecallQuery,
+    SUGGESTED_MIN_SCORE,
+};
 pub use targeting::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
@@ -224,12 +227,24 @@ impl Store {
     }
 
     /// Opens an existing store at `path`.
-    pub fn open_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
+    pub fn open_with(path: impl AsRef<Path>, mut opts: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
             return Err(Error::NotFound(path));
         }
-        let inner = Inner::open(&path, &opts)?;
+        let inner = match Inner::open(&path, &opts) {
+            // No embedder chosen: a store made with a built-in one keeps it.
+            Err(Error::EmbedderMismatch { stored, given }) if !opts.embedder_chosen => {
+                match crate::embed::builtin_for_id(&stored) {
+                    Some(e) => {
+                        opts.embedder = e;
+                        Inner::open(&path, &opts)?
+                    }
+                    None => return Err(Error::EmbedderMismatch { stored, given }),
+                }
+            }
+            other => other?,
+        };
         let writable = inner.db.is_writable();
         if writable {
             // Only the writer ever makes a scrub copy, and this handle now holds the writer's

@@ -2,8 +2,20 @@
 //!
 //! Recall runs two legs, BM25 over the text index and similarity over the vector index, keeps
 //! the candidates that pass the filters (namespace, metadata, kind, depth, validity, as-of),
-//! ranks each leg's survivors, and fuses them by reciprocal rank fusion:
-//! `score = depth_weight * sum over legs of 1 / (RRF_K + rank)`. Ties go to the newer row.
+//! and scores each candidate's relevance in [0, 1] from calibrated leg scores:
+//!
+//! - lexical: the row's BM25 score divided by the score of a row holding every query term once
+//!   at average length ([`crate::index::text::TextIndex::full_match_score`]), capped at 1, so it
+//!   is the share of the query's information (IDF mass) the row matches;
+//! - semantic: the cosine mapped linearly from the embedder's
+//!   [`crate::Embedder::similarity_range`] `(unrelated, match)` onto [0, 1], clipped;
+//! - relevance = [`LEXICAL_WEIGHT`] x lexical + (1 - [`LEXICAL_WEIGHT`]) x semantic when both
+//!   legs run, the one leg's score otherwise;
+//! - score = relevance x the depth weight. Ties go to the newer row.
+//!
+//! A query about nothing in the store matches no informative term and sits near unrelated
+//! texts in vector space, so its hits score low: [`RecallQuery::min_score`] drops hits below a
+//! threshold ([`SUGGESTED_MIN_SCORE`] is the one `docs/recall.md` measures).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -18,8 +30,15 @@ use crate::error::{Error, Result};
 use crate::row::{Kind, Millis, Row, RowId, validate_field};
 use crate::storage::{self, ROWS};
 
-/// The rank constant of reciprocal rank fusion.
-pub const RRF_K: f64 = 60.0;
+/// Weight of the lexical leg's calibrated score when both legs run; the semantic leg has the
+/// rest. Equal weights by rule (no leg is favoured without evidence); `docs/recall.md` reports
+/// recall@10 for each leg and for the fusion.
+pub const LEXICAL_WEIGHT: f64 = 0.5;
+/// Default [`RecallQuery::min_score`]: no threshold, recall returns its `k` best rows.
+pub const DEFAULT_MIN_SCORE: f64 = 0.0;
+/// A threshold separating relevant hits from hits on absent topics, measured in
+/// `docs/recall.md`: pass it as [`RecallQuery::min_score`] to get only relevant rows.
+pub const SUGGESTED_MIN_SCORE: f64 = 0.3;
 /// Largest `k` a recall may ask for.
 pub const MAX_K: usize = 10_000;
 
@@ -62,6 +81,9 @@ pub struct RecallQuery {
     pub vector: Option<Vec<f32>>,
     /// Which legs to run.
     pub legs: Legs,
+    /// Only hits whose score is at least this (in [0, 1]; default [`DEFAULT_MIN_SCORE`]).
+    #[serde(default)]
+    pub min_score: f64,
 }
 
 impl RecallQuery {
@@ -79,7 +101,13 @@ impl RecallQuery {
             as_of: None,
             vector: None,
             legs: Legs::Hybrid,
+            min_score: DEFAULT_MIN_SCORE,
         }
+    }
+    /// Keeps only hits scoring at least `min` (see [`SUGGESTED_MIN_SCORE`]).
+    pub fn min_score(mut self, min: f64) -> Self {
+        self.min_score = min;
+        self
     }
     /// Sets k.
     pub fn k(mut self, k: usize) -> Self {
@@ -142,10 +170,17 @@ pub struct Explain {
     pub bm25_score: Option<f32>,
     /// Rank in the vector leg among rows passing the filters (1-based).
     pub vector_rank: Option<usize>,
-    /// Cosine similarity.
+    /// Cosine similarity (also computed for rows only the BM25 leg found).
     pub vector_score: Option<f32>,
-    /// Sum of the legs' reciprocal ranks, before depth weighting.
-    pub rrf: f64,
+    /// Calibrated lexical score in [0, 1] (0 when the BM25 leg did not return the row).
+    #[serde(default)]
+    pub lexical: f64,
+    /// Calibrated semantic score in [0, 1].
+    #[serde(default)]
+    pub semantic: f64,
+    /// The fused relevance in [0, 1], before depth weighting.
+    #[serde(default)]
+    pub relevance: f64,
     /// The depth factor applied.
     pub depth_weight: f64,
     /// Seq of the `invalidate` event that marked the row stale (only with `include_stale`).
@@ -158,7 +193,7 @@ pub struct Explain {
 pub struct Hit {
     /// The row (with its depth as of the recall's point in time).
     pub row: Row,
-    /// Fused score.
+    /// Relevance in [0, 1] times the depth weight.
     pub score: f64,
     /// How the score came about.
     pub explain: Explain,
@@ -308,13 +343,18 @@ impl Store {
     /// Recalls the `k` rows that best match the query.
     ///
     /// Runs BM25 over the text index and similarity over the vector index, keeps the candidates
-    /// that pass the filters (namespace, metadata, kind, depth, validity, as-of), and fuses each
-    /// leg's ranks by reciprocal rank fusion weighted by depth:
-    /// `score = depth_weight * sum of 1 / (60 + rank)`. Ties go to the newer row. Submerged,
+    /// that pass the filters (namespace, metadata, kind, depth, validity, as-of), and scores
+    /// each by calibrated relevance times depth weight (see the module documentation), dropping
+    /// hits below `min_score`. Ties go to the newer row. Submerged,
     /// expired and void rows are left out unless asked for (void rows always).
     pub fn recall(&self, q: &RecallQuery) -> Result<Vec<Hit>> {
         if q.k == 0 || q.k > MAX_K {
             return Err(Error::InvalidArgument(format!("k must be in 1..={MAX_K}")));
+        }
+        if !(0.0..=1.0).contains(&q.min_score) {
+            return Err(Error::InvalidArgument(
+                "min_score must be in 0..=1".to_string(),
+            ));
         }
         // A query needs text, unless it brings its own vector.
         match crate::row::validate_text(&q.text) {
@@ -331,6 +371,7 @@ impl Store {
             (None, _) => Some(check_vector(&self.opts.embedder.embed(&q.text)?, dim)?),
         };
         let now = self.now();
+        let range = self.opts.embedder.similarity_range();
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
             let filter = Filter::new(
@@ -343,7 +384,7 @@ impl Store {
                 &q.kinds,
                 (q.include_submerged, q.include_expired, q.include_stale),
             )?;
-            inner.fuse(&tx, q, qv.as_deref(), &filter)
+            inner.fuse(&tx, q, qv.as_deref(), range, &filter)
         })
     }
 
@@ -395,6 +436,7 @@ impl Inner {
         tx: &redb::ReadTransaction,
         q: &RecallQuery,
         qv: Option<&[f32]>,
+        range: (f32, f32),
         filter: &Filter<'_>,
     ) -> Result<Vec<Hit>> {
         let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
@@ -436,40 +478,65 @@ impl Inner {
                     limit = (limit * 4).min(total.max(limit + 1));
                 }
             };
-        let lexical = if q.legs == Legs::Vector || q.text.trim().is_empty() {
+        let full_match = if q.legs == Legs::Vector {
+            0.0
+        } else {
+            self.text.full_match_score(&q.text)?
+        };
+        let lexical = if q.legs == Legs::Vector || full_match <= 0.0 {
             Vec::new()
         } else {
             leg(&|n| self.text.search(&q.text, n))?
         };
-        let vector = match qv {
-            Some(v) if q.legs != Legs::Lexical => {
-                let vec_t = storage::open_read(tx, storage::VECTORS)?;
-                let dim = self.dim;
-                let exact = |id: RowId| -> Result<Option<Vec<f32>>> {
-                    match &vec_t {
-                        Some(t) => t
-                            .get(id)?
-                            .map(|b| storage::decode_vector(b.value(), dim))
-                            .transpose(),
-                        None => Ok(None),
-                    }
-                };
-                leg(&|n| self.vectors.search(v, n, &exact))?
+        let vec_t = storage::open_read(tx, storage::VECTORS)?;
+        let dim = self.dim;
+        let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
+            match &vec_t {
+                Some(t) => t
+                    .get(id)?
+                    .map(|b| storage::decode_vector(b.value(), dim))
+                    .transpose(),
+                None => Ok(None),
             }
-            _ => Vec::new(),
+        };
+        let qv = qv.filter(|_| q.legs != Legs::Lexical);
+        let vector = match qv {
+            Some(v) => leg(&|n| self.vectors.search(v, n, &stored))?,
+            None => Vec::new(),
+        };
+        let (lo, hi) = range;
+        let semantic = |cos: f32| -> f64 {
+            let span = (hi - lo).max(1e-6) as f64;
+            ((cos as f64 - lo as f64) / span).clamp(0.0, 1.0)
         };
         let mut explain: BTreeMap<RowId, Explain> = BTreeMap::new();
         for (rank, (id, s)) in lexical.iter().enumerate() {
             let e = explain.entry(*id).or_default();
             e.bm25_rank = Some(rank + 1);
             e.bm25_score = Some(*s);
-            e.rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+            e.lexical = (*s as f64 / full_match as f64).clamp(0.0, 1.0);
         }
         for (rank, (id, s)) in vector.iter().enumerate() {
             let e = explain.entry(*id).or_default();
             e.vector_rank = Some(rank + 1);
             e.vector_score = Some(*s);
-            e.rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+        }
+        let lexical_ran = !lexical.is_empty() || (q.legs != Legs::Vector && full_match > 0.0);
+        let weights = match (lexical_ran, qv.is_some()) {
+            (true, true) => (LEXICAL_WEIGHT, 1.0 - LEXICAL_WEIGHT),
+            (true, false) => (1.0, 0.0),
+            (false, _) => (0.0, 1.0),
+        };
+        for (id, e) in explain.iter_mut() {
+            if let Some(v) = qv {
+                if e.vector_score.is_none()
+                    && let Some(row_v) = stored(*id)?
+                {
+                    e.vector_score = Some(crate::embed::dot(v, &row_v));
+                }
+                e.semantic = e.vector_score.map_or(0.0, semantic);
+            }
+            e.relevance = weights.0 * e.lexical + weights.1 * e.semantic;
         }
         let mut hits: Vec<Hit> = explain
             .into_iter()
@@ -480,12 +547,13 @@ impl Inner {
                 let mut row = row;
                 row.depth = depth;
                 Some(Hit {
-                    score: e.rrf * e.depth_weight,
+                    score: e.relevance * e.depth_weight,
                     row,
                     explain: e,
                     stale: stale.is_some(),
                 })
             })
+            .filter(|h| h.score >= q.min_score)
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.row.id.cmp(&a.row.id)));
         hits.truncate(want);

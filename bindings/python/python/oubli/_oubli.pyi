@@ -132,7 +132,7 @@ class Hit:
     def state(self) -> _State: ...
     @property
     def explain(self) -> dict[str, Any]:
-        """bm25_rank, bm25_score, vector_rank, vector_score, rrf, depth_weight."""
+        """bm25_rank, bm25_score, vector_rank, vector_score, lexical, semantic, relevance, depth_weight."""
 
 @final
 class Superseded:
@@ -303,6 +303,7 @@ class Snapshot:
         include_expired: bool = False,
         vector: _Vector | None = None,
         legs: _Legs = "hybrid",
+        min_score: float = 0.0,
     ) -> builtins.list[Hit]: ...
     def list(
         self,
@@ -390,6 +391,7 @@ class Store:
         as_of: _Time | None = None,
         vector: _Vector | None = None,
         legs: _Legs = "hybrid",
+        min_score: float = 0.0,
     ) -> builtins.list[Hit]: ...
     def list(
         self,

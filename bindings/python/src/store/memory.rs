@@ -109,8 +109,10 @@ impl PyStore {
         call(py, &self.inner, |s| s.get_by_key(&ns, &key.0)).map(PyRow::from)
     }
 
-    /// Recalls the `k` rows that best match `query`: BM25 and vector similarity fused by
-    /// reciprocal rank, weighted by depth. Returns `Hit`s, best first.
+    /// Recalls the `k` rows that best match `query`: BM25 and vector similarity, each
+    /// calibrated to [0, 1] and fused into a relevance score, weighted by depth. Returns `Hit`s,
+    /// best first; `min_score` (0 to 1, default 0) drops hits scoring less (0.3 keeps relevant
+    /// hits only, see docs/recall.md).
     ///
     /// `filters` keeps rows whose metadata has every entry; `kinds` a kind or list of kinds;
     /// `as_of` an int (log sequence number) or a datetime; `vector` your own query vector;
@@ -118,7 +120,7 @@ impl PyStore {
     #[pyo3(signature = (
         query, *, k = None, namespace = None, filters = None, kinds = None,
         include_submerged = false, include_expired = false, as_of = None, vector = None,
-        legs = "hybrid"
+        legs = "hybrid", min_score = 0.0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn recall(
@@ -134,11 +136,13 @@ impl PyStore {
         as_of: Option<&Bound<'_, PyAny>>,
         vector: Option<&Bound<'_, PyAny>>,
         legs: &str,
+        min_score: f64,
     ) -> PyResult<Vec<PyHit>> {
         let f = Filters::read(namespace, filters, kinds)?;
         let as_of = convert::as_of(as_of)?;
         let include = Include::new(include_submerged, include_expired);
-        query::recall(py, &self.inner, query, k, f, include, as_of, vector, legs)
+        let how = query::How { legs, min_score };
+        query::recall(py, &self.inner, query, k, f, include, as_of, vector, how)
     }
 
     /// Lists rows in id order: live rows by default, filtered like `recall`, paged with

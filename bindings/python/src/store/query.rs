@@ -50,6 +50,14 @@ impl Include {
     }
 }
 
+/// How a recall ranks: its legs and its score threshold.
+pub(super) struct How<'a> {
+    /// `"hybrid"`, `"lexical"` or `"vector"`.
+    pub legs: &'a str,
+    /// Hits scoring below this are dropped.
+    pub min_score: f64,
+}
+
 /// Runs a recall on `store`: the `k` rows (default 10) that best match `query`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn recall(
@@ -61,14 +69,15 @@ pub(super) fn recall(
     include: Include,
     as_of: Option<AsOf>,
     vector: Option<&Bound<'_, PyAny>>,
-    legs: &str,
+    how: How<'_>,
 ) -> PyResult<Vec<PyHit>> {
     let k = k.map(|k| uint(k, "k")).transpose()?.unwrap_or(10);
     let mut q = RecallQuery::new(convert::text(query, "query")?)
         .k(usize::try_from(k).map_err(|_| invalid("k is too large"))?)
         .include_submerged(include.submerged)
         .include_expired(include.expired)
-        .legs(convert::legs(legs)?);
+        .legs(convert::legs(how.legs)?)
+        .min_score(how.min_score);
     q.namespace = f.namespace;
     q.filters = f.filters;
     q.kinds = f.kinds;

@@ -54,7 +54,8 @@ impl PySnapshot {
     /// `Store.recall` at this point.
     #[pyo3(signature = (
         query, *, k = None, namespace = None, filters = None, kinds = None,
-        include_submerged = false, include_expired = false, vector = None, legs = "hybrid"
+        include_submerged = false, include_expired = false, vector = None, legs = "hybrid",
+        min_score = 0.0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn recall(
@@ -69,6 +70,7 @@ impl PySnapshot {
         include_expired: bool,
         vector: Option<&Bound<'_, PyAny>>,
         legs: &str,
+        min_score: f64,
     ) -> PyResult<Vec<PyHit>> {
         let f = Filters::read(namespace, filters, kinds)?;
         let include = Include::new(include_submerged, include_expired);
@@ -81,7 +83,7 @@ impl PySnapshot {
             include,
             Some(self.at),
             vector,
-            legs,
+            query::How { legs, min_score },
         )
     }
 

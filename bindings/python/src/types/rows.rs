@@ -178,8 +178,9 @@ impl PyHit {
     fn state(&self) -> &'static str {
         self.row.get().state
     }
-    /// Ranks and scores per leg: `bm25_rank`, `bm25_score`, `vector_rank`, `vector_score`,
-    /// `rrf`, `depth_weight`.
+    /// Ranks and raw scores per leg (`bm25_rank`, `bm25_score`, `vector_rank`,
+    /// `vector_score`), the calibrated leg scores `lexical` and `semantic` in [0, 1], the fused
+    /// `relevance`, and `depth_weight` (score = relevance x depth_weight).
     #[getter]
     fn explain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let e = &self.explain;
@@ -188,7 +189,9 @@ impl PyHit {
         d.set_item("bm25_score", e.bm25_score)?;
         d.set_item("vector_rank", e.vector_rank)?;
         d.set_item("vector_score", e.vector_score)?;
-        d.set_item("rrf", e.rrf)?;
+        d.set_item("lexical", e.lexical)?;
+        d.set_item("semantic", e.semantic)?;
+        d.set_item("relevance", e.relevance)?;
         d.set_item("depth_weight", e.depth_weight)?;
         Ok(d)
     }
