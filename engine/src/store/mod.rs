@@ -443,8 +443,16 @@ impl Inner {
             next_row,
             dim,
         };
-        if inner.text.indexed_seq() < inner.head_seq {
-            inner.catch_up_text()?;
+        if inner.text.indexed_seq() < inner.head_seq
+            && let Err(e) = inner.catch_up_text()
+        {
+            // The index is derived: a writer that cannot catch it up (for example, files left
+            // by a crash mid-commit) rebuilds it from the rows.
+            if !inner.db.is_writable() {
+                return Err(e);
+            }
+            inner.text = rebuilt_text(&inner.db, opts, inner.head_seq)?;
+            inner.text_behind = false;
         }
         if snapshot_damaged && inner.db.is_writable() {
             inner.write(opts.clock.now(), opts.ann_threshold, |b| {
@@ -551,6 +559,12 @@ fn open_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextInd
     if let Ok(t) = opened {
         return Ok(t);
     }
+    rebuilt_text(db, opts, head_seq)
+}
+
+/// The text index rebuilt from the rows, at `head_seq`: in the file (every old index file
+/// deleted first) by a writable handle, in memory by a read-only one.
+fn rebuilt_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextIndex> {
     let tx = db.begin_read()?;
     let mut rows = Vec::new();
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
