@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use oubli::{AsOf, Inscription, Kind, Legs, Millis, RowId, Target};
 
@@ -50,7 +50,119 @@ pub fn opt_text(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<S
     }
 }
 
-/// Reads a `dict[str, str]` (metadata or filters).
+/// The separator of a namespace's labels in its string form.
+pub const NAMESPACE_SEPARATOR: char = ':';
+
+/// The string form of a tuple namespace: labels joined by `:`, with `\` and `:` inside a label
+/// escaped by a backslash. `("user", "ana")` is `"user:ana"` (the MCP server's `user_id`
+/// namespace); [`split_namespace`] inverts it.
+pub fn join_namespace(labels: &[String]) -> Result<String, String> {
+    if labels.is_empty() {
+        return Err("a namespace tuple needs at least one label".into());
+    }
+    let mut out = String::new();
+    for (i, l) in labels.iter().enumerate() {
+        if l.is_empty() {
+            return Err(format!("namespace label {i} is empty"));
+        }
+        if i > 0 {
+            out.push(NAMESPACE_SEPARATOR);
+        }
+        for c in l.chars() {
+            if c == '\\' || c == NAMESPACE_SEPARATOR {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+/// The labels of a namespace's string form (the inverse of [`join_namespace`]): split at
+/// unescaped `:`, a backslash keeps the next character.
+pub fn split_namespace(s: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let last = out.last_mut().expect("never empty");
+                last.push(chars.next().unwrap_or('\\'));
+            }
+            NAMESPACE_SEPARATOR => out.push(String::new()),
+            c => out.last_mut().expect("never empty").push(c),
+        }
+    }
+    out
+}
+
+/// Reads a namespace: a `str` as is, or a tuple (or list) of `str` labels in the string form of
+/// [`join_namespace`].
+pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if obj.is_instance_of::<PyTuple>() || obj.is_instance_of::<PyList>() {
+        let mut labels = Vec::new();
+        for item in obj.try_iter()? {
+            labels.push(text(&item?, "namespace label")?);
+        }
+        return join_namespace(&labels).map_err(invalid);
+    }
+    if !obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "namespace must be str or a tuple of str, not {}",
+            type_name(obj)
+        )));
+    }
+    text(obj, "namespace")
+}
+
+/// Reads an optional namespace (`None` when absent).
+pub fn opt_namespace(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => namespace(o).map(Some),
+    }
+}
+
+/// A namespace argument: `str` or tuple of `str` (see [`namespace`]).
+pub struct Ns(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Ns {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        namespace(&obj).map(Ns)
+    }
+}
+
+/// The text form of a metadata or filter value. The engine stores metadata as text: a `str` is
+/// kept as is; `int` as its decimal digits; `float` as Python's `repr` (`4.5`, `1e-07`; NaN and
+/// infinities are refused); `bool` as `"true"` / `"false"`. Values read back are `str`.
+pub fn scalar_text(v: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if v.is_instance_of::<PyString>() {
+        return text(v, what);
+    }
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(if b.is_true() { "true" } else { "false" }.into());
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(v.str()?.to_str()?.to_owned());
+    }
+    if v.is_instance_of::<PyFloat>() {
+        let f: f64 = v.extract()?;
+        if !f.is_finite() {
+            return Err(invalid(format!("{what} must be a finite number, not {f}")));
+        }
+        return Ok(v.repr()?.to_str()?.to_owned());
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be str, int, float or bool, not {}",
+        type_name(v)
+    )))
+}
+
+/// Reads a `dict[str, str | int | float | bool]` (metadata or filters); values become text
+/// as [`scalar_text`] says.
 pub fn string_map(
     obj: Option<&Bound<'_, PyAny>>,
     what: &str,
@@ -62,13 +174,13 @@ pub fn string_map(
     }
     let d = obj.cast::<PyDict>().map_err(|_| {
         PyTypeError::new_err(format!(
-            "{what} must be a dict of str to str, not {}",
+            "{what} must be a dict of str to str, int, float or bool, not {}",
             type_name(obj)
         ))
     })?;
     for (k, v) in d.iter() {
         let k = text(&k, &format!("{what} key"))?;
-        let v = text(&v, &format!("{what} value for {k:?}"))?;
+        let v = scalar_text(&v, &format!("{what} value for {k:?}"))?;
         out.insert(k, v);
     }
     Ok(out)
@@ -108,6 +220,30 @@ pub fn millis(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Millis> {
         "{what} must be int (ms since the epoch) or datetime, not {}",
         type_name(obj)
     )))
+}
+
+/// Reads `valid_until=`: a `datetime` (aware; a naive one is local time, as
+/// `datetime.timestamp` reads it), a `timedelta` from now (a time to live), or an `int` of
+/// milliseconds since the Unix epoch. Never a log sequence number: that is `as_of`.
+pub fn valid_until(obj: &Bound<'_, PyAny>) -> PyResult<Millis> {
+    let timedelta = obj.py().import("datetime")?.getattr("timedelta")?;
+    if obj.is_instance(&timedelta)? {
+        let secs: f64 = obj.call_method0("total_seconds")?.extract()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as Millis);
+        return Ok(now.saturating_add((secs * 1000.0).round() as Millis));
+    }
+    millis(obj, "valid_until").map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!(
+                "valid_until must be datetime, timedelta or int (ms since the epoch), not {}",
+                type_name(obj)
+            ))
+        } else {
+            e
+        }
+    })
 }
 
 /// Reads a list of floats (any sequence of numbers, e.g. a list or a NumPy array).
@@ -228,7 +364,7 @@ pub fn target(
     key: Option<&Bound<'_, PyAny>>,
     namespace: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Target> {
-    let ns = opt_text(namespace, "namespace")?;
+    let ns = opt_namespace(namespace)?;
     let key = opt_text(key, "key")?;
     let target = target.filter(|t| !t.is_none());
     match (target, key) {
@@ -288,14 +424,14 @@ pub struct InsFields<'a, 'py> {
 /// Builds an inscription from a text and keyword fields.
 pub fn inscription(text_obj: &Bound<'_, PyAny>, f: &InsFields<'_, '_>) -> PyResult<Inscription> {
     let mut ins = Inscription::new(text(text_obj, "text")?);
-    ins.namespace = opt_text(f.namespace, "namespace")?;
+    ins.namespace = opt_namespace(f.namespace)?;
     ins.key = opt_text(f.key, "key")?;
     ins.metadata = string_map(f.metadata, "metadata")?;
     if let Some(k) = opt_text(f.kind, "kind")? {
         ins.kind = kind(&k)?;
     }
     if let Some(t) = f.valid_until.filter(|t| !t.is_none()) {
-        ins.valid_until = Some(millis(t, "valid_until")?);
+        ins.valid_until = Some(valid_until(t)?);
     }
     ins.derived_from = ids(f.derived_from, "derived_from")?;
     ins.vector = vector(f.vector)?;

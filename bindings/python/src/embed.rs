@@ -111,7 +111,7 @@ impl PyMiniLm {
         embed_many(py, &*self.0, texts)
     }
     fn __repr__(&self) -> String {
-        format!("MiniLmEmbedder(id={:?})", self.0.id())
+        format!("MiniLmEmbedder(id={})", crate::types::py_str(&self.0.id()))
     }
 }
 

@@ -27,6 +27,29 @@ fn verify_receipt(
     types::verify_receipt_document(document, public_key)
 }
 
+/// The string form of a tuple namespace: `("user", "ana")` is `"user:ana"`. Labels are joined
+/// by `:`; a `:` or `\` inside a label is escaped with a backslash. Every call that takes a
+/// `namespace=` accepts the tuple directly; `split_namespace` inverts this.
+#[pyfunction]
+fn join_namespace(labels: &Bound<'_, PyAny>) -> PyResult<String> {
+    if labels.is_instance_of::<pyo3::types::PyString>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "labels must be a tuple of str, not str",
+        ));
+    }
+    convert::namespace(labels)
+}
+
+/// The labels of a namespace string: `"user:ana"` gives `("user", "ana")`; the inverse of
+/// `join_namespace`.
+#[pyfunction]
+fn split_namespace<'py>(
+    py: Python<'py>,
+    namespace: convert::Utf8,
+) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    pyo3::types::PyTuple::new(py, convert::split_namespace(&namespace.0))
+}
+
 /// The extension module.
 #[pymodule]
 fn _oubli(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -50,5 +73,7 @@ fn _oubli(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<embed::PyHashEmbedder>()?;
     m.add_class::<embed::PyMiniLm>()?;
     m.add_function(wrap_pyfunction!(verify_receipt, m)?)?;
+    m.add_function(wrap_pyfunction!(join_namespace, m)?)?;
+    m.add_function(wrap_pyfunction!(split_namespace, m)?)?;
     Ok(())
 }

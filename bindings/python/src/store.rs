@@ -13,9 +13,9 @@ mod memory;
 mod query;
 mod snapshot;
 
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -36,18 +36,82 @@ fn call<T: Send>(
     py.detach(|| f(store)).map_err(to_py)
 }
 
+/// The options a `Store(...)` call opens with; two calls share one engine handle only when
+/// these are equal.
+#[derive(Clone, PartialEq, Eq)]
+struct OpenOptions {
+    read_only: bool,
+    scrub_on_purge: bool,
+    embedder_id: String,
+    seed: Option<[u8; 32]>,
+    signing_key: Option<[u8; 32]>,
+}
+
+/// One file opened in this process: the engine store, how many open `Store` objects use it,
+/// and the options it was opened with.
+struct OpenFile {
+    path: PathBuf,
+    store: Weak<Store>,
+    handles: Arc<AtomicUsize>,
+    options: OpenOptions,
+}
+
+/// Every file opened by this process, so that a second `Store(path)` on the same file shares
+/// the first one's engine handle instead of failing on the file lock.
+static OPEN_FILES: Mutex<Vec<OpenFile>> = Mutex::new(Vec::new());
+
+/// The path a file is registered under: canonical when the file (or its folder) exists.
+fn registry_path(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+        .map_or_else(|_| path.to_path_buf(), |d| d.join(name)),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// An oubli store: one file, opened in-process.
 ///
 /// `Store(path)` opens the store at `path`, creating it if there is none (`create=True`
 /// insists on a new file, `create=False` on an existing one). Use it as a context manager, or
 /// call `close()`. One `Store` may be shared by many threads.
+///
+/// Opening a file that this process already has open returns a `Store` that shares the same
+/// engine handle, when the options (`read_only`, `embedder`, `seed`, `signing_key`,
+/// `scrub_on_purge`) are the same; each `Store` object is closed on its own, and the file is
+/// closed with the last one. Different options raise `LockedError` (code `locked`) saying so.
 #[pyclass(frozen, name = "Store", module = "oubli")]
 pub struct PyStore {
     pub(crate) inner: Arc<Store>,
     closed: AtomicBool,
+    /// Open `Store` objects sharing `inner` (this one included until it is closed).
+    handles: Arc<AtomicUsize>,
+}
+
+impl Drop for PyStore {
+    fn drop(&mut self) {
+        if !self.closed.swap(true, Ordering::SeqCst) {
+            self.handles.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
 }
 
 impl PyStore {
+    /// The engine store, or `StoreClosedError` once this object was closed (even when another
+    /// `Store` object still holds the file open).
+    pub(crate) fn store(&self) -> PyResult<&Arc<Store>> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(to_py(oubli::Error::Closed));
+        }
+        Ok(&self.inner)
+    }
+
     /// Reads the target of a mutating call (a `target` argument, or `key=` and `namespace=`)
     /// and runs `f` on it with the GIL released.
     fn on_target<T: Send>(
@@ -59,7 +123,7 @@ impl PyStore {
         f: impl FnOnce(&Store, Target) -> oubli::Result<T> + Send,
     ) -> PyResult<T> {
         let t = convert::target(target, key, namespace)?;
-        call(py, &self.inner, |s| f(s, t))
+        call(py, self.store()?, |s| f(s, t))
     }
 }
 
@@ -81,28 +145,66 @@ impl PyStore {
         signing_key: Option<&Bound<'_, PyAny>>,
         scrub_on_purge: bool,
     ) -> PyResult<Self> {
+        let embedder = crate::embed::resolve(embedder)?;
+        let wanted = OpenOptions {
+            read_only,
+            scrub_on_purge,
+            embedder_id: embedder.id(),
+            seed: convert::bytes32(seed, "seed")?,
+            signing_key: convert::bytes32(signing_key, "signing_key")?,
+        };
         let mut opts = StoreOptions::default()
-            .embedder(crate::embed::resolve(embedder)?)
+            .embedder(embedder)
             .read_only(read_only)
             .scrub_on_purge(scrub_on_purge);
-        if let Some(s) = convert::bytes32(seed, "seed")? {
+        if let Some(s) = wanted.seed {
             opts = opts.deterministic_seed(s);
         }
-        if let Some(k) = convert::bytes32(signing_key, "signing_key")? {
+        if let Some(k) = wanted.signing_key {
             opts = opts.signing_key(k);
         }
-        let store = py
-            .detach(|| match create {
+        let key = registry_path(&path);
+        py.detach(|| {
+            // Held across the open: two threads opening one file end up sharing it.
+            let mut open = OPEN_FILES.lock().unwrap_or_else(|p| p.into_inner());
+            open.retain(|f| f.store.strong_count() > 0 && f.handles.load(Ordering::SeqCst) > 0);
+            if let Some(f) = open.iter().find(|f| f.path == key) {
+                if create == Some(true) {
+                    return Err(oubli::Error::AlreadyExists(path.clone()).into());
+                }
+                if f.options != wanted {
+                    return Err(LockedInProcess(path.clone()).into());
+                }
+                if let Some(store) = f.store.upgrade() {
+                    f.handles.fetch_add(1, Ordering::SeqCst);
+                    return Ok(PyStore {
+                        inner: store,
+                        closed: AtomicBool::new(false),
+                        handles: f.handles.clone(),
+                    });
+                }
+            }
+            let store = match create {
                 Some(true) => Store::create_with(&path, opts),
                 Some(false) => Store::open_with(&path, opts),
                 None if read_only => Store::open_with(&path, opts),
                 None => Store::open_or_create(&path, opts),
+            }?;
+            let inner = Arc::new(store);
+            let handles = Arc::new(AtomicUsize::new(1));
+            open.push(OpenFile {
+                path: registry_path(&path),
+                store: Arc::downgrade(&inner),
+                handles: handles.clone(),
+                options: wanted,
+            });
+            Ok(PyStore {
+                inner,
+                closed: AtomicBool::new(false),
+                handles,
             })
-            .map_err(to_py)?;
-        Ok(PyStore {
-            inner: Arc::new(store),
-            closed: AtomicBool::new(false),
         })
+        .map_err(|e: OpenError| e.into_py())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -115,10 +217,16 @@ impl PyStore {
         Ok(false)
     }
 
-    /// Closes the store. Later calls raise `StoreClosedError`; closing twice is fine.
+    /// Closes the store. Later calls raise `StoreClosedError`; closing twice is fine. When
+    /// other `Store` objects of this process share the file, it stays open for them.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        self.closed.store(true, Ordering::SeqCst);
-        call(py, &self.inner, |s| s.close())
+        if self.closed.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        if self.handles.fetch_sub(1, Ordering::SeqCst) == 1 {
+            call(py, &self.inner, |s| s.close())?;
+        }
+        Ok(())
     }
 
     /// Whether `close()` was called.
@@ -136,7 +244,7 @@ impl PyStore {
     /// The store's ed25519 public key (32 bytes): give it to whoever verifies receipts.
     #[getter]
     fn public_key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let k = call(py, &self.inner, |s| s.public_key())?;
+        let k = call(py, self.store()?, |s| s.public_key())?;
         Ok(PyBytes::new(py, &k))
     }
 
@@ -160,9 +268,52 @@ impl PyStore {
 
     fn __repr__(&self) -> String {
         format!(
-            "Store({:?}, closed={})",
-            self.inner.path().display().to_string(),
+            "Store({}, closed={})",
+            crate::types::py_str(&self.inner.path().display().to_string()),
             if self.closed() { "True" } else { "False" }
         )
+    }
+}
+
+/// A second `Store(path)` in this process with options different from the open one's.
+struct LockedInProcess(PathBuf);
+
+/// Why opening failed: an engine error, or the file is open here with other options.
+enum OpenError {
+    Engine(oubli::Error),
+    LockedInProcess(PathBuf),
+}
+
+impl From<oubli::Error> for OpenError {
+    fn from(e: oubli::Error) -> Self {
+        OpenError::Engine(e)
+    }
+}
+
+impl From<LockedInProcess> for OpenError {
+    fn from(l: LockedInProcess) -> Self {
+        OpenError::LockedInProcess(l.0)
+    }
+}
+
+impl OpenError {
+    fn into_py(self) -> PyErr {
+        match self {
+            OpenError::Engine(e) => to_py(e),
+            OpenError::LockedInProcess(p) => Python::attach(|py| {
+                crate::errors::raise(
+                    py,
+                    "LockedError",
+                    "locked",
+                    &format!(
+                        "the store at {} is already open in this process with other options \
+                         (read_only, embedder, seed, signing_key or scrub_on_purge); open it \
+                         with the same options to share it, or close the other Store first",
+                        p.display()
+                    ),
+                    &[],
+                )
+            }),
+        }
     }
 }

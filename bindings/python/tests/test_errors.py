@@ -39,7 +39,7 @@ def test_hierarchy() -> None:
         lambda s: s.inscribe("x", namespace=7),
         lambda s: s.inscribe("x", key=["k"]),
         lambda s: s.inscribe("x", metadata=["a", "b"]),
-        lambda s: s.inscribe("x", metadata={"a": 1}),
+        lambda s: s.inscribe("x", metadata={"a": None}),
         lambda s: s.inscribe("x", metadata={1: "a"}),
         lambda s: s.inscribe("x", kind=3),
         lambda s: s.inscribe("x", valid_until="tomorrow"),

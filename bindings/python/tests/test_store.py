@@ -69,10 +69,23 @@ def test_read_only_handles_share_the_file_and_refuse_writes(path: Path) -> None:
 
 
 def test_a_second_writer_is_locked_out(path: Path) -> None:
+    """Another process cannot open the file for writing (in this process a second Store
+    shares the handle: test_parity.py)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, oubli\n"
+        "try:\n"
+        "    oubli.Store(sys.argv[1])\n"
+        "except oubli.LockedError as e:\n"
+        "    print(e.code)\n"
+    )
     with oubli.Store(path):
-        with pytest.raises(oubli.LockedError) as e:
-            oubli.Store(path)
-        assert e.value.code == "locked"
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120
+        )
+        assert out.stdout.strip() == "locked", out.stdout + out.stderr
 
 
 def test_external_signing_key(path: Path) -> None:
@@ -518,14 +531,14 @@ def test_module_metadata() -> None:
 
 def test_target_objects() -> None:
     t = oubli.Target.by_key("pw", namespace="ops")
-    assert t.kind == "key" and repr(t) == 'Target.by_key("pw", namespace="ops")'
+    assert t.kind == "key" and repr(t) == "Target.by_key('pw', namespace='ops')"
     assert t == oubli.Target.by_key("pw", namespace="ops")
     assert t != oubli.Target.by_key("pw")
     assert oubli.Target.by_key("pw") == oubli.Target.by_key("pw", namespace="default")
     assert oubli.Target.by_id(3).kind == "id" and repr(oubli.Target.by_id(3)) == "Target.by_id(3)"
     q = oubli.Target.by_query("Ana's phone", namespace="crm")
     assert q.kind == "query" and "crm" in repr(q)
-    assert repr(oubli.Target.by_query("x")) == 'Target.by_query("x")'
+    assert repr(oubli.Target.by_query("x")) == "Target.by_query('x')"
 
 
 def test_numpy_vectors_are_accepted(store: oubli.Store) -> None:

@@ -117,7 +117,7 @@ pub(super) fn compact(a: CompactArgs, json: bool) -> Result<()> {
             c.derivation,
             opt(c.claimed),
             opt(c.recomputed),
-            serde_json::to_value(&c.status)
+            serde_json::to_value(c.status)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_else(|| "unknown".into())

@@ -13,6 +13,15 @@ hash-chained, signed log; every purge returns a signed receipt that anyone can v
 ...     report = store.purge("Ana's door code")                     # both versions erased
 ...     oubli.verify_receipt(report.receipt.document, store.public_key)
 
+Namespaces are strings or tuples of labels: ``("user", "ana")`` is the namespace
+``"user:ana"`` (labels joined by ``:``, a ``:`` or ``\\`` inside a label escaped by a
+backslash; :func:`join_namespace` and :func:`split_namespace` convert, ``Row.namespace_tuple``
+reads it back). Metadata and filter values may be ``str``, ``int``, ``float`` or ``bool``; the
+engine stores them as text and gives them back as ``str``. Times and log positions are kept
+apart (:mod:`oubli.times`): ``valid_until=`` is a time, ``as_of=`` a time or a log sequence
+number. Opening a file this process already has open shares the handle.
+:class:`oubli.aio.AsyncStore` offers every call as a coroutine.
+
 Store calls release the GIL; one ``Store`` may be shared by many threads. Errors are the
 classes of :mod:`oubli.errors`. :mod:`oubli.adapter` drives oubli from ForgetEval-style
 harnesses; :mod:`oubli.langgraph` is a LangGraph ``BaseStore`` whose delete really forgets.
@@ -55,13 +64,22 @@ from oubli._oubli import (
     Superseded,
     SweepReport,
     Target,
+    join_namespace,
+    split_namespace,
     verify_receipt,
 )
+from oubli.aio import AsyncStore
 from oubli.embeddings import MINILM_PACKAGE, minilm, minilm_model_dir
+from oubli.times import EpochMillis, LogSeq
 
 __version__ = ENGINE_VERSION
 
 __all__ = [
+    "AsyncStore",
+    "EpochMillis",
+    "LogSeq",
+    "join_namespace",
+    "split_namespace",
     "DEFAULT_NAMESPACE",
     "ENGINE_VERSION",
     "MAX_TEXT_BYTES",

@@ -3,8 +3,8 @@
 import builtins
 import os
 from pathlib import Path
-from collections.abc import Iterable, Sequence
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Literal, Protocol, SupportsFloat, final
 
@@ -28,6 +28,8 @@ __all__ = [
     "Superseded",
     "SweepReport",
     "Target",
+    "join_namespace",
+    "split_namespace",
     "verify_receipt",
 ]
 
@@ -39,7 +41,17 @@ _Kind = Literal["source", "derived", "note"]
 _State = Literal["pinned", "surface", "sinking", "submerged", "void"]
 _Legs = Literal["hybrid", "lexical", "vector"]
 _Op = Literal["supersede", "release", "pin", "resurface", "purge"]
-_Time = int | datetime
+from oubli.times import EpochMillis, LogSeq
+
+# A namespace: a str, or a tuple of labels (("user", "ana") is "user:ana"; see join_namespace).
+_Namespace = str | tuple[str, ...]
+# Metadata and filter values: stored as text (int as digits, float as repr, bool as
+# "true"/"false"); read back as str.
+_MetaValue = str | int | float | bool
+# valid_until: a time (never a log sequence number).
+_ValidUntil = datetime | timedelta | EpochMillis
+# as_of: a time or a log sequence number (never epoch milliseconds as a bare int).
+_AsOf = datetime | LogSeq
 _TargetArg = int | str | Target | None
 _Vector = Sequence[SupportsFloat]
 
@@ -61,10 +73,10 @@ class Target:
     def by_id(id: int) -> Target:
         """One row by id."""
     @staticmethod
-    def by_key(key: str, namespace: str | None = None) -> Target:
+    def by_key(key: str, namespace: _Namespace | None = None) -> Target:
         """The live row holding ``key`` in ``namespace`` (default ``"default"``)."""
     @staticmethod
-    def by_query(text: str, namespace: str | None = None) -> Target:
+    def by_query(text: str, namespace: _Namespace | None = None) -> Target:
         """The rows ``text`` describes, optionally within one namespace."""
     @property
     def kind(self) -> Literal["id", "key", "query"]: ...
@@ -78,6 +90,9 @@ class Row:
     @property
     def namespace(self) -> str: ...
     @property
+    def namespace_tuple(self) -> tuple[str, ...]:
+        """The namespace's labels: "user:ana" gives ("user", "ana")."""
+    @property
     def key(self) -> str | None: ...
     @property
     def text(self) -> str | None:
@@ -87,12 +102,12 @@ class Row:
     @property
     def metadata(self) -> dict[str, str]: ...
     @property
-    def created_at(self) -> int:
+    def created_at(self) -> EpochMillis:
         """Milliseconds since the Unix epoch."""
     @property
-    def surfaced_at(self) -> int: ...
+    def surfaced_at(self) -> EpochMillis: ...
     @property
-    def valid_until(self) -> int | None: ...
+    def valid_until(self) -> EpochMillis | None: ...
     @property
     def depth(self) -> float:
         """inf pinned, 1.0 surface, (0, 1) sinking, 0.0 submerged, nan void."""
@@ -105,7 +120,7 @@ class Row:
     @property
     def supersedes(self) -> int | None: ...
     @property
-    def created_seq(self) -> int: ...
+    def created_seq(self) -> LogSeq: ...
     def to_dict(self) -> dict[str, Any]: ...
 
 @final
@@ -141,7 +156,7 @@ class Superseded:
     @property
     def new_id(self) -> int: ...
     @property
-    def seq(self) -> int: ...
+    def seq(self) -> LogSeq: ...
 
 @final
 class Opening:
@@ -176,7 +191,7 @@ class Receipt:
     @property
     def erased(self) -> list[int]: ...
     @property
-    def completion_seq(self) -> int | None: ...
+    def completion_seq(self) -> LogSeq | None: ...
     @property
     def audit_clean(self) -> bool: ...
     @property
@@ -192,13 +207,13 @@ class Receipt:
 @final
 class PurgeReport:
     @property
-    def seq(self) -> int: ...
+    def seq(self) -> LogSeq: ...
     @property
     def targeted(self) -> list[int]: ...
     @property
     def erased(self) -> list[int]: ...
     @property
-    def completion_seq(self) -> int | None: ...
+    def completion_seq(self) -> LogSeq | None: ...
     @property
     def receipt(self) -> Receipt: ...
     @property
@@ -211,7 +226,7 @@ class PurgeReport:
 @final
 class Event:
     @property
-    def seq(self) -> int: ...
+    def seq(self) -> LogSeq: ...
     @property
     def time(self) -> int: ...
     @property
@@ -241,7 +256,7 @@ class LogReport:
     @property
     def checkpoints(self) -> int: ...
     @property
-    def head_seq(self) -> int: ...
+    def head_seq(self) -> LogSeq: ...
     @property
     def head_hash(self) -> str: ...
 
@@ -296,8 +311,8 @@ class Snapshot:
         query: str,
         *,
         k: int | None = None,
-        namespace: str | None = None,
-        filters: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        filters: Mapping[str, _MetaValue] | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
@@ -308,8 +323,8 @@ class Snapshot:
     def list(
         self,
         *,
-        namespace: str | None = None,
-        filters: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        filters: Mapping[str, _MetaValue] | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
@@ -355,11 +370,11 @@ class Store:
         self,
         text: str,
         *,
-        namespace: str | None = None,
+        namespace: _Namespace | None = None,
         key: str | None = None,
-        metadata: dict[str, str] | None = None,
+        metadata: Mapping[str, _MetaValue] | None = None,
         kind: _Kind | None = None,
-        valid_until: _Time | None = None,
+        valid_until: _ValidUntil | None = None,
         derived_from: Iterable[int] | None = None,
         vector: _Vector | None = None,
     ) -> int: ...
@@ -369,26 +384,26 @@ class Store:
         text: str,
         *,
         key: str,
-        namespace: str | None = None,
-        metadata: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        metadata: Mapping[str, _MetaValue] | None = None,
         kind: _Kind | None = None,
-        valid_until: _Time | None = None,
+        valid_until: _ValidUntil | None = None,
         derived_from: Iterable[int] | None = None,
         vector: _Vector | None = None,
     ) -> int: ...
     def get(self, id: int) -> Row: ...
-    def get_by_key(self, key: str, *, namespace: str | None = None) -> Row: ...
+    def get_by_key(self, key: str, *, namespace: _Namespace | None = None) -> Row: ...
     def recall(
         self,
         query: str,
         *,
         k: int | None = None,
-        namespace: str | None = None,
-        filters: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        filters: Mapping[str, _MetaValue] | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
-        as_of: _Time | None = None,
+        as_of: _AsOf | None = None,
         vector: _Vector | None = None,
         legs: _Legs = "hybrid",
         min_score: float = 0.0,
@@ -396,14 +411,14 @@ class Store:
     def list(
         self,
         *,
-        namespace: str | None = None,
-        filters: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        filters: Mapping[str, _MetaValue] | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
         after: int | None = None,
         limit: int | None = None,
-        as_of: _Time | None = None,
+        as_of: _AsOf | None = None,
     ) -> builtins.list[Row]: ...
     def supersede(
         self,
@@ -411,24 +426,24 @@ class Store:
         text: str | None = None,
         *,
         key: str | None = None,
-        namespace: str | None = None,
-        metadata: dict[str, str] | None = None,
+        namespace: _Namespace | None = None,
+        metadata: Mapping[str, _MetaValue] | None = None,
         kind: _Kind | None = None,
-        valid_until: _Time | None = None,
+        valid_until: _ValidUntil | None = None,
         derived_from: Iterable[int] | None = None,
         vector: _Vector | None = None,
     ) -> Superseded: ...
     def release(
-        self, target: _TargetArg = None, *, key: str | None = None, namespace: str | None = None
+        self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
     ) -> builtins.list[int]: ...
     def pin(
-        self, target: _TargetArg = None, *, key: str | None = None, namespace: str | None = None
+        self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
     ) -> builtins.list[int]: ...
     def resurface(
-        self, target: _TargetArg = None, *, key: str | None = None, namespace: str | None = None
+        self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
     ) -> builtins.list[int]: ...
     def purge(
-        self, target: _TargetArg = None, *, key: str | None = None, namespace: str | None = None
+        self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
     ) -> PurgeReport: ...
     def plan(
         self,
@@ -436,19 +451,19 @@ class Store:
         target: _TargetArg = None,
         *,
         key: str | None = None,
-        namespace: str | None = None,
+        namespace: _Namespace | None = None,
     ) -> Plan: ...
     def scrub(self) -> int: ...
     def set_decay_policy(
         self,
-        namespace: str,
+        namespace: _Namespace,
         *,
         half_life_ms: int | None = None,
         ttl_ms: int | None = None,
         floor: float = 0.05,
     ) -> None: ...
-    def clear_decay_policy(self, namespace: str) -> None: ...
-    def decay_policy(self, namespace: str) -> dict[str, Any] | None: ...
+    def clear_decay_policy(self, namespace: _Namespace) -> None: ...
+    def decay_policy(self, namespace: _Namespace) -> dict[str, Any] | None: ...
     def sweep(self) -> SweepReport: ...
     def history(self, id: int) -> History: ...
     def events(self, start: int = 1, end: int | None = None) -> builtins.list[Event]: ...
@@ -456,7 +471,13 @@ class Store:
     def verify_log(self, public_key: bytes | None = None) -> LogReport: ...
     def receipts(self) -> builtins.list[Receipt]: ...
     def receipt(self, purge_id: int) -> Receipt: ...
-    def as_of(self, at: _Time) -> Snapshot: ...
+    def as_of(self, at: _AsOf) -> Snapshot: ...
 
 def verify_receipt(document: bytes | str, public_key: bytes | None = None) -> Receipt:
     """Verifies a receipt document; raises VerificationError on any changed byte."""
+
+def join_namespace(labels: tuple[str, ...] | builtins.list[str]) -> str:
+    """("user", "ana") -> "user:ana"; ":" and "\\" inside a label are escaped by a backslash."""
+
+def split_namespace(namespace: str) -> tuple[str, ...]:
+    """"user:ana" -> ("user", "ana"); the inverse of join_namespace."""

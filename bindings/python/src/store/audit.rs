@@ -16,14 +16,14 @@ impl PyStore {
     /// The supersede chain `id` belongs to and every event that touched it.
     fn history(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyHistory> {
         let id = uint(id, "id")?;
-        let h = call(py, &self.inner, |s| s.history(id))?;
+        let h = call(py, self.store()?, |s| s.history(id))?;
         PyHistory::new(py, h)
     }
 
     /// Events with `start <= seq <= end` (`end` defaults to the head), in order.
     #[pyo3(signature = (start = 1, end = None))]
     fn events(&self, py: Python<'_>, start: u64, end: Option<u64>) -> PyResult<Vec<PyEvent>> {
-        let evs = call(py, &self.inner, |s| {
+        let evs = call(py, self.store()?, |s| {
             let end = match end {
                 Some(e) => e,
                 None => s.head()?.0,
@@ -35,7 +35,7 @@ impl PyStore {
 
     /// The head of the log: `(seq, hash hex)`.
     fn head(&self, py: Python<'_>) -> PyResult<(u64, String)> {
-        let (seq, h) = call(py, &self.inner, |s| s.head())?;
+        let (seq, h) = call(py, self.store()?, |s| s.head())?;
         Ok((seq, hex::encode(&h)))
     }
 
@@ -48,7 +48,7 @@ impl PyStore {
         public_key: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyLogReport> {
         let key = convert::bytes32(public_key, "public_key")?;
-        let r = call(py, &self.inner, |s| s.verify_log(key))?;
+        let r = call(py, self.store()?, |s| s.verify_log(key))?;
         Ok(PyLogReport {
             events: r.events,
             checkpoints: r.checkpoints,
@@ -59,13 +59,13 @@ impl PyStore {
 
     /// Every receipt stored in the file (each verified), by purge id.
     fn receipts(&self, py: Python<'_>) -> PyResult<Vec<PyReceipt>> {
-        let rs = call(py, &self.inner, |s| s.receipts())?;
+        let rs = call(py, self.store()?, |s| s.receipts())?;
         rs.into_iter().map(|(_, r)| PyReceipt::new(r)).collect()
     }
 
     /// The stored receipt of purge `purge_id`, verified under the store's key.
     fn receipt(&self, py: Python<'_>, purge_id: u64) -> PyResult<PyReceipt> {
-        let (doc, key) = call(py, &self.inner, |s| {
+        let (doc, key) = call(py, self.store()?, |s| {
             Ok((s.receipt_document(purge_id)?, s.public_key()?))
         })?;
         let r = py

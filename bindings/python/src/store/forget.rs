@@ -6,7 +6,7 @@ use pyo3::types::PyDict;
 
 use oubli::{DecayPolicy, Operation};
 
-use crate::convert::{self, InsFields, Utf8};
+use crate::convert::{self, InsFields};
 use crate::errors::invalid;
 use crate::types::{PyPlan, PyPurgeReport, PySuperseded, PySweepReport};
 
@@ -53,7 +53,7 @@ impl PyStore {
                 vector,
             },
         )?;
-        let s = call(py, &self.inner, |s| s.supersede(t, ins))?;
+        let s = call(py, self.store()?, |s| s.supersede(t, ins))?;
         Ok(PySuperseded {
             replaced: s.replaced,
             new_id: s.new_id,
@@ -144,7 +144,7 @@ impl PyStore {
     /// Rewrites indexes and file so nothing erased remains in any byte. Returns the scrub
     /// event's sequence number. Needed only with `scrub_on_purge=False`.
     fn scrub(&self, py: Python<'_>) -> PyResult<u64> {
-        call(py, &self.inner, |s| s.scrub())
+        call(py, self.store()?, |s| s.scrub())
     }
 
     /// Sets the decay policy of `namespace`: depth halves every `half_life_ms`; rows older
@@ -153,7 +153,7 @@ impl PyStore {
     fn set_decay_policy(
         &self,
         py: Python<'_>,
-        namespace: Utf8,
+        namespace: convert::Ns,
         half_life_ms: Option<i64>,
         ttl_ms: Option<i64>,
         floor: f64,
@@ -163,23 +163,25 @@ impl PyStore {
             ttl_ms,
             floor,
         };
-        call(py, &self.inner, |s| {
+        call(py, self.store()?, |s| {
             s.set_decay_policy(&namespace.0, Some(p))
         })
     }
 
     /// Removes the decay policy of `namespace`.
-    fn clear_decay_policy(&self, py: Python<'_>, namespace: Utf8) -> PyResult<()> {
-        call(py, &self.inner, |s| s.set_decay_policy(&namespace.0, None))
+    fn clear_decay_policy(&self, py: Python<'_>, namespace: convert::Ns) -> PyResult<()> {
+        call(py, self.store()?, |s| {
+            s.set_decay_policy(&namespace.0, None)
+        })
     }
 
     /// The decay policy of `namespace` as a dict, or None.
     fn decay_policy<'py>(
         &self,
         py: Python<'py>,
-        namespace: Utf8,
+        namespace: convert::Ns,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let p = call(py, &self.inner, |s| s.decay_policy(&namespace.0))?;
+        let p = call(py, self.store()?, |s| s.decay_policy(&namespace.0))?;
         p.map(|p| {
             let d = PyDict::new(py);
             d.set_item("half_life_ms", p.half_life_ms)?;
@@ -192,7 +194,7 @@ impl PyStore {
 
     /// Applies decay policies and validity now: one event per row whose depth changes.
     fn sweep(&self, py: Python<'_>) -> PyResult<PySweepReport> {
-        let r = call(py, &self.inner, |s| s.sweep())?;
+        let r = call(py, self.store()?, |s| s.sweep())?;
         Ok(PySweepReport {
             decayed: r.decayed,
             expired: r.expired,

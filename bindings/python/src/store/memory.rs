@@ -45,7 +45,7 @@ impl PyStore {
                 vector,
             },
         )?;
-        call(py, &self.inner, |s| s.inscribe(ins))
+        call(py, self.store()?, |s| s.inscribe(ins))
     }
 
     /// Inscribes many rows in one transaction: each item is a str or a dict with the keyword
@@ -60,7 +60,7 @@ impl PyStore {
         for (i, item) in items.try_iter()?.enumerate() {
             batch.push(convert::inscription_item(&item?, i)?);
         }
-        call(py, &self.inner, |s| s.inscribe_batch(batch))
+        call(py, self.store()?, |s| s.inscribe_batch(batch))
     }
 
     /// Inscribes under natural key `key`: supersedes the live row holding it, or inscribes.
@@ -93,20 +93,25 @@ impl PyStore {
                 vector,
             },
         )?;
-        call(py, &self.inner, |s| s.upsert(ins))
+        call(py, self.store()?, |s| s.upsert(ins))
     }
 
     /// Reads one row by id, whatever its depth (a purged row has `text=None`).
     fn get(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyRow> {
         let id = uint(id, "id")?;
-        call(py, &self.inner, |s| s.get(id)).map(PyRow::from)
+        call(py, self.store()?, |s| s.get(id)).map(PyRow::from)
     }
 
     /// The live row holding `key` in `namespace` (default `"default"`).
     #[pyo3(signature = (key, *, namespace = None))]
-    fn get_by_key(&self, py: Python<'_>, key: Utf8, namespace: Option<Utf8>) -> PyResult<PyRow> {
+    fn get_by_key(
+        &self,
+        py: Python<'_>,
+        key: Utf8,
+        namespace: Option<convert::Ns>,
+    ) -> PyResult<PyRow> {
         let ns = namespace.map_or_else(|| oubli::DEFAULT_NAMESPACE.to_owned(), |n| n.0);
-        call(py, &self.inner, |s| s.get_by_key(&ns, &key.0)).map(PyRow::from)
+        call(py, self.store()?, |s| s.get_by_key(&ns, &key.0)).map(PyRow::from)
     }
 
     /// Recalls the `k` rows that best match `query`: BM25 and vector similarity, each
@@ -142,7 +147,7 @@ impl PyStore {
         let as_of = convert::as_of(as_of)?;
         let include = Include::new(include_submerged, include_expired);
         let how = query::How { legs, min_score };
-        query::recall(py, &self.inner, query, k, f, include, as_of, vector, how)
+        query::recall(py, self.store()?, query, k, f, include, as_of, vector, how)
     }
 
     /// Lists rows in id order: live rows by default, filtered like `recall`, paged with
@@ -167,6 +172,6 @@ impl PyStore {
         let f = Filters::read(namespace, filters, kinds)?;
         let as_of = convert::as_of(as_of)?;
         let include = Include::new(include_submerged, include_expired);
-        query::list(py, &self.inner, f, include, after, limit, as_of)
+        query::list(py, self.store()?, f, include, after, limit, as_of)
     }
 }

@@ -29,7 +29,7 @@ impl Filters {
         kinds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Filters> {
         Ok(Filters {
-            namespace: convert::opt_text(namespace, "namespace")?,
+            namespace: convert::opt_namespace(namespace)?,
             filters: convert::string_map(filters, "filters")?,
             kinds: convert::kinds(kinds)?,
         })

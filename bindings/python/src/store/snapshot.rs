@@ -21,7 +21,7 @@ impl PyStore {
     fn as_of(slf: Py<Self>, py: Python<'_>, at: &Bound<'_, PyAny>) -> PyResult<PySnapshot> {
         let at = convert::as_of(Some(at))?
             .ok_or_else(|| invalid("as_of needs a sequence number or a datetime"))?;
-        let store = slf.get().inner.clone();
+        let store = slf.get().store()?.clone();
         // Resolve now so a bad point fails here rather than at the first read.
         let q = ListQuery {
             limit: Some(0),

@@ -269,8 +269,10 @@ impl PyPurgeReport {
 
     fn __repr__(&self) -> String {
         format!(
-            "PurgeReport(seq={}, erased={:?}, completion_seq={:?})",
-            self.seq, self.erased, self.completion_seq
+            "PurgeReport(seq={}, erased={:?}, completion_seq={})",
+            self.seq,
+            self.erased,
+            super::py_opt(self.completion_seq)
         )
     }
 }

@@ -88,10 +88,10 @@ impl PyEvent {
 
     fn __repr__(&self) -> String {
         format!(
-            "Event(seq={}, kind={:?}, namespace={:?}, rows={:?})",
+            "Event(seq={}, kind={}, namespace={}, rows={:?})",
             self.seq,
-            self.kind,
-            self.namespace,
+            super::py_str(self.kind),
+            super::py_str(&self.namespace),
             self.event
                 .transitions
                 .iter()

@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 
 use oubli::{Hit, Row};
 
-use super::depth_f64;
+use super::{depth_f64, py_opt_str, py_str};
 
 /// One memory row, as the store holds it (with its depth as of the call's point in time).
 #[pyclass(frozen, name = "Row", module = "oubli")]
@@ -89,6 +89,13 @@ impl PyRow {
         self.metadata.clone()
     }
 
+    /// The namespace as a tuple of labels (`"user:ana"` gives `("user", "ana")`; see
+    /// `oubli.split_namespace`).
+    #[getter]
+    fn namespace_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        pyo3::types::PyTuple::new(py, crate::convert::split_namespace(&self.namespace))
+    }
+
     /// The row as a plain dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -112,8 +119,12 @@ impl PyRow {
 
     fn __repr__(&self) -> String {
         format!(
-            "Row(id={}, namespace={:?}, key={:?}, state={:?}, text={:?})",
-            self.id, self.namespace, self.key, self.state, self.text
+            "Row(id={}, namespace={}, key={}, state={}, text={})",
+            self.id,
+            py_str(&self.namespace),
+            py_opt_str(self.key.as_deref()),
+            py_str(self.state),
+            py_opt_str(self.text.as_deref())
         )
     }
 }
@@ -199,8 +210,10 @@ impl PyHit {
     fn __repr__(&self) -> String {
         let r = self.row.get();
         format!(
-            "Hit(id={}, score={:.5}, text={:?})",
-            r.id, self.score, r.text
+            "Hit(id={}, score={:.5}, text={})",
+            r.id,
+            self.score,
+            py_opt_str(r.text.as_deref())
         )
     }
 }

@@ -4,7 +4,8 @@ use pyo3::prelude::*;
 
 use oubli::Target;
 
-use crate::convert::Utf8;
+use super::py_str;
+use crate::convert::{Ns, Utf8};
 
 /// What a mutating call acts on: one row by id, the live row holding a natural key, or the rows
 /// a query describes. Mutating calls also take a plain `int` (id) or `str` (query).
@@ -23,7 +24,7 @@ impl PyTarget {
     /// Targets the live row holding `key` in `namespace`.
     #[staticmethod]
     #[pyo3(signature = (key, namespace = None))]
-    fn by_key(key: Utf8, namespace: Option<Utf8>) -> Self {
+    fn by_key(key: Utf8, namespace: Option<Ns>) -> Self {
         let ns = namespace.map_or_else(|| oubli::DEFAULT_NAMESPACE.to_owned(), |n| n.0);
         PyTarget(Target::key(ns, key.0))
     }
@@ -31,7 +32,7 @@ impl PyTarget {
     /// Targets the rows `text` describes, optionally within one namespace.
     #[staticmethod]
     #[pyo3(signature = (text, namespace = None))]
-    fn by_query(text: Utf8, namespace: Option<Utf8>) -> Self {
+    fn by_query(text: Utf8, namespace: Option<Ns>) -> Self {
         PyTarget(match namespace {
             Some(ns) => Target::query_in(ns.0, text.0),
             None => Target::query(text.0),
@@ -52,16 +53,24 @@ impl PyTarget {
         match &self.0 {
             Target::Id(id) => format!("Target.by_id({id})"),
             Target::Key { namespace, key } => {
-                format!("Target.by_key({key:?}, namespace={namespace:?})")
+                format!(
+                    "Target.by_key({}, namespace={})",
+                    py_str(key),
+                    py_str(namespace)
+                )
             }
             Target::Query {
                 namespace: Some(ns),
                 text,
-            } => format!("Target.by_query({text:?}, namespace={ns:?})"),
+            } => format!(
+                "Target.by_query({}, namespace={})",
+                py_str(text),
+                py_str(ns)
+            ),
             Target::Query {
                 namespace: None,
                 text,
-            } => format!("Target.by_query({text:?})"),
+            } => format!("Target.by_query({})", py_str(text)),
         }
     }
 }
