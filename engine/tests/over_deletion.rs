@@ -157,8 +157,7 @@ fn a_supersede_never_guesses_between_rows_tied_on_evidence() {
     );
     assert_eq!(live_texts(&s), before);
     assert!(
-        none.candidates.len() >= 2
-            && none.candidates.iter().all(|c| c.reason.contains("ties")),
+        none.candidates.len() >= 2 && none.candidates.iter().all(|c| c.reason.contains("ties")),
         "{none:?}"
     );
     // Evidence that tells them apart still decides.
@@ -215,8 +214,19 @@ fn a_longer_name_is_someone_else_in_every_script() {
 }
 
 /// People the generated stores hold, and people they never hold (no shared name parts).
-const PRESENT: &[&str] = &["Anna Weber", "Ben Okafor", "Chloe Martin", "Dmitri Volkov", "Emeka Obi"];
-const ABSENT: &[&str] = &["Priya Raman", "Kenta Sato", "Zanele Khumalo", "Oskar Lindqvist"];
+const PRESENT: &[&str] = &[
+    "Anna Weber",
+    "Ben Okafor",
+    "Chloe Martin",
+    "Dmitri Volkov",
+    "Emeka Obi",
+];
+const ABSENT: &[&str] = &[
+    "Priya Raman",
+    "Kenta Sato",
+    "Zanele Khumalo",
+    "Oskar Lindqvist",
+];
 const ATTRIBUTES: &[(&str, &str)] = &[
     ("phone number", "is 0151 2345 678"),
     ("home address", "is 12 Harbour Road"),

@@ -373,14 +373,20 @@ impl Inner {
             // The row must hold the request's attribute, unless the request is subject-wide
             // ("everything about X") or an identifier decides: "Kenta's salary" never reaches
             // "Kenta lives in Osaka".
-            let attribute_ok = best.holds_attribute() || fan_to_names || by_identifier;
+            // For a supersede, the new text restates the attribute: words of it the row holds
+            // are evidence too ("Sofia Mela is now head chef" for "who leads the kitchen").
+            let attribute_ok = best.holds_attribute()
+                || fan_to_names
+                || by_identifier
+                || (width == Width::One
+                    && hint.is_some_and(|h| score::hint_attribute_hits(h, view) > 0));
             if (best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier) || !attribute_ok {
                 // Only a row that holds some of the query's attribute itself, or talks about
                 // the same attribute slot, may be chosen by relatedness: a row that shares
                 // only the subject's name (or nothing) is no evidence.
-                if let Some(h) = hint.filter(|_| {
-                    best.attribute_hits > 0 || score::shares_slot(&shapes[0], view)
-                }) {
+                if let Some(h) =
+                    hint.filter(|_| best.attribute_hits > 0 || score::shares_slot(&shapes[0], view))
+                {
                     let rel = score::relatedness(&shapes[0], h, view);
                     weak.push((row.clone(), best.clone(), bm, rel));
                 }

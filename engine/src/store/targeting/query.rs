@@ -34,7 +34,12 @@ fn standalone(text: &str, span: &std::ops::Range<usize>) -> bool {
     let after = text[span.end..].chars().next();
     // A sentence-final period or comma after the word is punctuation, not glue.
     let after_glued = after.is_some_and(|c| {
-        glue(c) && !(c == '.' && text[span.end + 1..].chars().next().is_none_or(char::is_whitespace))
+        glue(c)
+            && !(c == '.'
+                && text[span.end + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace))
     });
     !before.is_some_and(glue) && !after_glued
 }
@@ -214,7 +219,9 @@ impl QueryShape {
                             .chars()
                             .filter(|c| c.is_alphabetic())
                             .all(char::is_uppercase);
-                    w.pos > 0 && first_upper && !acronym
+                    // Day and month names qualify a fact; they name no subject.
+                    let calendar = super::score::is_calendar(&w.stem);
+                    w.pos > 0 && first_upper && !acronym && !calendar
                 });
                 possessive || cased_name
             })

@@ -49,7 +49,7 @@ impl<'a> RowView<'a> {
 }
 
 /// Day and month names, which take plurals ("on Tuesdays").
-fn is_calendar(w: &str) -> bool {
+pub(crate) fn is_calendar(w: &str) -> bool {
     const NAMES: &[&str] = &[
         "monday",
         "tuesday",
@@ -362,22 +362,41 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // the query's compound but not its modifier, and the head there carries a modifier of its
     // own, the row states another attribute.
     if veto.is_none() && !q.has_identifiers() {
-        for pair in q.words.windows(2) {
+        let adjacent = |a: &QWord, b: &QWord| {
+            a.pos + 1 == b.pos
+                && b.chunk.gap == Some(canon::Gap::Joiner)
+                && q.text[a.chunk.span.end..b.chunk.span.start]
+                    .chars()
+                    .all(char::is_whitespace)
+        };
+        for (k, pair) in q.words.windows(2).enumerate() {
             let (m, h) = (&pair[0], &pair[1]);
-            let adjacent = m.pos + 1 == h.pos && h.chunk.gap == Some(canon::Gap::Joiner);
-            if !adjacent || m.name || h.name || find_word(m, row).is_some() {
+            // Only a two-word compound that ends its phrase: "passport number", not "taking
+            // new" in "taking new patients".
+            let ends_phrase = q.words.get(k + 2).is_none_or(|n| !adjacent(h, n));
+            let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m);
+            if !adjacent(m, h)
+                || !ends_phrase
+                || !starts_phrase
+                || m.name
+                || h.name
+                || find_word(m, row).is_some()
+            {
                 continue;
             }
             let contrast = row.chunks.iter().enumerate().find_map(|(p, c)| {
                 let prev = row.chunks.get(p.checked_sub(1)?)?;
                 let modifier = c.gap == Some(canon::Gap::Joiner)
                     && prev.form.chars().count() >= 2
-                    && row.text[prev.span.end..c.span.start].chars().all(char::is_whitespace)
+                    && row.text[prev.span.end..c.span.start]
+                        .chars()
+                        .all(char::is_whitespace)
                     && !has_digit(prev)
                     && !name_like(prev)
                     && !crate::text::is_stopword(&prev.form)
                     && !super::query::is_negated(&prev.form);
-                (word_matches(h, c) && modifier).then(|| row.text[prev.span.start..c.span.end].to_owned())
+                (word_matches(h, c) && modifier)
+                    .then(|| row.text[prev.span.start..c.span.end].to_owned())
             });
             if let Some(phrase) = contrast {
                 veto = Some(format!(
@@ -527,6 +546,17 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         attribute_hits,
         reasons,
     }
+}
+
+/// Words of a supersede's new text (names aside, four letters or more, request words aside)
+/// that `row` holds: evidence that the row states the attribute the new text restates.
+pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize {
+    hint.words
+        .iter()
+        .filter(|w| !w.name && w.stem.chars().count() >= 4)
+        .filter(|w| !super::query::is_request_word(&w.stem))
+        .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
+        .count()
 }
 
 /// Content words of `text` shared with clause `c` of `row` (for choosing which clause a
