@@ -2,6 +2,7 @@
 //! default of new stores) and, for comparison, the hash embedder.
 //!
 //! Run: `cargo bench -p oubli-bench --bench embed`.
+#![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use std::hint::black_box;
 
