@@ -47,9 +47,16 @@ fn an_absent_topic_scores_low_and_min_score_filters_it() {
     let s = store(&dir);
     let q = RecallQuery::new("what will the weather be like tomorrow afternoon");
     let all = s.recall(&q).unwrap();
-    assert!(!all.is_empty(), "without a threshold recall returns its k best");
+    assert!(
+        !all.is_empty(),
+        "without a threshold recall returns its k best"
+    );
     let relevant = s.recall(&q.clone().min_score(SUGGESTED_MIN_SCORE)).unwrap();
-    assert!(relevant.is_empty(), "{:?}", relevant.iter().map(|h| h.score).collect::<Vec<_>>());
+    assert!(
+        relevant.is_empty(),
+        "{:?}",
+        relevant.iter().map(|h| h.score).collect::<Vec<_>>()
+    );
     // Every returned hit passes the threshold.
     let hits = s
         .recall(&RecallQuery::new("Ana's dog").min_score(0.2))
@@ -67,9 +74,7 @@ fn chinese_japanese_and_korean_rows_are_found_lexically() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(&dir);
     for (q, want) in [("北京", "北京"), ("寿司", "寿司"), ("날씨", "날씨")] {
-        let hits = s
-            .recall(&RecallQuery::new(q).legs(Legs::Lexical))
-            .unwrap();
+        let hits = s.recall(&RecallQuery::new(q).legs(Legs::Lexical)).unwrap();
         assert!(
             hits.first()
                 .is_some_and(|h| h.row.text.as_deref().unwrap().contains(want)),
@@ -85,7 +90,8 @@ fn a_store_made_with_the_hash_embedder_reopens_with_it() {
     let hash: Arc<dyn Embedder> = Arc::new(HashEmbedder::default());
     {
         let s = Store::create_with(&path, StoreOptions::default().embedder(hash.clone())).unwrap();
-        s.inscribe(Inscription::new("Marco moved to Lisbon")).unwrap();
+        s.inscribe(Inscription::new("Marco moved to Lisbon"))
+            .unwrap();
     }
     let s = Store::open(&path).unwrap();
     assert_eq!(s.embedder().id(), hash.id());
