@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use oubli::{
-    Embedder, Error, HashEmbedder, Inscription, StaticEmbedder, ListQuery, ManualClock, RecallQuery, Store,
-    StoreOptions,
+    Embedder, Error, HashEmbedder, Inscription, ListQuery, ManualClock, RecallQuery,
+    StaticEmbedder, Store, StoreOptions,
 };
 
 use crate::adapter::{Adapter, AdapterError, ListRequest, RecallRequest, RowId, Target};

@@ -62,6 +62,17 @@ pub fn load(path: &Path) -> Result<Vec<QSet>, String> {
         .collect()
 }
 
+/// Queries about topics no generated row touches: their top scores show where a relevance
+/// threshold must sit.
+pub const ABSENT_TOPICS: &[&str] = &[
+    "what is the weather forecast for the weekend",
+    "how do I reset the router firmware",
+    "recipe for a vegetarian lasagna",
+    "who won the football world cup final",
+    "explain quantum entanglement simply",
+    "what is the exchange rate of the yen",
+];
+
 /// Mean recall@k per leg choice.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LegScores {
@@ -71,6 +82,8 @@ pub struct LegScores {
     pub recall_at: [(usize, f64); 3],
     /// Highest score of each query's top hit, averaged: how high scores run.
     pub mean_top_score: f64,
+    /// The highest score any hit of an [`ABSENT_TOPICS`] query got, over all sets.
+    pub absent_max_score: f64,
 }
 
 /// Recall@1/5/10 of BM25 only, vectors only and the fusion, for `sets`.
@@ -84,6 +97,7 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
     ];
     let mut sums = [[0f64; 3]; 3];
     let mut tops = [0f64; 3];
+    let mut absent = [0f64; 3];
     let mut n = 0usize;
     for (si, set) in sets.iter().enumerate() {
         let path = dir.path().join(format!("set-{si}.oubli"));
@@ -126,6 +140,14 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
                 }
             }
         }
+        for q in ABSENT_TOPICS {
+            for (li, (_, leg)) in legs.iter().enumerate() {
+                let hits = store
+                    .recall(&RecallQuery::new(*q).k(10).legs(*leg))
+                    .map_err(|e| e.to_string())?;
+                absent[li] = hits.iter().fold(absent[li], |m, h| m.max(h.score));
+            }
+        }
         store.close().map_err(|e| e.to_string())?;
     }
     let n = n.max(1) as f64;
@@ -140,6 +162,7 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
                 (KS[2], sums[li][2] / n),
             ],
             mean_top_score: tops[li] / n,
+            absent_max_score: absent[li],
         })
         .collect())
 }
@@ -147,17 +170,18 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
 /// Formats the scores as a table.
 pub fn format(scores: &[LegScores], queries: usize) -> String {
     let mut out = format!(
-        "{:<8} {:>9} {:>9} {:>9} {:>10}   ({queries} queries)\n",
-        "legs", "recall@1", "recall@5", "recall@10", "top score"
+        "{:<8} {:>9} {:>9} {:>9} {:>10} {:>12}   ({queries} queries)\n",
+        "legs", "recall@1", "recall@5", "recall@10", "top score", "absent max"
     );
     for s in scores {
         out.push_str(&format!(
-            "{:<8} {:>8.1}% {:>8.1}% {:>8.1}% {:>10.3}\n",
+            "{:<8} {:>8.1}% {:>8.1}% {:>8.1}% {:>10.3} {:>12.3}\n",
             s.legs,
             100.0 * s.recall_at[0].1,
             100.0 * s.recall_at[1].1,
             100.0 * s.recall_at[2].1,
-            s.mean_top_score
+            s.mean_top_score,
+            s.absent_max_score
         ));
     }
     out
@@ -221,10 +245,7 @@ const TOPICS: &[Topic] = &[
         b: vocab::PET_NAMES,
     },
     Topic {
-        facts: &[
-            "{p} moved to {a} last {b}.",
-            "{p} relocated to {a} in {b}.",
-        ],
+        facts: &["{p} moved to {a} last {b}.", "{p} relocated to {a} in {b}."],
         asks: &["where does {p} live now", "which town is {p}'s home"],
         a: vocab::CITIES,
         b: vocab::MONTHS,
@@ -234,7 +255,10 @@ const TOPICS: &[Topic] = &[
             "{p} is allergic to {a}.",
             "{p} gets a bad reaction from {a}.",
         ],
-        asks: &["what food must {p} avoid", "any dietary restrictions for {p}"],
+        asks: &[
+            "what food must {p} avoid",
+            "any dietary restrictions for {p}",
+        ],
         a: vocab::ALLERGENS,
         b: &[""],
     },
@@ -270,13 +294,19 @@ const TOPICS: &[Topic] = &[
     },
     Topic {
         facts: &["{p} plays the {a} in a band.", "{p} takes {a} lessons."],
-        asks: &["which musical instrument does {p} practise", "is {p} a musician"],
+        asks: &[
+            "which musical instrument does {p} practise",
+            "is {p} a musician",
+        ],
         a: vocab::INSTRUMENTS,
         b: &[""],
     },
     Topic {
         facts: &["{p} uses {a} as a work phone.", "{p} switched to {a}."],
-        asks: &["what mobile does {p} carry", "which smartphone brand is {p} on"],
+        asks: &[
+            "what mobile does {p} carry",
+            "which smartphone brand is {p} on",
+        ],
         a: PHONES,
         b: &[""],
     },
@@ -363,7 +393,11 @@ mod tests {
         for set in &a {
             assert_eq!(set.rows.len(), 3 * (TOPICS.len() + 2));
             for q in &set.queries {
-                assert!(q.relevant.iter().all(|r| set.rows.iter().any(|x| &x.id == r)));
+                assert!(
+                    q.relevant
+                        .iter()
+                        .all(|r| set.rows.iter().any(|x| &x.id == r))
+                );
             }
         }
     }

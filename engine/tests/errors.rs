@@ -58,26 +58,26 @@ fn bad_vectors_are_rejected() {
     assert!(matches!(
         s.inscribe(Inscription::new("v").vector(vec![1.0; 3])),
         Err(Error::DimensionMismatch {
-            expected: 384,
+            expected: 256,
             got: 3
         })
     ));
-    let mut v = vec![0.1; 384];
+    let mut v = vec![0.1; 256];
     v[7] = f32::NAN;
     assert!(matches!(
         s.inscribe(Inscription::new("v").vector(v)),
         Err(Error::InvalidVector(_))
     ));
     assert!(matches!(
-        s.inscribe(Inscription::new("v").vector(vec![0.0; 384])),
+        s.inscribe(Inscription::new("v").vector(vec![0.0; 256])),
         Err(Error::InvalidVector(_))
     ));
     assert!(matches!(
-        s.recall(&RecallQuery::new("q").vector(vec![f32::INFINITY; 384])),
+        s.recall(&RecallQuery::new("q").vector(vec![f32::INFINITY; 256])),
         Err(Error::InvalidVector(_))
     ));
     // A caller-supplied vector is used as given.
-    let mut mine = vec![0.0; 384];
+    let mut mine = vec![0.0; 256];
     mine[0] = 1.0;
     let id = s
         .inscribe(Inscription::new("custom").vector(mine.clone()))

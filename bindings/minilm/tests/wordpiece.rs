@@ -46,9 +46,16 @@ fn wordpiece_matches_the_tokenizers_crate() {
     };
     let reference = Tokenizer::from_file(dir.join("tokenizer.json")).expect("tokenizer.json");
     let model = StaticModel::builtin().expect("the shipped table");
-    let unk = model.wordpiece().id("[UNK]").expect("[UNK] in the vocabulary");
+    let unk = model
+        .wordpiece()
+        .id("[UNK]")
+        .expect("[UNK] in the vocabulary");
     for text in TEXTS {
-        let want = reference.encode(*text, false).expect("encode").get_ids().to_vec();
+        let want = reference
+            .encode(*text, false)
+            .expect("encode")
+            .get_ids()
+            .to_vec();
         let got = model.wordpiece().encode(text, unk);
         assert_eq!(got, want, "{text:?}");
     }

@@ -86,7 +86,12 @@ impl StaticModel {
         let mut norms: Vec<f32> = (0..n)
             .map(|i| {
                 let row = &values[i * dim..(i + 1) * dim];
-                scales[i] * row.iter().map(|v| (*v as i8 as f32).powi(2)).sum::<f32>().sqrt()
+                scales[i]
+                    * row
+                        .iter()
+                        .map(|v| (*v as i8 as f32).powi(2))
+                        .sum::<f32>()
+                        .sqrt()
             })
             .collect();
         norms.sort_by(f32::total_cmp);
@@ -105,7 +110,11 @@ impl StaticModel {
     pub fn builtin() -> Result<Arc<StaticModel>> {
         static MODEL: OnceLock<std::result::Result<Arc<StaticModel>, String>> = OnceLock::new();
         MODEL
-            .get_or_init(|| StaticModel::parse(ASSET).map(Arc::new).map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                StaticModel::parse(ASSET)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
             .clone()
             .map_err(Error::Embedder)
     }
@@ -203,7 +212,8 @@ impl Embedder for StaticEmbedder {
 }
 
 /// Cosine of unrelated texts and of a clear match for [`StaticEmbedder`] (see
-/// [`Embedder::similarity_range`]); measured as described in `docs/recall.md`.
+/// [`Embedder::similarity_range`]). A prior, not yet checked by `oubli-bench recall-quality`
+/// (see `docs/recall.md`).
 pub const STATIC_SIMILARITY_RANGE: (f32, f32) = (0.25, 0.85);
 
 #[cfg(test)]
@@ -232,7 +242,9 @@ mod tests {
         let e = e();
         let q = e.embed("what car does she drive").unwrap();
         let hit = e.embed("her vehicle is a red sedan").unwrap();
-        let miss = e.embed("the quarterly budget meeting moved to friday").unwrap();
+        let miss = e
+            .embed("the quarterly budget meeting moved to friday")
+            .unwrap();
         assert!(dot(&q, &hit) > dot(&q, &miss));
         let q = e.embed("is it going to rain tomorrow").unwrap();
         let hit = e.embed("the weather forecast predicts showers").unwrap();

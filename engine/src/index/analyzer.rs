@@ -183,7 +183,10 @@ mod tests {
 
     #[test]
     fn cjk_runs_become_bigrams() {
-        assert_eq!(terms("我在北京大学"), vec!["我在", "在北", "北京", "京大", "大学"]);
+        assert_eq!(
+            terms("我在北京大学"),
+            vec!["我在", "在北", "北京", "京大", "大学"]
+        );
         assert_eq!(terms("東京"), vec!["東京"]);
         assert_eq!(terms("猫"), vec!["猫"]);
         // Japanese kana and Korean hangul too; latin words next to CJK stay words.

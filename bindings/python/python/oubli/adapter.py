@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from oubli._oubli import PurgeReport, Store
+from oubli._oubli import HashEmbedder, PurgeReport, Store
 from oubli.errors import NoMatchError
 
 __all__ = ["Adapter", "OubliAdapter"]
@@ -62,7 +62,8 @@ class OubliAdapter:
     """oubli as a ForgetEval adapter.
 
     ``embedder`` is passed to every fresh :class:`oubli.Store` (default: the built-in hash
-    embedder; ``oubli.minilm()`` for all-MiniLM-L6-v2). ``directory`` holds the store files
+    embedder, as the Rust conformance runner uses, not the static table new stores get;
+    ``oubli.minilm()`` for all-MiniLM-L6-v2). ``directory`` holds the store files
     (default: a private temporary directory removed by :meth:`close`). ``store_options`` are
     further keyword arguments for :class:`oubli.Store` (``seed``, ``scrub_on_purge``, ...).
     The last purge's report (with its signed receipt) is kept in :attr:`last_purge`.
@@ -79,7 +80,7 @@ class OubliAdapter:
     ) -> None:
         self._own_dir = directory is None
         self._dir = Path(tempfile.mkdtemp(prefix="oubli-adapter-") if directory is None else directory)
-        self._embedder = embedder
+        self._embedder = HashEmbedder() if embedder is None else embedder
         self._options = dict(store_options or {})
         self._store: Store | None = None
         self._generation = 0
