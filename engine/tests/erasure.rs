@@ -3,12 +3,12 @@
 mod common;
 
 use common::*;
-use oubli::{Embedder, HashEmbedder, Inscription, RecallQuery, Store, StoreOptions, Target};
+use oubli::{Embedder, Inscription, RecallQuery, StaticEmbedder, Store, StoreOptions, Target};
 
 /// The vector as the ANN snapshot stores it: usearch's i8 cast, which scales to unit magnitude
 /// in f64 and truncates `x * 127 / |v|` toward zero (usearch `cast_to_i8_gt`).
 fn vector_i8_bytes(text: &str) -> Vec<u8> {
-    let e = HashEmbedder::default().embed(text).unwrap();
+    let e = StaticEmbedder::new().unwrap().embed(text).unwrap();
     let v = oubli::embed::check_vector(&e, e.len()).unwrap();
     let mag = v
         .iter()
@@ -21,7 +21,7 @@ fn vector_i8_bytes(text: &str) -> Vec<u8> {
 }
 
 fn vector_bytes(text: &str) -> Vec<u8> {
-    let e = HashEmbedder::default().embed(text).unwrap();
+    let e = StaticEmbedder::new().unwrap().embed(text).unwrap();
     // Exactly what the store keeps: the embedder's output, checked and normalized.
     oubli::embed::check_vector(&e, e.len())
         .unwrap()
