@@ -198,6 +198,9 @@ typedef struct {
   uint32_t as_of_kind;
   // Sequence number or time, per `as_of_kind`.
   int64_t as_of;
+  // Only hits whose score (relevance in [0, 1] times depth weight) is at least this; 0
+  // keeps the `k` best (0.3 keeps relevant hits only, see docs/recall.md).
+  double min_score;
 } OubliRecallQuery;
 
 // A list request (NULL means every live row).
