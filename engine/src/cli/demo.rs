@@ -164,13 +164,18 @@ pub fn run(path: Option<PathBuf>, json: bool) -> Result<()> {
         "tulip-4417",
     ] {
         let found = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+        // The superseded password is kept (submerged) on purpose: supersede is not erasure.
+        let kept = needle == "tulip-4417";
         out.say(format_args!(
             "    {needle:<28} {}",
-            if found { "FOUND" } else { "absent" }
+            match (found, kept) {
+                (true, true) => "present (superseded in step 3, not purged)",
+                (true, false) => "FOUND",
+                (false, _) => "absent",
+            }
         ))?;
         scan.insert(needle.into(), Value::Bool(found));
-        // The superseded password is kept (submerged) on purpose; the purged data is not.
-        if needle != "tulip-4417" {
+        if !kept {
             check(!found, "purged bytes are gone from the file")?;
         }
     }

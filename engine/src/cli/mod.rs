@@ -467,7 +467,6 @@ fn now_ms() -> Millis {
         .map_or(0, |d| d.as_millis() as Millis)
 }
 
-
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }

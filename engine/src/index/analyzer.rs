@@ -102,8 +102,8 @@ pub fn split(text: &str) -> Vec<Token> {
             if i - start == 1 {
                 push(chars[start].0, end_of(start + 1), &mut out);
             } else {
-                for j in start..i - 1 {
-                    push(chars[j].0, end_of(j + 2), &mut out);
+                for (j, &(at, _)) in chars.iter().enumerate().take(i - 1).skip(start) {
+                    push(at, end_of(j + 2), &mut out);
                 }
             }
         } else if c.is_alphanumeric() {
