@@ -2,26 +2,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
 use common::*;
-
-fn oubli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oubli"))
-        .args(args)
-        .output()
-        .expect("run oubli")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = oubli(args);
-    assert!(
-        out.status.success(),
-        "oubli {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 #[test]
 fn a_session_from_the_shell() {

@@ -10,17 +10,9 @@ use std::process::{Command, Output, Stdio};
 use common::*;
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_oubli"))
-}
-
-fn oubli(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run oubli")
-}
-
 /// Runs with `input` on standard input.
 fn oubli_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin()
+    let mut child = oubli_bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -34,17 +26,6 @@ fn oubli_stdin(args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = oubli(args);
-    assert!(
-        out.status.success(),
-        "oubli {args:?} failed ({:?}): {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn json(args: &[&str]) -> Value {
@@ -121,7 +102,7 @@ fn a_closed_pipe_ends_quietly() {
     drop(f);
     ok(&["inscribe", p, "--file", rows.to_str().unwrap()]);
 
-    let mut child = bin()
+    let mut child = oubli_bin()
         .args(["list", p])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

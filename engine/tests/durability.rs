@@ -9,29 +9,12 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::*;
 use oubli::audit::{Opening, SignedReceipt};
 use oubli::{Error, Inscription, ListQuery, Store, StoreOptions, Target};
-
-fn oubli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oubli"))
-        .args(args)
-        .output()
-        .expect("run oubli")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = oubli(args);
-    assert!(
-        out.status.success(),
-        "oubli {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn read_only(path: &Path) -> oubli::Result<Store> {
     Store::open_with(path, StoreOptions::default().read_only(true))

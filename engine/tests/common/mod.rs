@@ -48,3 +48,25 @@ pub fn file_contains(path: &std::path::Path, needle: &[u8]) -> bool {
     let bytes = std::fs::read(path).unwrap();
     bytes.windows(needle.len()).any(|w| w == needle)
 }
+
+/// The `oubli` binary of this package, ready for arguments.
+pub fn oubli_bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_oubli"))
+}
+
+/// Runs the `oubli` binary with `args` and returns what it did.
+pub fn oubli(args: &[&str]) -> std::process::Output {
+    oubli_bin().args(args).output().expect("run oubli")
+}
+
+/// Runs the `oubli` binary, asserts success and returns its standard output.
+pub fn ok(args: &[&str]) -> String {
+    let out = oubli(args);
+    assert!(
+        out.status.success(),
+        "oubli {args:?} failed ({:?}): {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
