@@ -100,22 +100,8 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
     let mut absent = [0f64; 3];
     let mut n = 0usize;
     for (si, set) in sets.iter().enumerate() {
-        let path = dir.path().join(format!("set-{si}.oubli"));
-        let store = Store::create_with(
-            &path,
-            StoreOptions::default()
-                .embedder(embedder.clone())
-                .durable(false)
-                .deterministic_seed([7; 32]),
-        )
-        .map_err(|e| e.to_string())?;
-        let ins: Vec<Inscription> = set.rows.iter().map(|r| Inscription::new(&r.text)).collect();
-        let ids = store.inscribe_batch(ins).map_err(|e| e.to_string())?;
-        let by_row: std::collections::HashMap<u64, &str> = ids
-            .iter()
-            .zip(&set.rows)
-            .map(|(id, r)| (*id, r.id.as_str()))
-            .collect();
+        let (store, by_row) =
+            load_set(&dir.path().join(format!("set-{si}.oubli")), set, &embedder)?;
         for q in &set.queries {
             if q.relevant.is_empty() {
                 continue;
@@ -165,6 +151,93 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
             absent_max_score: absent[li],
         })
         .collect())
+}
+
+/// One query's fused candidates with both legs' calibrated scores, for analysing fusion rules
+/// offline (`oubli-bench recall-quality --candidates-out FILE`).
+#[derive(Clone, Debug, Serialize)]
+pub struct QueryCandidates {
+    /// Dataset ids of the relevant rows.
+    pub relevant: Vec<String>,
+    /// Every candidate either leg returned for k = 50, best fused first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// A candidate row of one query (see [`QueryCandidates`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    /// Dataset id of the row.
+    pub id: String,
+    /// Calibrated lexical score in [0, 1].
+    pub lexical: f64,
+    /// Calibrated semantic score in [0, 1].
+    pub semantic: f64,
+    /// Rank in the BM25 leg, if it returned the row.
+    pub bm25_rank: Option<usize>,
+    /// Rank in the vector leg, if it returned the row.
+    pub vector_rank: Option<usize>,
+}
+
+/// Recalls every query of `sets` with k = 50 and returns the candidates with both legs'
+/// calibrated scores.
+pub fn candidates(
+    sets: &[QSet],
+    embedder: Arc<dyn Embedder>,
+) -> Result<Vec<QueryCandidates>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (si, set) in sets.iter().enumerate() {
+        let (store, by_row) =
+            load_set(&dir.path().join(format!("set-{si}.oubli")), set, &embedder)?;
+        for q in set.queries.iter().filter(|q| !q.relevant.is_empty()) {
+            let hits = store
+                .recall(&RecallQuery::new(&q.text).k(50))
+                .map_err(|e| e.to_string())?;
+            let candidates = hits
+                .iter()
+                .filter_map(|h| {
+                    Some(Candidate {
+                        id: by_row.get(&h.row.id)?.to_string(),
+                        lexical: h.explain.lexical,
+                        semantic: h.explain.semantic,
+                        bm25_rank: h.explain.bm25_rank,
+                        vector_rank: h.explain.vector_rank,
+                    })
+                })
+                .collect();
+            out.push(QueryCandidates {
+                relevant: q.relevant.clone(),
+                candidates,
+            });
+        }
+        store.close().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Creates a store at `path` holding `set`'s rows; returns it with the map from row id to the
+/// dataset's id.
+fn load_set<'a>(
+    path: &Path,
+    set: &'a QSet,
+    embedder: &Arc<dyn Embedder>,
+) -> Result<(Store, std::collections::HashMap<u64, &'a str>), String> {
+    let store = Store::create_with(
+        path,
+        StoreOptions::default()
+            .embedder(embedder.clone())
+            .durable(false)
+            .deterministic_seed([7; 32]),
+    )
+    .map_err(|e| e.to_string())?;
+    let ins: Vec<Inscription> = set.rows.iter().map(|r| Inscription::new(&r.text)).collect();
+    let ids = store.inscribe_batch(ins).map_err(|e| e.to_string())?;
+    let by_row = ids
+        .iter()
+        .zip(&set.rows)
+        .map(|(id, r)| (*id, r.id.as_str()))
+        .collect();
+    Ok((store, by_row))
 }
 
 /// Formats the scores as a table.

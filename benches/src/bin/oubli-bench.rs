@@ -156,6 +156,10 @@ enum Command {
         /// Write the generated dataset to this file and stop.
         #[arg(long)]
         write_data: Option<PathBuf>,
+        /// Write every query's candidates with both legs' calibrated scores (JSON lines) to
+        /// this file and stop: the input for analysing fusion rules offline.
+        #[arg(long)]
+        candidates_out: Option<PathBuf>,
     },
     /// Check ForgetEval cases against the structural admission rules.
     Admit {
@@ -246,6 +250,7 @@ struct QualityArgs {
     people: usize,
     chatter: usize,
     write_data: Option<PathBuf>,
+    candidates_out: Option<PathBuf>,
 }
 
 fn recall_quality(a: QualityArgs) -> Result<(), String> {
@@ -266,6 +271,16 @@ fn recall_quality(a: QualityArgs) -> Result<(), String> {
     }
     let choice = EmbedderChoice::parse(&a.embedder).map_err(|e| e.to_string())?;
     let embedder = choice.build().map_err(|e| e.to_string())?;
+    if let Some(out) = &a.candidates_out {
+        let mut text = String::new();
+        for q in rq::candidates(&sets, embedder)? {
+            text.push_str(&serde_json::to_string(&q).map_err(|e| e.to_string())?);
+            text.push('\n');
+        }
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+        println!("wrote the candidates of every query to {}", out.display());
+        return Ok(());
+    }
     let queries: usize = sets.iter().map(|s| s.queries.len()).sum();
     let scores = rq::evaluate(&sets, embedder)?;
     let source = match &a.data {
@@ -390,6 +405,7 @@ fn main() -> ExitCode {
             people,
             chatter,
             write_data,
+            candidates_out,
         } => recall_quality(QualityArgs {
             data,
             embedder,
@@ -398,6 +414,7 @@ fn main() -> ExitCode {
             people,
             chatter,
             write_data,
+            candidates_out,
         })
         .map(|()| true),
         Command::Compare { a, b } => RunReport::read(&a)
