@@ -187,3 +187,90 @@ fn remember_recall_supersede_purge_scoped_by_user() {
     let (err, v) = s.call("verify_log", json!({}));
     assert!(!err && v["ok"] == true);
 }
+
+/// `oubli mcp --http`: one streamable-HTTP exchange over a raw socket.
+mod http {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::process::{Child, Command, Stdio};
+    use std::time::Duration;
+
+    struct HttpServer {
+        child: Child,
+        addr: String,
+    }
+
+    impl Drop for HttpServer {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    fn start(path: &std::path::Path) -> HttpServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oubli"))
+            .arg("mcp")
+            .arg(path)
+            .args(["--http", "127.0.0.1:0"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn oubli mcp --http");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
+        let addr = url.strip_suffix("/mcp").unwrap().to_string();
+        HttpServer { child, addr }
+    }
+
+    /// Posts one JSON-RPC message with `host` as the Host header; returns what the server
+    /// sent until it closed the connection or went quiet for a second.
+    fn post(server: &HttpServer, host: &str, body: &str) -> String {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(1))).unwrap();
+        write!(
+            s,
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+            if String::from_utf8_lossy(&out).contains("serverInfo") {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"oubli-test","version":"0"}}}"#;
+
+    #[test]
+    fn initialize_over_streamable_http_names_the_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = start(&dir.path().join("http.oubli"));
+        let reply = post(&server, &server.addr.clone(), INITIALIZE);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+        assert!(reply.contains("\"serverInfo\""), "{reply}");
+    }
+
+    #[test]
+    fn a_foreign_host_header_is_refused() {
+        // DNS rebinding: a page on evil.example resolving to 127.0.0.1 must not reach the store.
+        let dir = tempfile::tempdir().unwrap();
+        let server = start(&dir.path().join("http.oubli"));
+        let reply = post(&server, "evil.example", INITIALIZE);
+        assert!(!reply.starts_with("HTTP/1.1 200"), "{reply}");
+        assert!(!reply.contains("serverInfo"), "{reply}");
+    }
+}

@@ -69,9 +69,16 @@ enum Cmd {
     },
     /// Create a new store file.
     Init { path: PathBuf },
-    /// Serve the store to MCP clients (Model Context Protocol) over standard input and output.
-    /// The store is created when missing.
-    Mcp { path: PathBuf },
+    /// Serve the store to MCP clients (Model Context Protocol) over standard input and output,
+    /// or over streamable HTTP with `--http`. The store is created when missing.
+    Mcp {
+        path: PathBuf,
+        /// Serve streamable HTTP at this address (e.g. `127.0.0.1:8765`; port 0 picks a free
+        /// port) on the path `/mcp`, instead of stdio. No authentication: only loopback `Host`
+        /// headers are accepted (see the README's MCP section).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
     /// Declare, list and remove aliases (forms that name one person, account or identifier).
     #[command(subcommand)]
     Alias(alias::AliasCmd),
@@ -584,11 +591,14 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Compact(a) => compact::compact(a, json),
         Cmd::Recompute(a) => compact::recompute(a, json),
         Cmd::Demo { path } => demo::run(path, json),
-        Cmd::Mcp { path } => {
+        Cmd::Mcp { path, http } => {
             if !path.exists() {
                 Store::create(&path)?.close()?;
             }
-            mcp::serve_stdio(&path)
+            match http {
+                Some(addr) => mcp::serve_http(&path, addr),
+                None => mcp::serve_stdio(&path),
+            }
         }
         Cmd::Alias(cmd) => alias::run(cmd, json),
         Cmd::Plan {
