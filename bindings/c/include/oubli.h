@@ -115,11 +115,13 @@ typedef struct OubliRows OubliRows;
 typedef struct OubliStore OubliStore;
 
 // Options for `oubli_store_open`. A zeroed struct (or NULL) means: open an existing store
-// with the built-in 384-dimension hash embedder.
+// with the built-in embedder it was created with.
 typedef struct {
   // `OUBLI_OPEN_*` flags.
   uint32_t flags;
-  // Dimension of the built-in hash embedder (0: 384).
+  // 0: the built-in default (a new store gets the static MiniLM table; an existing store
+  // reopens with the built-in embedder it was created with). Otherwise the dimension of the
+  // built-in hash embedder to use (16 to 8192).
   uint32_t hash_dim;
   // 32 bytes: deterministic salt seed (tests and reproducible runs only), or NULL.
   const uint8_t *seed;

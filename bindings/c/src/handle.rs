@@ -19,12 +19,14 @@ pub const OUBLI_OPEN_READ_ONLY: u32 = 4;
 pub const OUBLI_OPEN_DEFER_SCRUB: u32 = 8;
 
 /// Options for `oubli_store_open`. A zeroed struct (or NULL) means: open an existing store
-/// with the built-in 384-dimension hash embedder.
+/// with the built-in embedder it was created with.
 #[repr(C)]
 pub struct OubliOpenOptions {
     /// `OUBLI_OPEN_*` flags.
     pub flags: u32,
-    /// Dimension of the built-in hash embedder (0: 384).
+    /// 0: the built-in default (a new store gets the static MiniLM table; an existing store
+    /// reopens with the built-in embedder it was created with). Otherwise the dimension of the
+    /// built-in hash embedder to use (16 to 8192).
     pub hash_dim: u32,
     /// 32 bytes: deterministic salt seed (tests and reproducible runs only), or NULL.
     pub seed: *const u8,
@@ -95,13 +97,11 @@ pub unsafe extern "C" fn oubli_store_open(
         let o = unsafe { options.as_ref() };
         let flags = o.map_or(0, |o| o.flags);
         let dim = o.map_or(0, |o| o.hash_dim);
-        let embedder = if dim == 0 {
-            HashEmbedder::default()
-        } else {
-            HashEmbedder::new(dim as usize)?
-        };
-        let mut opts = StoreOptions::default()
-            .embedder(Arc::new(embedder))
+        let mut opts = StoreOptions::default();
+        if dim != 0 {
+            opts = opts.embedder(Arc::new(HashEmbedder::new(dim as usize)?));
+        }
+        let mut opts = opts
             .read_only(flags & OUBLI_OPEN_READ_ONLY != 0)
             .scrub_on_purge(flags & OUBLI_OPEN_DEFER_SCRUB == 0);
         if let Some(o) = o {

@@ -165,17 +165,18 @@ impl Embedder for CallbackEmbedder {
     }
 }
 
-/// Resolves `embedder=`: `None` (built-in hash embedder), a `HashEmbedder`, a
+/// Resolves `embedder=`: `None` (the engine's default: the built-in static table for a new
+/// store, the store's own built-in embedder for an existing one), a `HashEmbedder`, a
 /// `MiniLmEmbedder`, or any object with `id`, `dim` and `embed`.
-pub fn resolve(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<dyn Embedder>> {
+pub fn resolve(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Arc<dyn Embedder>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Arc::new(HashEmbedder::default()));
+        return Ok(None);
     };
     if let Ok(h) = obj.cast::<PyHashEmbedder>() {
-        return Ok(h.get().0.clone());
+        return Ok(Some(h.get().0.clone()));
     }
     if let Ok(m) = obj.cast::<PyMiniLm>() {
-        return Ok(m.get().0.clone());
+        return Ok(Some(m.get().0.clone()));
     }
     let has = |a: &str| obj.hasattr(a).unwrap_or(false);
     if !(has("id") && has("dim") && has("embed")) {
@@ -195,10 +196,10 @@ pub fn resolve(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<dyn Embedder>> {
     if dim == 0 {
         return Err(crate::errors::invalid("embedder.dim must be positive"));
     }
-    Ok(Arc::new(CallbackEmbedder {
+    Ok(Some(Arc::new(CallbackEmbedder {
         obj: obj.clone().unbind(),
         id,
         dim,
         batch: has("embed_batch"),
-    }))
+    })))
 }

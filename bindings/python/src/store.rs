@@ -37,14 +37,28 @@ fn call<T: Send>(
 }
 
 /// The options a `Store(...)` call opens with; two calls share one engine handle only when
-/// these are equal.
+/// these agree (see [`OpenOptions::admits`]).
 #[derive(Clone, PartialEq, Eq)]
 struct OpenOptions {
     read_only: bool,
     scrub_on_purge: bool,
-    embedder_id: String,
+    /// The embedder asked for; `None` asks for the store's own. Once a file is open, the
+    /// registry records the id of the embedder it was opened with.
+    embedder_id: Option<String>,
     seed: Option<[u8; 32]>,
     signing_key: Option<[u8; 32]>,
+}
+
+impl OpenOptions {
+    /// Whether a file opened with `self` may serve a call asking for `wanted`: the same
+    /// options, and the same embedder unless `wanted` leaves the choice to the store.
+    fn admits(&self, wanted: &OpenOptions) -> bool {
+        self.read_only == wanted.read_only
+            && self.scrub_on_purge == wanted.scrub_on_purge
+            && self.seed == wanted.seed
+            && self.signing_key == wanted.signing_key
+            && (wanted.embedder_id.is_none() || wanted.embedder_id == self.embedder_id)
+    }
 }
 
 /// One file opened in this process: the engine store, how many open `Store` objects use it,
@@ -149,14 +163,16 @@ impl PyStore {
         let wanted = OpenOptions {
             read_only,
             scrub_on_purge,
-            embedder_id: embedder.id(),
+            embedder_id: embedder.as_ref().map(|e| e.id()),
             seed: convert::bytes32(seed, "seed")?,
             signing_key: convert::bytes32(signing_key, "signing_key")?,
         };
         let mut opts = StoreOptions::default()
-            .embedder(embedder)
             .read_only(read_only)
             .scrub_on_purge(scrub_on_purge);
+        if let Some(e) = embedder {
+            opts = opts.embedder(e);
+        }
         if let Some(s) = wanted.seed {
             opts = opts.deterministic_seed(s);
         }
@@ -172,7 +188,7 @@ impl PyStore {
                 if create == Some(true) {
                     return Err(oubli::Error::AlreadyExists(path.clone()).into());
                 }
-                if f.options != wanted {
+                if !f.options.admits(&wanted) {
                     return Err(LockedInProcess(path.clone()).into());
                 }
                 if let Some(store) = f.store.upgrade() {
@@ -196,7 +212,10 @@ impl PyStore {
                 path: registry_path(&path),
                 store: Arc::downgrade(&inner),
                 handles: handles.clone(),
-                options: wanted,
+                options: OpenOptions {
+                    embedder_id: Some(inner.embedder().id()),
+                    ..wanted
+                },
             });
             Ok(PyStore {
                 inner,
