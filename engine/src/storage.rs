@@ -6,7 +6,7 @@
 //! [`Payload::encode`]; records that are hashed or signed (events, checkpoints) use the
 //! hand-specified encodings in [`crate::log`].
 //!
-//! Format 1 encoded the serde records with bincode 2; [`migrate`] rewrites them on open and
+//! Format 1 encoded the serde records with bincode 2; [`migrate()`] rewrites them on open and
 //! [`format1`] is the hand-written reader it uses.
 
 use redb::{ReadableTable, TableDefinition};
@@ -20,7 +20,7 @@ pub mod migrate;
 pub use migrate::migrate;
 
 /// Version of the file layout, stored under [`meta::FORMAT`]. Version 2 encodes the serde
-/// records with postcard; version 1 (bincode 2) is migrated on open ([`migrate`]).
+/// records with postcard; version 1 (bincode 2) is migrated on open ([`migrate()`]).
 pub const FORMAT_VERSION: u32 = 2;
 
 /// Store-wide settings and counters: `&str -> bytes`.
@@ -140,7 +140,7 @@ impl Payload {
 
 /// Encodes a record with postcard (format 2).
 pub fn encode<T: Serialize>(v: &T) -> Result<Vec<u8>> {
-    postcard::to_allocvec(v).map_err(|e| Error::Corrupt(format!("record encoding: {e}")))
+    postcard::to_allocvec(v).map_err(|e| Error::Storage(format!("record encoding: {e}")))
 }
 
 /// Decodes a record written by [`encode`]; trailing bytes are corruption.

@@ -118,7 +118,10 @@ fn check_contents(s: &Store) {
     let doc = s.receipt_document(*purge_id).unwrap();
     oubli::audit::receipt::SignedReceipt::verify_document(&doc, Some(&s.public_key().unwrap()))
         .unwrap();
-    assert!(!all.iter().any(|r| r.text.as_deref().is_some_and(|t| t.contains("X1234567"))));
+    assert!(
+        !all.iter()
+            .any(|r| r.text.as_deref().is_some_and(|t| t.contains("X1234567")))
+    );
 
     // Derivation, provenance, compaction note.
     let total = all

@@ -2,16 +2,20 @@
 //! the hand-written format-1 reader ([`oubli::storage::format1`]) agrees with bincode 2 on
 //! `fixtures/format1_records.jsonl`: values of every stored type drawn from the strategies
 //! below, each with its bincode 2 (standard configuration) bytes, written once by bincode
-//! before the engine dropped it (the generator is in the commit that added the file).
+//! before the engine dropped it (the generator, `generate_corpus`, is in the commit that added
+//! the file).
 use std::collections::BTreeMap;
 
 use oubli::*;
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 
 fn int() -> impl Strategy<Value = u64> {
-    prop_oneof![0..251u64, 251..65_536u64, 65_536..(1u64 << 32), any::<u64>()]
+    prop_oneof![
+        0..251u64,
+        251..65_536u64,
+        65_536..(1u64 << 32),
+        any::<u64>()
+    ]
 }
 fn sint() -> impl Strategy<Value = i64> {
     prop_oneof![-300..300i64, any::<i32>().prop_map(i64::from), any::<i64>()]
@@ -23,10 +27,17 @@ fn short() -> impl Strategy<Value = String> {
     prop_oneof![6 => "\\PC{0,12}", 1 => "[a-z]{250,260}"]
 }
 fn float() -> impl Strategy<Value = f64> {
-    prop_oneof![0.0..=1.0f64, any::<f64>().prop_filter("finite", |f| f.is_finite())]
+    prop_oneof![
+        0.0..=1.0f64,
+        any::<f64>().prop_filter("finite", |f| f.is_finite())
+    ]
 }
 fn depth() -> impl Strategy<Value = Depth> {
-    prop_oneof![Just(Depth::Pinned), Just(Depth::Void), float().prop_map(Depth::Level)]
+    prop_oneof![
+        Just(Depth::Pinned),
+        Just(Depth::Void),
+        float().prop_map(Depth::Level)
+    ]
 }
 fn kind() -> impl Strategy<Value = Kind> {
     prop_oneof![Just(Kind::Source), Just(Kind::Derived), Just(Kind::Note)]
@@ -39,52 +50,181 @@ fn decimal() -> impl Strategy<Value = Decimal> {
 }
 fn row() -> impl Strategy<Value = Row> {
     (
-        (int(), short(), proptest::option::of(short()), proptest::option::of(text()), kind()),
+        (
+            int(),
+            short(),
+            proptest::option::of(short()),
+            proptest::option::of(text()),
+            kind(),
+        ),
         proptest::collection::btree_map(short(), short(), 0..6),
         (sint(), sint(), proptest::option::of(sint()), depth()),
-        (proptest::collection::vec(int(), 0..5), proptest::option::of(int()), proptest::option::of(int()), int()),
+        (
+            proptest::collection::vec(int(), 0..5),
+            proptest::option::of(int()),
+            proptest::option::of(int()),
+            int(),
+        ),
     )
-        .prop_map(|((id, namespace, key, text, kind), metadata, (created_at, surfaced_at, valid_until, depth), (derived_from, superseded_by, supersedes, created_seq))| Row {
-            id, namespace, key, text, kind, metadata, created_at, surfaced_at, valid_until, depth,
-            derived_from, superseded_by, supersedes, created_seq,
-        })
+        .prop_map(
+            |(
+                (id, namespace, key, text, kind),
+                metadata,
+                (created_at, surfaced_at, valid_until, depth),
+                (derived_from, superseded_by, supersedes, created_seq),
+            )| Row {
+                id,
+                namespace,
+                key,
+                text,
+                kind,
+                metadata,
+                created_at,
+                surfaced_at,
+                valid_until,
+                depth,
+                derived_from,
+                superseded_by,
+                supersedes,
+                created_seq,
+            },
+        )
 }
 fn policy() -> impl Strategy<Value = DecayPolicy> {
-    (proptest::option::of(sint()), proptest::option::of(sint()), float())
-        .prop_map(|(half_life_ms, ttl_ms, floor)| DecayPolicy { half_life_ms, ttl_ms, floor })
+    (
+        proptest::option::of(sint()),
+        proptest::option::of(sint()),
+        float(),
+    )
+        .prop_map(|(half_life_ms, ttl_ms, floor)| DecayPolicy {
+            half_life_ms,
+            ttl_ms,
+            floor,
+        })
 }
 fn alias() -> impl Strategy<Value = AliasGroup> {
-    (int(), short(), prop_oneof![Just(AliasKind::Person), Just(AliasKind::Account), Just(AliasKind::Identifier), Just(AliasKind::Other)], proptest::collection::vec(short(), 0..5), h32())
-        .prop_map(|(id, namespace, kind, forms, salt)| AliasGroup { id, namespace, kind, forms, salt })
+    (
+        int(),
+        short(),
+        prop_oneof![
+            Just(AliasKind::Person),
+            Just(AliasKind::Account),
+            Just(AliasKind::Identifier),
+            Just(AliasKind::Other)
+        ],
+        proptest::collection::vec(short(), 0..5),
+        h32(),
+    )
+        .prop_map(|(id, namespace, kind, forms, salt)| AliasGroup {
+            id,
+            namespace,
+            kind,
+            forms,
+            salt,
+        })
 }
 fn provenance() -> impl Strategy<Value = Provenance> {
     (
-        proptest::collection::vec((int(), int(), h32()).prop_map(|(id, version, commitment)| SourceRef { id, version, commitment }), 0..4),
-        proptest::option::of(proptest::collection::vec(short(), 1..3).prop_map(Derivation::sum_of_products)),
+        proptest::collection::vec(
+            (int(), int(), h32()).prop_map(|(id, version, commitment)| SourceRef {
+                id,
+                version,
+                commitment,
+            }),
+            0..4,
+        ),
+        proptest::option::of(
+            proptest::collection::vec(short(), 1..3).prop_map(Derivation::sum_of_products),
+        ),
         proptest::option::of(decimal()),
         proptest::option::of(text()),
     )
-        .prop_map(|(sources, derivation, claimed, template)| Provenance { sources, derivation, claimed, template })
-}
-fn note() -> impl Strategy<Value = Note> {
-    let check = (int(), short(), proptest::option::of(decimal()), proptest::option::of(decimal()),
-        prop_oneof![Just(CheckStatus::Match), Just(CheckStatus::Mismatch), Just(CheckStatus::Unverifiable)],
-        proptest::collection::vec(int(), 0..3))
-        .prop_map(|(derived, derivation, claimed, recomputed, status, missing)| Check { derived, derivation, claimed, recomputed, status, missing });
-    let line = (int(), prop_oneof![Just(LineKind::Determining), Just(LineKind::Other), Just(LineKind::Derived)])
-        .prop_map(|(id, kind)| NoteLine { id, kind });
-    (
-        (proptest::option::of(int()), proptest::option::of(int()), text(), int(), any::<bool>()),
-        (int(), int(), any::<bool>(), proptest::collection::vec(int(), 0..4), proptest::collection::vec(int(), 0..4), int()),
-        (proptest::collection::vec(line, 0..4), proptest::collection::vec(check, 0..3), h32(), proptest::option::of(h32())),
-    )
-        .prop_map(|((id, seq, text, budget, include_derived), (kept, total, complete, answer_determining, dropped, others_total), (lines, checks, digest, commitment))| Note {
-            id, seq, text, budget: budget as usize, include_derived, kept: kept as usize, total: total as usize, complete,
-            answer_determining, dropped, others_total: others_total as usize, lines,
-            certificate: Certificate { checks }, digest, commitment,
+        .prop_map(|(sources, derivation, claimed, template)| Provenance {
+            sources,
+            derivation,
+            claimed,
+            template,
         })
 }
-
+fn note() -> impl Strategy<Value = Note> {
+    let check = (
+        int(),
+        short(),
+        proptest::option::of(decimal()),
+        proptest::option::of(decimal()),
+        prop_oneof![
+            Just(CheckStatus::Match),
+            Just(CheckStatus::Mismatch),
+            Just(CheckStatus::Unverifiable)
+        ],
+        proptest::collection::vec(int(), 0..3),
+    )
+        .prop_map(
+            |(derived, derivation, claimed, recomputed, status, missing)| Check {
+                derived,
+                derivation,
+                claimed,
+                recomputed,
+                status,
+                missing,
+            },
+        );
+    let line = (
+        int(),
+        prop_oneof![
+            Just(LineKind::Determining),
+            Just(LineKind::Other),
+            Just(LineKind::Derived)
+        ],
+    )
+        .prop_map(|(id, kind)| NoteLine { id, kind });
+    (
+        (
+            proptest::option::of(int()),
+            proptest::option::of(int()),
+            text(),
+            int(),
+            any::<bool>(),
+        ),
+        (
+            int(),
+            int(),
+            any::<bool>(),
+            proptest::collection::vec(int(), 0..4),
+            proptest::collection::vec(int(), 0..4),
+            int(),
+        ),
+        (
+            proptest::collection::vec(line, 0..4),
+            proptest::collection::vec(check, 0..3),
+            h32(),
+            proptest::option::of(h32()),
+        ),
+    )
+        .prop_map(
+            |(
+                (id, seq, text, budget, include_derived),
+                (kept, total, complete, answer_determining, dropped, others_total),
+                (lines, checks, digest, commitment),
+            )| Note {
+                id,
+                seq,
+                text,
+                budget: budget as usize,
+                include_derived,
+                kept: kept as usize,
+                total: total as usize,
+                complete,
+                answer_determining,
+                dropped,
+                others_total: others_total as usize,
+                lines,
+                certificate: Certificate { checks },
+                digest,
+                commitment,
+            },
+        )
+}
 
 const CORPUS: &str = include_str!("fixtures/format1_records.jsonl");
 
@@ -170,35 +310,4 @@ proptest! {
         let _ = oubli::storage::format1::decode::<Provenance>(&bytes);
         let _ = oubli::storage::Payload::decode(&bytes);
     }
-}
-
-use std::io::Write;
-
-fn emit<T: serde::Serialize + std::fmt::Debug>(out: &mut impl Write, runner: &mut TestRunner, name: &str, s: impl Strategy<Value = T>, n: usize) {
-    for _ in 0..n {
-        let v = s.new_tree(runner).unwrap().current();
-        let bytes = bincode::serde::encode_to_vec(&v, bincode::config::standard()).unwrap();
-        let line = serde_json::json!({
-            "type": name,
-            "json": serde_json::to_string(&v).unwrap(),
-            "bincode": bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
-        });
-        writeln!(out, "{line}").unwrap();
-    }
-}
-
-#[test]
-#[ignore]
-fn generate_corpus() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format1_records.jsonl");
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut runner = TestRunner::deterministic();
-    emit(&mut out, &mut runner, "row", row(), 150);
-    emit(&mut out, &mut runner, "policy", policy(), 100);
-    emit(&mut out, &mut runner, "alias", alias(), 100);
-    emit(&mut out, &mut runner, "provenance", provenance(), 100);
-    emit(&mut out, &mut runner, "note", note(), 100);
-    emit(&mut out, &mut runner, "payload", (text(), h32()), 100);
-    emit(&mut out, &mut runner, "payload", ("[a-z]{65535,65537}", h32()), 2);
-    let _ = BTreeMap::<u8, u8>::new();
 }

@@ -38,7 +38,9 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
     let mut d = Decoder { input: bytes };
     let v = T::deserialize(&mut d).map_err(|e| Error::Corrupt(format!("format-1 record: {e}")))?;
     if !d.input.is_empty() {
-        return Err(Error::Corrupt("trailing bytes after format-1 record".into()));
+        return Err(Error::Corrupt(
+            "trailing bytes after format-1 record".into(),
+        ));
     }
     Ok(v)
 }
@@ -129,7 +131,10 @@ impl<'de> Decoder<'de> {
     }
 
     fn char(&mut self) -> DResult<char> {
-        let first = *self.input.first().ok_or(DecodeError("unexpected end".into()))?;
+        let first = *self
+            .input
+            .first()
+            .ok_or(DecodeError("unexpected end".into()))?;
         let width = match first {
             0x00..=0x7f => 1,
             0xc0..=0xdf => 2,
