@@ -299,15 +299,3 @@ impl From<tantivy::TantivyError> for Error {
         Error::TextIndex(e.to_string())
     }
 }
-
-impl From<bincode::error::DecodeError> for Error {
-    fn from(e: bincode::error::DecodeError) -> Self {
-        Error::Corrupt(format!("undecodable record: {e}"))
-    }
-}
-
-impl From<bincode::error::EncodeError> for Error {
-    fn from(e: bincode::error::EncodeError) -> Self {
-        Error::Storage(format!("record encoding: {e}"))
-    }
-}

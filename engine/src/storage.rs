@@ -1,22 +1,33 @@
 //! The redb tables that make up a store file, and the codec of the records in them.
 //!
-//! Every table lives in the one redb file. Records that are never hashed or signed (rows,
-//! payloads) use bincode 2's standard configuration through serde; records that are hashed or
-//! signed (events, checkpoints) use the hand-specified encodings in [`crate::log`].
+//! Every table lives in the one redb file. Records that are never hashed or signed (rows, decay
+//! policies, alias groups, provenance, note records) use postcard through serde ([`encode`]);
+//! payloads, which the independent auditor reads, use the explicit encoding of
+//! [`Payload::encode`]; records that are hashed or signed (events, checkpoints) use the
+//! hand-specified encodings in [`crate::log`].
+//!
+//! Format 1 encoded the serde records with bincode 2; [`migrate()`] rewrites them on open and
+//! [`format1`] is the hand-written reader it uses.
 
 use redb::{ReadableTable, TableDefinition};
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde::{Serialize, de::DeserializeOwned};
 
 use crate::error::{Error, Result};
 
-/// Version of the file layout, stored under [`meta::FORMAT`].
-pub const FORMAT_VERSION: u32 = 1;
+pub mod format1;
+pub mod migrate;
+
+pub use migrate::migrate;
+
+/// Version of the file layout, stored under [`meta::FORMAT`]. Version 2 encodes the serde
+/// records with postcard; version 1 (bincode 2) is migrated on open ([`migrate()`]).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Store-wide settings and counters: `&str -> bytes`.
 pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
-/// Row records without their text: `row id -> bincode(Row with text = None)`.
+/// Row records without their text: `row id -> postcard(Row with text = None)`.
 pub const ROWS: TableDefinition<u64, &[u8]> = TableDefinition::new("rows");
-/// Row content: `row id -> bincode(Payload)`. Deleted on purge.
+/// Row content: `row id -> Payload::encode`. Deleted on purge.
 pub const PAYLOADS: TableDefinition<u64, &[u8]> = oubli_audit::tables::PAYLOADS;
 /// Row vectors: `row id -> f32 little-endian`. Deleted on purge.
 pub const VECTORS: TableDefinition<u64, &[u8]> = oubli_audit::tables::VECTORS;
@@ -38,17 +49,17 @@ pub const TEXT_INDEX_FILES: TableDefinition<&str, &[u8]> = TableDefinition::new(
 pub const VECTOR_SNAPSHOT: TableDefinition<u64, &[u8]> = TableDefinition::new("vector_snapshot");
 /// Purge receipts: `purge id -> receipt document` (canonical JSON, see `oubli-audit`).
 pub const RECEIPTS: TableDefinition<u64, &[u8]> = oubli_audit::tables::RECEIPTS;
-/// Decay policies: `namespace -> bincode(DecayPolicy)`.
+/// Decay policies: `namespace -> postcard(DecayPolicy)`.
 pub const POLICIES: TableDefinition<&str, &[u8]> = TableDefinition::new("policies");
-/// Alias groups: `group id -> bincode(AliasGroup)`. A group is deleted when a purge erases the
+/// Alias groups: `group id -> postcard(AliasGroup)`. A group is deleted when a purge erases the
 /// entity it names.
 pub const ALIASES: TableDefinition<u64, &[u8]> = TableDefinition::new("aliases");
 
-/// Provenance of derived rows and notes: `row id -> bincode(Provenance)`. Deleted on purge.
+/// Provenance of derived rows and notes: `row id -> postcard(Provenance)`. Deleted on purge.
 pub const PROVENANCE: TableDefinition<u64, &[u8]> = TableDefinition::new("provenance");
 /// Derived rows and notes marked stale: `row id -> seq of the invalidate event`.
 pub const STALE: TableDefinition<u64, u64> = TableDefinition::new("stale");
-/// Compaction records of notes: `note id -> bincode(NoteRecord)`. Deleted on purge.
+/// Compaction records of notes: `note id -> postcard(NoteRecord)`. Deleted on purge.
 pub const NOTES: TableDefinition<u64, &[u8]> = TableDefinition::new("notes");
 
 /// Openings of purges not yet delivered to their caller, sealed with a key derived from the
@@ -86,7 +97,7 @@ pub mod meta {
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Payload {
     /// The text.
     pub text: String,
@@ -95,18 +106,48 @@ pub struct Payload {
     pub salt: [u8; 32],
 }
 
-/// Encodes a record with bincode 2 (standard configuration).
+impl Payload {
+    /// The explicit encoding of a payload record, the same in formats 1 and 2 (and read by
+    /// `oubli-audit` without the engine): the text's byte length as a varint (below 251: one
+    /// byte; otherwise a byte 251, 252 or 253 followed by the length as a little-endian u16, u32
+    /// or u64), the UTF-8 text, then the 32-byte salt.
+    pub fn encode(&self) -> Vec<u8> {
+        let n = self.text.len();
+        let mut out = Vec::with_capacity(n + 41);
+        if n < 251 {
+            out.push(n as u8);
+        } else if let Ok(n) = u16::try_from(n) {
+            out.push(251);
+            out.extend_from_slice(&n.to_le_bytes());
+        } else if let Ok(n) = u32::try_from(n) {
+            out.push(252);
+            out.extend_from_slice(&n.to_le_bytes());
+        } else {
+            out.push(253);
+            out.extend_from_slice(&(n as u64).to_le_bytes());
+        }
+        out.extend_from_slice(self.text.as_bytes());
+        out.extend_from_slice(&self.salt);
+        out
+    }
+
+    /// Reads a record written by [`Payload::encode`]; anything else is [`Error::Corrupt`].
+    pub fn decode(bytes: &[u8]) -> Result<Payload> {
+        let (text, salt): (String, [u8; 32]) = format1::decode(bytes)?;
+        Ok(Payload { text, salt })
+    }
+}
+
+/// Encodes a record with postcard (format 2).
 pub fn encode<T: Serialize>(v: &T) -> Result<Vec<u8>> {
-    Ok(bincode::serde::encode_to_vec(
-        v,
-        bincode::config::standard(),
-    )?)
+    postcard::to_allocvec(v).map_err(|e| Error::Storage(format!("record encoding: {e}")))
 }
 
 /// Decodes a record written by [`encode`]; trailing bytes are corruption.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    let (v, n) = bincode::serde::decode_from_slice(bytes, bincode::config::standard())?;
-    if n != bytes.len() {
+    let (v, rest) =
+        postcard::take_from_bytes(bytes).map_err(|e| Error::Corrupt(format!("record: {e}")))?;
+    if !rest.is_empty() {
         return Err(Error::Corrupt("trailing bytes after record".into()));
     }
     Ok(v)

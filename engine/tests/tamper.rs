@@ -181,14 +181,13 @@ fn deliberate_edits_of_rows_fail_verification() {
                 let mut payloads = tx.open_table(oubli::storage::PAYLOADS).unwrap();
                 let mut row: oubli::Row =
                     oubli::storage::decode(rows.get(1).unwrap().unwrap().value()).unwrap();
-                let mut p: oubli::storage::Payload =
-                    oubli::storage::decode(payloads.get(1).unwrap().unwrap().value()).unwrap();
+                let mut p =
+                    oubli::storage::Payload::decode(payloads.get(1).unwrap().unwrap().value())
+                        .unwrap();
                 f(&mut row, &mut p);
                 rows.insert(1, oubli::storage::encode(&row).unwrap().as_slice())
                     .unwrap();
-                payloads
-                    .insert(1, oubli::storage::encode(&p).unwrap().as_slice())
-                    .unwrap();
+                payloads.insert(1, p.encode().as_slice()).unwrap();
             }
             tx.commit().unwrap();
         }

@@ -388,7 +388,7 @@ fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
     for e in payloads.iter()? {
         let (k, v) = e?;
         let id = k.value();
-        let p: Payload = storage::decode(v.value())?;
+        let p = Payload::decode(v.value())?;
         let Some(r) = rows.get(id)? else { continue };
         let row: crate::Row = storage::decode(r.value())?;
         let Some(vec) = vectors.get(id)? else {

@@ -151,7 +151,7 @@ impl Batch<'_> {
         let mut row: Row = storage::decode(v.value())?;
         let payloads = self.tx.open_table(PAYLOADS)?;
         if let Some(p) = payloads.get(id)? {
-            let p: Payload = storage::decode(p.value())?;
+            let p = Payload::decode(p.value())?;
             row.text = Some(p.text);
         }
         Ok(row)
@@ -258,7 +258,7 @@ impl Batch<'_> {
                 text: ins.text.clone(),
                 salt,
             };
-            payloads.insert(id, storage::encode(&p)?.as_slice())?;
+            payloads.insert(id, p.encode().as_slice())?;
             let mut vectors = self.tx.open_table(VECTORS)?;
             vectors.insert(id, storage::encode_vector(&vector).as_slice())?;
             if let Some(key) = &row.key {
@@ -294,7 +294,7 @@ impl Batch<'_> {
             let p = payloads
                 .remove(row.id)?
                 .ok_or_else(|| Error::Corrupt(format!("row {} has no payload", row.id)))?;
-            storage::decode(p.value())?
+            Payload::decode(p.value())?
         };
         self.tx.open_table(VECTORS)?.remove(row.id)?;
         if let Some(key) = &row.key
@@ -341,12 +341,12 @@ impl Batch<'_> {
             let old = payloads
                 .get(row.id)?
                 .ok_or_else(|| Error::Corrupt(format!("row {} has no payload", row.id)))
-                .and_then(|p| storage::decode(p.value()))?;
+                .and_then(|p| Payload::decode(p.value()))?;
             let p = Payload {
                 text: text.clone(),
                 salt,
             };
-            payloads.insert(row.id, storage::encode(&p)?.as_slice())?;
+            payloads.insert(row.id, p.encode().as_slice())?;
             old
         };
         self.tx

@@ -102,7 +102,7 @@ impl Inner {
                 }
             }
             let payload = match &payloads {
-                Some(t) => t.get(id)?.map(|p| storage::decode::<Payload>(p.value())),
+                Some(t) => t.get(id)?.map(|p| Payload::decode(p.value())),
                 None => None,
             }
             .transpose()?;

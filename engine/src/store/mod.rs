@@ -312,15 +312,20 @@ impl Drop for Inner {
 impl Inner {
     fn open(path: &Path, opts: &StoreOptions) -> Result<Inner> {
         let db = guarded(|| {
+            // An older file layout is migrated first, in one transaction: in the file by a
+            // writer, in the private copy by a reader (the file is never written then).
             if opts.read_only {
                 // A private copy, read without a lock: never blocks the writer, needs no write
                 // permission, and a file not closed cleanly is recovered in the copy only.
-                storage::open_in_memory(path).map(Db::Snapshot)
+                let db = storage::open_in_memory(path)?;
+                storage::migrate(&db)?;
+                Ok(Db::Snapshot(db))
             } else {
-                redb::Builder::new()
+                let db = redb::Builder::new()
                     .open(path)
-                    .map(Db::Writable)
-                    .map_err(|e| map_open_error(path, e))
+                    .map_err(|e| map_open_error(path, e))?;
+                storage::migrate(&db)?;
+                Ok(Db::Writable(db))
             }
         })?;
         Inner::from_db(db, opts)
@@ -495,7 +500,7 @@ impl Inner {
             let mut all = Vec::new();
             for e in rows.iter()? {
                 let (k, v) = e?;
-                let p: storage::Payload = storage::decode(v.value())?;
+                let p = storage::Payload::decode(v.value())?;
                 all.push((k.value(), p.text));
             }
             self.text =
@@ -516,7 +521,7 @@ impl Inner {
         for id in touched {
             self.text.remove(id)?;
             if let Some(p) = payloads.get(id)? {
-                let p: storage::Payload = storage::decode(p.value())?;
+                let p = storage::Payload::decode(p.value())?;
                 self.text.add(id, &p.text)?;
             }
         }
@@ -536,7 +541,7 @@ impl Inner {
         if let Some(payloads) = storage::open_read(tx, PAYLOADS)?
             && let Some(p) = payloads.get(id)?
         {
-            let p: storage::Payload = storage::decode(p.value())?;
+            let p = storage::Payload::decode(p.value())?;
             row.text = Some(p.text);
         }
         Ok(Some(row))
@@ -570,7 +575,7 @@ fn rebuilt_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<Text
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
         for e in t.iter()? {
             let (k, v) = e?;
-            let p: storage::Payload = storage::decode(v.value())?;
+            let p = storage::Payload::decode(v.value())?;
             rows.push((k.value(), p.text));
         }
     }

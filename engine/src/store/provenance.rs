@@ -60,7 +60,7 @@ impl Batch<'_> {
         let row = self.row(id)?;
         let payloads = self.tx.open_table(PAYLOADS)?;
         let p = payloads.get(id)?.ok_or(Error::Purged(id))?;
-        let p: storage::Payload = storage::decode(p.value())?;
+        let p = storage::Payload::decode(p.value())?;
         Ok(SourceRef {
             id,
             version: row.created_seq,
@@ -202,7 +202,7 @@ impl Reader<'_> {
         let Some(p) = t.get(id)? else {
             return Ok(None);
         };
-        let p: storage::Payload = storage::decode(p.value())?;
+        let p = storage::Payload::decode(p.value())?;
         Ok(Some(SourceRef {
             id,
             version: row.created_seq,

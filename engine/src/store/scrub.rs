@@ -124,7 +124,7 @@ pub(super) fn rebuild_text(inner: &mut Inner) -> Result<()> {
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
         for e in t.iter()? {
             let (k, v) = e?;
-            let p: Payload = storage::decode(v.value())?;
+            let p = Payload::decode(v.value())?;
             rows.push((k.value(), p.text));
         }
     }

@@ -101,7 +101,7 @@ impl Store {
                 let salt = payloads
                     .as_ref()
                     .and_then(|t| t.get(id).ok().flatten())
-                    .map(|p| storage::decode::<storage::Payload>(p.value()))
+                    .map(|p| storage::Payload::decode(p.value()))
                     .transpose()?
                     .ok_or(Error::Purged(id))?
                     .salt;
