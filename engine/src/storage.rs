@@ -103,9 +103,14 @@ pub fn encode<T: Serialize>(v: &T) -> Result<Vec<u8>> {
     )?)
 }
 
+/// Largest allocation a record's claimed lengths may ask of the decoder: a mangled length
+/// (a flipped byte) fails as corruption instead of aborting the process on a huge allocation.
+const DECODE_LIMIT: usize = 64 << 20;
+
 /// Decodes a record written by [`encode`]; trailing bytes are corruption.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    let (v, n) = bincode::serde::decode_from_slice(bytes, bincode::config::standard())?;
+    let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
+    let (v, n) = bincode::serde::decode_from_slice(bytes, config)?;
     if n != bytes.len() {
         return Err(Error::Corrupt("trailing bytes after record".into()));
     }
