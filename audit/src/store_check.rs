@@ -312,7 +312,7 @@ fn check_rows(
         let mismatch = |what: &str| AuditError::Mismatch(format!("row {id}: {what}"));
         let (depth, digest) = last.get(&id).ok_or_else(|| mismatch("in no event"))?;
         seen += 1;
-        if rec.id != id || rec.depth.encode() != depth.encode() || rec.text.is_some() {
+        if rec.id != id || !rec.depth.identical(*depth) || rec.text.is_some() {
             return Err(mismatch("the record differs from the log"));
         }
         if depth.is_void() {

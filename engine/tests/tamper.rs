@@ -92,6 +92,8 @@ fn read_only(path: &Path) -> oubli::Result<Store> {
 struct Tally {
     detected: u64,
     harmless: u64,
+    /// Where the harmless flips judged by `judge` were (to see which fields they hit).
+    harmless_at: Vec<(usize, u8)>,
     silent_wrong: Vec<(usize, u8)>,
     panics: Vec<(usize, u8)>,
 }
@@ -215,7 +217,10 @@ fn judge(path: &Path, baseline: &str, at: (usize, u8), tally: &mut Tally) {
     match outcome {
         Err(_) => tally.panics.push(at),
         Ok(Err(_)) => tally.detected += 1,
-        Ok(Ok(true)) => tally.harmless += 1,
+        Ok(Ok(true)) => {
+            tally.harmless += 1;
+            tally.harmless_at.push(at);
+        }
         Ok(Ok(false)) => tally.silent_wrong.push(at),
     }
 }
@@ -411,4 +416,61 @@ fn clause_edits_and_clause_purges_verify() {
     s.close().unwrap();
     let r = read_only(&t.path).unwrap();
     r.verify_log(None).unwrap();
+}
+
+/// `oubli-audit verify --store` (`check_store`) recomputes the row digests too: a row's key,
+/// kind, metadata or vector edited through redb fails it; the untouched file passes.
+#[test]
+fn the_offline_audit_checks_row_digests() {
+    use oubli::audit::store_check::check_store;
+    use redb::ReadableTable;
+    let t = temp();
+    build(&t.path);
+    let (receipt, doc) = {
+        let s = read_only(&t.path).unwrap();
+        let (_, r) = s.receipts().unwrap().remove(0);
+        let doc = r.to_document().unwrap();
+        (r, doc)
+    };
+    let report = check_store(&t.path, &receipt, &doc, &[]).unwrap();
+    assert!(report.rows_digest_checked >= 6, "{report:?}");
+    let edit = |table: redb::TableDefinition<u64, &[u8]>, f: &dyn Fn(&mut Vec<u8>)| {
+        let copy = t.dir.path().join("audited.oubli");
+        std::fs::copy(&t.path, &copy).unwrap();
+        {
+            let db = redb::Database::open(&copy).unwrap();
+            let tx = db.begin_write().unwrap();
+            {
+                let mut tab = tx.open_table(table).unwrap();
+                let mut v = tab.get(1).unwrap().unwrap().value().to_vec();
+                f(&mut v);
+                tab.insert(1, v.as_slice()).unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        check_store(&copy, &receipt, &doc, &[])
+    };
+    // A component of the vector.
+    assert!(edit(oubli::storage::VECTORS, &|v| v[3] ^= 0x01).is_err());
+    // The key, through the engine's codec.
+    let rekey = |v: &mut Vec<u8>| {
+        let mut row: oubli::Row = oubli::storage::decode(v).unwrap();
+        row.key = Some("mail".into());
+        *v = oubli::storage::encode(&row).unwrap();
+    };
+    assert!(edit(oubli::storage::ROWS, &rekey).is_err());
+    let meta = |v: &mut Vec<u8>| {
+        let mut row: oubli::Row = oubli::storage::decode(v).unwrap();
+        row.metadata.insert("source".into(), "mail".into());
+        *v = oubli::storage::encode(&row).unwrap();
+    };
+    assert!(edit(oubli::storage::ROWS, &meta).is_err());
+    let kind = |v: &mut Vec<u8>| {
+        let mut row: oubli::Row = oubli::storage::decode(v).unwrap();
+        row.kind = oubli::Kind::Note;
+        *v = oubli::storage::encode(&row).unwrap();
+    };
+    assert!(edit(oubli::storage::ROWS, &kind).is_err());
+    // The same path without a change passes.
+    edit(oubli::storage::ROWS, &|_| {}).unwrap();
 }

@@ -167,6 +167,8 @@ impl Batch<'_> {
     pub(crate) fn put_row(&self, row: &Row) -> Result<()> {
         let mut stored = row.clone();
         stored.text = None;
+        // The depth as the log records it (verification compares them bit for bit).
+        stored.depth = stored.depth.canonical();
         let mut rows = self.tx.open_table(ROWS)?;
         rows.insert(row.id, storage::encode(&stored)?.as_slice())?;
         Ok(())

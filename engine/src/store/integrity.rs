@@ -137,7 +137,7 @@ impl Inner {
             let logged = depth
                 .get(&id)
                 .ok_or_else(|| bad(format!("row {id} is in no event")))?;
-            if logged.encode() != row.depth.encode() {
+            if !row.depth.identical(*logged) {
                 return Err(bad(format!(
                     "row {id} has depth {} but the log gives {}",
                     row.depth, logged
