@@ -113,6 +113,25 @@ impl Depth {
         }
     }
 
+    /// True when `self` and `other` are the same depth bit for bit (a level of `-0.0` is not
+    /// `+0.0` here, though both encode alike): how verification compares a stored depth with
+    /// the log's, so that no returned byte can differ from what the log gives.
+    pub fn identical(self, other: Depth) -> bool {
+        match (self, other) {
+            (Depth::Level(a), Depth::Level(b)) => a.to_bits() == b.to_bits(),
+            _ => self.encode() == other.encode(),
+        }
+    }
+
+    /// The same depth with a level of `-0.0` written as `+0.0` (what the log's encoding gives
+    /// back): the form rows are stored in.
+    pub fn canonical(self) -> Depth {
+        match self {
+            Depth::Level(d) if d == 0.0 => Depth::Level(0.0),
+            d => d,
+        }
+    }
+
     /// Canonical 9-byte encoding used in the event log: a tag byte (1 level, 2 pinned, 3 void)
     /// and the IEEE-754 bits of the level, little endian (zero for pinned and void).
     pub fn encode(self) -> [u8; 9] {
@@ -199,5 +218,7 @@ mod tests {
         nan[1..].copy_from_slice(&f64::NAN.to_bits().to_le_bytes());
         assert_eq!(Depth::decode(&nan), None);
         assert_eq!(Depth::level(-0.0).encode(), Depth::SUBMERGED.encode());
+        assert!(!Depth::level(-0.0).identical(Depth::SUBMERGED));
+        assert!(Depth::level(-0.0).canonical().identical(Depth::SUBMERGED));
     }
 }

@@ -9,8 +9,11 @@ use crate::{Millis, RowId};
 /// A 32-byte blake3 digest.
 pub type Hash32 = [u8; 32];
 
-/// Version byte that opens every encoded event.
+/// Version byte that opens an encoded event without row digests (every event before row
+/// digests existed, and events that leave no row live: purges of whole rows, scrubs, config).
 pub const EVENT_FORMAT_VERSION: u8 = 1;
+/// Version byte of an event that carries row digests ([`Event::digests`] not empty).
+pub const EVENT_FORMAT_VERSION_DIGESTS: u8 = 2;
 
 /// Domain-separation context for event hashes (blake3 `derive_key` mode).
 const EVENT_HASH_CONTEXT: &str = "oubli 2026-11-21 event hash v1";
@@ -106,6 +109,15 @@ pub struct Transition {
     pub after: Depth,
 }
 
+/// The digest of one row's fields ([`crate::row_digest`]) as the event left them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowDigest {
+    /// The row.
+    pub row: RowId,
+    /// [`crate::row_digest::RowFields::digest`] of the row after the event.
+    pub digest: Hash32,
+}
+
 /// One log entry. Its hash covers every field, including the previous entry's hash.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
@@ -121,6 +133,10 @@ pub struct Event {
     pub transitions: Vec<Transition>,
     /// Salted blake3 commitments to the content involved (never plaintext).
     pub commitments: Vec<Hash32>,
+    /// Digests of every row the event names that is not void afterwards, in transition order
+    /// (empty in events written before row digests existed: version 1).
+    #[serde(default)]
+    pub digests: Vec<RowDigest>,
     /// Hash of the previous event (or the genesis hash for seq 1).
     pub prev_hash: Hash32,
 }
@@ -137,13 +153,21 @@ impl Event {
     /// u32 transition count, then per transition:
     ///     u64 row id, 9-byte depth before (all zero = absent), 9-byte depth after
     /// u32 commitment count, then 32 bytes each
+    /// (version 2 only) u32 digest count (>= 1), then per digest: u64 row id, 32-byte digest
     /// 32  previous hash
     /// ```
+    ///
+    /// The version is 2 exactly when [`Event::digests`] is not empty, so every event written
+    /// before row digests existed keeps its bytes and hash.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
             64 + self.namespace.len() + 26 * self.transitions.len() + 32 * self.commitments.len(),
         );
-        out.push(EVENT_FORMAT_VERSION);
+        out.push(if self.digests.is_empty() {
+            EVENT_FORMAT_VERSION
+        } else {
+            EVENT_FORMAT_VERSION_DIGESTS
+        });
         out.extend_from_slice(&self.seq.to_le_bytes());
         out.extend_from_slice(&self.time.to_le_bytes());
         out.push(self.kind as u8);
@@ -159,6 +183,13 @@ impl Event {
         for c in &self.commitments {
             out.extend_from_slice(c);
         }
+        if !self.digests.is_empty() {
+            out.extend_from_slice(&(self.digests.len() as u32).to_le_bytes());
+            for d in &self.digests {
+                out.extend_from_slice(&d.row.to_le_bytes());
+                out.extend_from_slice(&d.digest);
+            }
+        }
         out.extend_from_slice(&self.prev_hash);
         out
     }
@@ -168,7 +199,7 @@ impl Event {
     pub fn decode(bytes: &[u8]) -> Result<Event> {
         let mut r = Reader { bytes, pos: 0 };
         let version = r.u8()?;
-        if version != EVENT_FORMAT_VERSION {
+        if version != EVENT_FORMAT_VERSION && version != EVENT_FORMAT_VERSION_DIGESTS {
             return Err(corrupt(format!("event version {version}")));
         }
         let seq = r.u64()?;
@@ -200,6 +231,19 @@ impl Event {
         for _ in 0..n {
             commitments.push(r.array32()?);
         }
+        let mut digests = Vec::new();
+        if version == EVENT_FORMAT_VERSION_DIGESTS {
+            let n = r.count(40)?;
+            if n == 0 {
+                return Err(corrupt("a version 2 event without digests".into()));
+            }
+            digests.reserve(n);
+            for _ in 0..n {
+                let row = r.u64()?;
+                let digest = r.array32()?;
+                digests.push(RowDigest { row, digest });
+            }
+        }
         let prev_hash = r.array32()?;
         if r.pos != bytes.len() {
             return Err(corrupt("trailing bytes".into()));
@@ -211,6 +255,7 @@ impl Event {
             kind,
             transitions,
             commitments,
+            digests,
             prev_hash,
         })
     }
@@ -300,8 +345,42 @@ mod tests {
                 },
             ],
             commitments: vec![[0xab; 32]],
+            digests: Vec::new(),
             prev_hash: [0x11; 32],
         }
+    }
+
+    /// Golden vector of a version 2 event: the version byte and the digest list are the only
+    /// differences from version 1.
+    #[test]
+    fn golden_vector_with_digests() {
+        let mut e = sample();
+        e.digests = vec![RowDigest {
+            row: 4,
+            digest: [0xcd; 32],
+        }];
+        let v1: String = sample().encode()[1..]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let v2: String = e.encode().iter().map(|b| format!("{b:02x}")).collect();
+        let split = v1.len() - 64;
+        assert_eq!(
+            v2,
+            format!(
+                "02{}{}{}{}",
+                &v1[..split],
+                "01000000",         // 1 digest
+                "0400000000000000", // row 4
+                "cd".repeat(32) + &v1[split..]
+            )
+        );
+        assert_eq!(Event::decode(&e.encode()).unwrap(), e);
+        // A version 2 event must carry digests: the strict inverse of encode.
+        let mut empty = e.encode();
+        let at = empty.len() - 32 - 40 - 4;
+        empty.splice(at..at + 44, 0u32.to_le_bytes());
+        assert!(Event::decode(&empty).is_err());
     }
 
     #[test]

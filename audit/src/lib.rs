@@ -18,6 +18,8 @@ pub mod error;
 pub mod event;
 pub mod hex;
 pub mod receipt;
+pub mod row_digest;
+pub mod row_record;
 pub mod store_check;
 pub mod tables;
 
@@ -25,11 +27,15 @@ pub use chain::{ChainReport, verify_chain};
 pub use checkpoint::{CHECKPOINT_LEN, Checkpoint, checkpoint_message, genesis_hash};
 pub use depth::{Depth, DepthState};
 pub use error::{AuditError, Result};
-pub use event::{EVENT_FORMAT_VERSION, Event, EventKind, Hash32, Transition, hash_encoded};
+pub use event::{
+    EVENT_FORMAT_VERSION, EVENT_FORMAT_VERSION_DIGESTS, Event, EventKind, Hash32, RowDigest,
+    Transition, hash_encoded,
+};
 pub use receipt::{
     CascadeEntry, Coverage, ErasedRow, ErasurePoint, LogPoints, OpenedRow, Opening, ReceiptBody,
     ResidualSummary, SignedReceipt,
 };
+pub use row_digest::RowFields;
 
 /// A row's identifier.
 pub type RowId = u64;

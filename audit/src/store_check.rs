@@ -10,9 +10,11 @@ use std::path::Path;
 use redb::{ReadableDatabase, ReadableTable, StorageBackend};
 
 use crate::chain::{ChainReport, verify_chain};
+use crate::depth::Depth;
 use crate::error::{AuditError, Result};
 use crate::event::{Event, EventKind};
 use crate::receipt::SignedReceipt;
+use crate::row_record::RowRecord;
 use crate::tables;
 
 /// What [`check_store`] established.
@@ -26,6 +28,10 @@ pub struct StoreReport {
     pub scanned: usize,
     /// Rows whose stored text opens a commitment the log holds for that row.
     pub payloads_checked: u64,
+    /// Live rows whose every field (record, text, vector) hashes to the row digest the last
+    /// event naming the row carries (rows last named before row digests existed are checked
+    /// through their text commitment only).
+    pub rows_digest_checked: u64,
 }
 
 /// Opens a private in-memory copy of a store file's bytes, recovering it there if the file was
@@ -214,14 +220,34 @@ pub fn check_store(
     };
     // Every stored text opens a content commitment of an event that names its row.
     let mut logged: BTreeMap<u64, BTreeSet<[u8; 32]>> = BTreeMap::new();
+    let mut last: BTreeMap<u64, (Depth, Option<[u8; 32]>)> = BTreeMap::new();
+    let mut digests_from = None;
     for e in events_t.iter().map_err(store_err)? {
         let (_, v) = e.map_err(store_err)?;
         let ev = Event::decode(v.value())?;
+        if digests_from.is_none() && !ev.digests.is_empty() {
+            digests_from = Some(ev.seq);
+        }
+        let expected: Vec<u64> = ev
+            .transitions
+            .iter()
+            .filter(|t| !t.after.is_void())
+            .map(|t| t.row)
+            .collect();
+        let carried: Vec<u64> = ev.digests.iter().map(|d| d.row).collect();
+        if (digests_from.is_some() || !carried.is_empty()) && carried != expected {
+            return Err(AuditError::Mismatch(format!(
+                "event {} carries row digests for {carried:?}, not for {expected:?}",
+                ev.seq
+            )));
+        }
         for t in &ev.transitions {
             logged
                 .entry(t.row)
                 .or_default()
                 .extend(ev.commitments.iter().copied());
+            let d = ev.digests.iter().find(|d| d.row == t.row).map(|d| d.digest);
+            last.insert(t.row, (t.after, d));
         }
     }
     let mut payloads_checked = 0;
@@ -238,6 +264,7 @@ pub fn check_store(
         }
         payloads_checked += 1;
     }
+    let rows_digest_checked = check_rows(&tx, &meta, &last)?;
     drop((payloads, meta, events_t, cps_t, tx, db));
     for n in needles {
         for form in [n.clone(), n.to_lowercase()] {
@@ -253,5 +280,71 @@ pub fn check_store(
         receipt_stored,
         scanned: needles.len(),
         payloads_checked,
+        rows_digest_checked,
     })
+}
+
+/// Checks every row record against the log: its depth is the depth the log gives it, void rows
+/// hold nothing, and a live row's fields hash to the digest the last event naming it carries.
+fn check_rows(
+    tx: &redb::ReadTransaction,
+    meta: &redb::ReadOnlyTable<&'static str, &'static [u8]>,
+    last: &BTreeMap<u64, (Depth, Option<[u8; 32]>)>,
+) -> Result<u64> {
+    let format = meta
+        .get(tables::META_FORMAT)
+        .map_err(store_err)?
+        .map(|v| v.value().to_vec());
+    if format.as_deref() != Some(&1u32.to_le_bytes()[..]) {
+        return Err(AuditError::Store(format!(
+            "row records of store format {format:?} are not understood by this verifier"
+        )));
+    }
+    let rows = tx.open_table(tables::ROWS).map_err(store_err)?;
+    let payloads = tx.open_table(tables::PAYLOADS).map_err(store_err)?;
+    let vectors = tx.open_table(tables::VECTORS).map_err(store_err)?;
+    let mut checked = 0;
+    let mut seen = 0usize;
+    for e in rows.iter().map_err(store_err)? {
+        let (k, v) = e.map_err(store_err)?;
+        let id = k.value();
+        let rec = RowRecord::decode(v.value())?;
+        let mismatch = |what: &str| AuditError::Mismatch(format!("row {id}: {what}"));
+        let (depth, digest) = last.get(&id).ok_or_else(|| mismatch("in no event"))?;
+        seen += 1;
+        if rec.id != id || !rec.depth.identical(*depth) || rec.text.is_some() {
+            return Err(mismatch("the record differs from the log"));
+        }
+        if depth.is_void() {
+            continue;
+        }
+        let Some(d) = digest else { continue };
+        let payload = payloads
+            .get(id)
+            .map_err(store_err)?
+            .ok_or_else(|| mismatch("no payload"))?;
+        let (text, salt) = decode_payload(payload.value())?;
+        let vector = vectors
+            .get(id)
+            .map_err(store_err)?
+            .ok_or_else(|| mismatch("no vector"))?;
+        let vector: Vec<f32> = vector
+            .value()
+            .chunks(4)
+            .map(|c| c.try_into().map(f32::from_le_bytes))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| mismatch("vector record"))?;
+        if rec.fields(&text, &vector).digest(&salt) != *d {
+            return Err(mismatch(
+                "its fields do not hash to the digest the log holds",
+            ));
+        }
+        checked += 1;
+    }
+    if seen != last.len() {
+        return Err(AuditError::Mismatch(
+            "rows named by the log are missing from the file".into(),
+        ));
+    }
+    Ok(checked)
 }

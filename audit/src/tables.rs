@@ -5,6 +5,8 @@ use redb::TableDefinition;
 
 /// Store-wide settings: `&str -> bytes` (see the engine's `storage::meta`).
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Row records (without their text): `row id -> record` (see [`crate::row_record`]).
+pub const ROWS: TableDefinition<u64, &[u8]> = TableDefinition::new("rows");
 /// Row content, deleted on purge: `row id -> payload`.
 pub const PAYLOADS: TableDefinition<u64, &[u8]> = TableDefinition::new("payloads");
 /// Row vectors, deleted on purge: `row id -> f32 LE`.
@@ -20,3 +22,5 @@ pub const RECEIPTS: TableDefinition<u64, &[u8]> = TableDefinition::new("receipts
 pub const META_PUBLIC_KEY: &str = "public_key";
 /// `meta` key of the head (u64 LE seq and 32-byte hash).
 pub const META_HEAD: &str = "head";
+/// `meta` key of the store format version (u32 LE).
+pub const META_FORMAT: &str = "format";

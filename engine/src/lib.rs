@@ -51,8 +51,10 @@ pub mod log {
         CHECKPOINT_LEN, Checkpoint, checkpoint_message, genesis_hash,
     };
     pub use oubli_audit::event::{
-        EVENT_FORMAT_VERSION, Event, EventKind, Hash32, Transition, hash_encoded,
+        EVENT_FORMAT_VERSION, EVENT_FORMAT_VERSION_DIGESTS, Event, EventKind, Hash32, RowDigest,
+        Transition, hash_encoded,
     };
+    pub use oubli_audit::row_digest::RowFields;
 }
 
 /// The residual audit's probe generation and hit classification, for tools and fuzzing.
@@ -76,8 +78,8 @@ pub use store::{
     Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy,
     DerivedCheck, DerivedRow, Explain, Finding, History, Hit, HitClass, INCOMPLETE_MARK, Legs,
     LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
-    Operation, Plan, PurgeReport, RecallQuery, Rejected, ResidualAudit, Store, Superseded,
-    SweepReport, Target, TargetMatch,
+    Operation, Plan, PurgeReport, RecallQuery, Rejected, RepairReport, ResidualAudit, Store,
+    Superseded, SweepReport, Target, TargetMatch,
 };
 pub use store::{DEFAULT_MIN_SCORE, LEXICAL_WEIGHT, SUGGESTED_MIN_SCORE};
 

@@ -295,8 +295,9 @@ fn readers_and_one_writer_share_the_file_across_processes() {
     );
 }
 
-/// Opens in another thread (read-only and writable) and in other processes, in a loop, never
-/// make a purge fail.
+/// Opens in another thread (read-only and writable) and in other processes (every CLI read
+/// verb: recall, list, history, log --verify, receipts, plan, key export), in a loop, never make
+/// a purge fail, and every one of them succeeds while this process writes and purges.
 #[test]
 fn concurrent_opens_never_break_a_purge() {
     let t = temp();
@@ -325,10 +326,22 @@ fn concurrent_opens_never_break_a_purge() {
                 Err(Error::Locked(_)) => {}
                 other => panic!("a second writer got {other:?}"),
             }
-            let out = oubli(&["key", "export", path.to_str().unwrap()]);
+            // Every CLI read verb, in another process, while this process writes and purges.
+            let p = path.to_str().unwrap();
+            let verbs: [&[&str]; 7] = [
+                &["recall", p, "secret number kiwi"],
+                &["list", p],
+                &["history", p, "1"],
+                &["log", p, "--verify"],
+                &["receipts", p],
+                &["plan", p, "--op", "purge", "--query", "secret number 5"],
+                &["key", "export", p],
+            ];
+            let args = verbs[opened as usize % verbs.len()];
+            let out = oubli(args);
             assert!(
                 out.status.success(),
-                "{}",
+                "{args:?} beside a purging writer: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
         }
@@ -494,4 +507,310 @@ fn purge_survives_kill_9_short() {
 #[ignore = "slow: run with --ignored (see docs/durability.md)"]
 fn purge_survives_kill_9_long() {
     purge_crash_cycles(400);
+}
+
+/// What the all-verb crash harness saw.
+#[derive(Debug, Default)]
+struct CrashTally {
+    /// Cycles per verb: inscribe, batch, supersede, purge, scrub.
+    cycles: [u64; 5],
+    /// Cycles whose command finished (acknowledged) before the kill.
+    acknowledged: u64,
+    /// Cycles whose command was killed mid-run.
+    killed: u64,
+    /// Killed cycles that had already applied their write (the rest left the store as before).
+    applied_when_killed: u64,
+}
+
+const VERBS: [&str; 5] = ["inscribe", "batch", "supersede", "purge", "scrub"];
+
+fn live_texts(s: &Store) -> Vec<String> {
+    let mut v: Vec<String> = s
+        .list(&ListQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| r.text)
+        .collect();
+    v.sort();
+    v
+}
+
+/// Kill -9 of `oubli` during each write verb (inscribe, a JSONL batch, supersede, purge, scrub),
+/// at points spread over the command's run. After each kill, a writable open recovers the file
+/// and then: the log, the signed checkpoints and every row verify (no corruption); the live rows
+/// are exactly the state before the command or exactly the state after it (no half write), and
+/// the state after it whenever the command had exited successfully (no lost acknowledged
+/// write); an erasure always has its receipt and an opening delivered or pending; after a scrub
+/// completes, no byte of the erased row is left in the file.
+fn write_crash_cycles(cycles: u64) -> CrashTally {
+    let mut tally = CrashTally::default();
+    for cycle in 0..cycles {
+        let verb = (cycle % 5) as usize;
+        tally.cycles[verb] += 1;
+        let t = temp();
+        {
+            let s = crm_store(&t.path);
+            if verb == 4 {
+                // Something erased but not yet scrubbed, for the scrub to rewrite.
+                drop(s);
+                let s = Store::open_with(&t.path, StoreOptions::default().scrub_on_purge(false))
+                    .unwrap();
+                s.purge(Target::key("crm", "jonas")).unwrap();
+            }
+        }
+        let base = live_texts(&read_only(&t.path).unwrap());
+        let p = t.path.to_str().unwrap().to_string();
+        let o = t.dir.path().join("o.json");
+        let r = t.dir.path().join("r.json");
+        let jsonl = t.dir.path().join("batch.jsonl");
+        std::fs::write(
+            &jsonl,
+            concat!(
+                "{\"text\":\"Nadia's locker is number 31\",\"namespace\":\"crm\",\"key\":\"locker\"}\n",
+                "{\"text\":\"The wifi password rotates every Friday\",\"namespace\":\"crm\"}\n",
+                "{\"text\":\"Lukas prefers tea over coffee\",\"namespace\":\"crm\",\"metadata\":{\"src\":\"chat\"}}\n",
+            ),
+        )
+        .unwrap();
+        let new_texts: Vec<&str> = match verb {
+            0 => vec!["Nadia's locker is number 31"],
+            1 => vec![
+                "Nadia's locker is number 31",
+                "The wifi password rotates every Friday",
+                "Lukas prefers tea over coffee",
+            ],
+            2 => vec!["The office plant needs water on Fridays"],
+            _ => vec![],
+        };
+        let args: Vec<String> = match verb {
+            0 => vec![
+                "inscribe".into(),
+                p.clone(),
+                new_texts[0].into(),
+                "--in".into(),
+                "crm".into(),
+                "--key".into(),
+                "locker".into(),
+            ],
+            1 => vec![
+                "inscribe".into(),
+                p.clone(),
+                "--file".into(),
+                jsonl.to_str().unwrap().into(),
+            ],
+            2 => vec![
+                "supersede".into(),
+                p.clone(),
+                "--key".into(),
+                "plant".into(),
+                "--in".into(),
+                "crm".into(),
+                new_texts[0].into(),
+            ],
+            3 => vec![
+                "purge".into(),
+                p.clone(),
+                "--query".into(),
+                "Maria Keller".into(),
+                "--in".into(),
+                "crm".into(),
+                "--receipt-out".into(),
+                r.to_str().unwrap().into(),
+                "--opening-out".into(),
+                o.to_str().unwrap().into(),
+            ],
+            _ => vec!["scrub".into(), p.clone()],
+        };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oubli"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Spread the kills over the command's run; a fifth of them land after it finished.
+        std::thread::sleep(Duration::from_micros((cycle * 7919) % 250_000));
+        let finished = child.try_wait().unwrap();
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        let acknowledged = finished.is_some_and(|s| s.success());
+        if finished.is_some() && !acknowledged {
+            panic!(
+                "cycle {cycle} ({}): the command failed: {status:?}",
+                VERBS[verb]
+            );
+        }
+        if acknowledged {
+            tally.acknowledged += 1;
+        } else {
+            tally.killed += 1;
+        }
+        let s = Store::open(&t.path).unwrap();
+        s.verify_log(None)
+            .unwrap_or_else(|e| panic!("cycle {cycle} ({}): {e}", VERBS[verb]));
+        let live = live_texts(&s);
+        let after: Vec<String> = match verb {
+            0 | 1 => {
+                let mut v = base.clone();
+                v.extend(new_texts.iter().map(|t| t.to_string()));
+                v.sort();
+                v
+            }
+            2 => {
+                let mut v: Vec<String> = base
+                    .iter()
+                    .filter(|t| !t.contains("plant"))
+                    .cloned()
+                    .collect();
+                v.push(new_texts[0].into());
+                v.sort();
+                v
+            }
+            3 => base
+                .iter()
+                .filter(|t| !t.contains("Maria"))
+                .cloned()
+                .collect(),
+            _ => base.clone(),
+        };
+        let applied = live == after;
+        assert!(
+            applied || live == base,
+            "cycle {cycle} ({}): a half write: {live:?}",
+            VERBS[verb]
+        );
+        assert!(
+            applied || !acknowledged,
+            "cycle {cycle} ({}): an acknowledged write is lost",
+            VERBS[verb]
+        );
+        if applied && !acknowledged && after != base {
+            tally.applied_when_killed += 1;
+        }
+        let receipts = s.receipts().unwrap();
+        let purges = if verb == 4 { 1 } else { 0 } + usize::from(verb == 3 && applied);
+        assert_eq!(
+            receipts.len(),
+            purges,
+            "cycle {cycle} ({}): receipts do not match the erasures",
+            VERBS[verb]
+        );
+        if verb == 3 && applied {
+            let (id, receipt) = &receipts[0];
+            let delivered = std::fs::read(&o)
+                .ok()
+                .and_then(|b| Opening::parse(&b).ok())
+                .is_some_and(|op| receipt.check_opening(&op).is_ok());
+            let pending = s.pending_openings().unwrap().contains(id);
+            assert!(
+                delivered || pending,
+                "cycle {cycle}: erased, but the opening is neither delivered nor pending"
+            );
+            if pending {
+                let op = s.take_opening(*id, |_| Ok(())).unwrap();
+                receipt.check_opening(&op).unwrap();
+            }
+        }
+        if verb == 4 {
+            s.scrub().unwrap();
+            s.close().unwrap();
+            assert!(
+                !file_contains(&t.path, b"jonas.weber"),
+                "cycle {cycle}: erased bytes survive a completed scrub"
+            );
+        }
+    }
+    tally
+}
+
+#[test]
+fn every_write_verb_survives_kill_9_short() {
+    let t = write_crash_cycles(20);
+    eprintln!("{t:?}");
+    assert_eq!(t.cycles, [4; 5]);
+}
+
+/// The long run: `cargo test -p oubli --release --test durability -- --ignored
+/// every_write_verb_survives_kill_9_long --nocapture` (figures in docs/durability.md).
+#[test]
+#[ignore = "slow: run with --ignored (see docs/durability.md)"]
+fn every_write_verb_survives_kill_9_long() {
+    let t = write_crash_cycles(1000);
+    eprintln!("{t:?}");
+    assert_eq!(t.cycles, [200; 5]);
+}
+
+/// Overwrites every text index file and every vector snapshot chunk of the store at `path`.
+fn damage_indexes(path: &Path) {
+    use redb::ReadableTable;
+    let db = redb::Database::open(path).unwrap();
+    let tx = db.begin_write().unwrap();
+    {
+        let mut files = tx.open_table(oubli::storage::TEXT_INDEX_FILES).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .unwrap()
+            .map(|e| e.unwrap().0.value().to_string())
+            .collect();
+        assert!(!names.is_empty());
+        for n in names {
+            files.insert(n.as_str(), [0x5a_u8; 64].as_slice()).unwrap();
+        }
+        let mut snap = tx.open_table(oubli::storage::VECTOR_SNAPSHOT).unwrap();
+        let chunks: Vec<u64> = snap.iter().unwrap().map(|e| e.unwrap().0.value()).collect();
+        assert!(!chunks.is_empty(), "the fixture has a vector snapshot");
+        for c in chunks {
+            snap.insert(c, [0xa5_u8; 256].as_slice()).unwrap();
+        }
+    }
+    tx.commit().unwrap();
+}
+
+/// Every command works on a store whose derived indexes are damaged: the read verbs (which
+/// rebuild them in memory), `log --verify` (which never reads them), and `oubli repair`, which
+/// rebuilds both from the rows and says what it found; a second repair finds them sound.
+#[test]
+fn repair_rebuilds_damaged_indexes_and_every_command_works_meanwhile() {
+    let t = temp();
+    {
+        let s = Store::create_with(&t.path, StoreOptions::default().ann_threshold(2)).unwrap();
+        for (text, key) in [
+            ("Maria Keller's email is maria.keller@example.com", "email"),
+            ("Jonas Weber's email is jonas.weber@example.com", "jonas"),
+            ("The office plant needs water on Mondays", "plant"),
+            ("Ana's sister lives in Porto", "sister"),
+        ] {
+            s.inscribe(Inscription::new(text).namespace("crm").key(key))
+                .unwrap();
+        }
+        s.close().unwrap();
+    }
+    damage_indexes(&t.path);
+    let p = t.path.to_str().unwrap();
+    assert!(ok(&["recall", p, "Maria Keller email"]).contains("maria.keller"));
+    assert!(ok(&["list", p]).contains("plant"));
+    ok(&["log", p, "--verify"]);
+    ok(&["history", p, "1"]);
+    ok(&["receipts", p]);
+    ok(&["key", "export", p]);
+    let report: serde_json::Value = serde_json::from_str(&ok(&["--json", "repair", p])).unwrap();
+    assert!(
+        !report["text_damaged"].as_array().unwrap().is_empty(),
+        "{report}"
+    );
+    assert_eq!(report["snapshot_damaged"], true, "{report}");
+    assert_eq!(report["text_rows"], 4);
+    assert_eq!(report["vectors"], 4);
+    let again: serde_json::Value = serde_json::from_str(&ok(&["--json", "repair", p])).unwrap();
+    assert!(
+        again["text_damaged"].as_array().unwrap().is_empty(),
+        "{again}"
+    );
+    assert_eq!(again["snapshot_damaged"], false, "{again}");
+    assert!(ok(&["recall", p, "Jonas email"]).contains("jonas.weber"));
+    ok(&["log", p, "--verify"]);
+    // Writes work after the repair, and the repair wrote no event.
+    ok(&["inscribe", p, "Lukas prefers tea", "--in", "crm"]);
+    let s = read_only(&t.path).unwrap();
+    s.verify_log(None).unwrap();
+    assert_eq!(s.head().unwrap().0, 5);
 }

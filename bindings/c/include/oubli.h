@@ -559,6 +559,30 @@ const char *oubli_purge_report_opening(const OubliPurgeReport *r, size_t *len);
 // `r` is NULL or a live report, not freed before.
 void oubli_purge_report_free(OubliPurgeReport *r);
 
+// The purge ids whose opening is still held, sealed, in the store because the caller never
+// received it (the process died between the erasure and the delivery, or the delivery
+// failed), as a JSON array of integers. `*out_json` receives a string to free with
+// `oubli_string_free`.
+//
+// # Safety
+// `store` is a live handle; `out_json` writable.
+OubliStatus oubli_pending_openings_json(const OubliStore *store, char **out_json);
+
+// Returns the pending opening of purge `purge_id` **exactly once**: `*out_opening` receives
+// the opening document (canonical JSON, free it with `oubli_string_free`) and the store deletes
+// its sealed copy before this call returns (its bytes leave the file at the next scrub). A
+// second call for the same purge fails with `OUBLI_INVALID_ARGUMENT`, as does a purge whose
+// opening was delivered already.
+//
+// Trade-off: from the moment this call returns, the caller holds the only copy. Write it
+// where the data subject gets it (durably) before anything else; if the process dies first,
+// the opening is lost and nobody can check the receipt's coverage. The store cannot know
+// whether the caller kept it. Needs a writable handle.
+//
+// # Safety
+// `store` is a live handle; `out_opening` writable.
+OubliStatus oubli_take_opening(const OubliStore *store, uint64_t purge_id, char **out_opening);
+
 // Verifies a receipt document (`len` bytes): canonical form and ed25519 signature, and, if
 // `public_key` (32 bytes) is not NULL, that it was issued by that key. Fails with
 // `OUBLI_STATUS_VERIFICATION` on any changed byte. `out_purge_id` may be NULL.

@@ -5,8 +5,9 @@ use std::ffi::{CString, c_char};
 
 use oubli::audit::{Coverage, Opening, SignedReceipt};
 
-use crate::convert::{bytes32, cstr, document, free_boxed, read, write_opt};
+use crate::convert::{bytes32, c_string, cstr, document, free_boxed, read, write_opt};
 use crate::errors::{Failure, OubliStatus, guard, guard_value};
+use crate::handle::{OubliStore, with_store_out};
 
 /// What a purge did, with its signed receipt and opening documents (opaque).
 pub struct OubliPurgeReport {
@@ -135,6 +136,67 @@ pub unsafe extern "C" fn oubli_purge_report_opening(
 pub unsafe extern "C" fn oubli_purge_report_free(r: *mut OubliPurgeReport) {
     // SAFETY: per this function's contract.
     unsafe { free_boxed(r) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Openings the caller never received
+
+/// The purge ids whose opening is still held, sealed, in the store because the caller never
+/// received it (the process died between the erasure and the delivery, or the delivery
+/// failed), as a JSON array of integers. `*out_json` receives a string to free with
+/// `oubli_string_free`.
+///
+/// # Safety
+/// `store` is a live handle; `out_json` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn oubli_pending_openings_json(
+    store: *const OubliStore,
+    out_json: *mut *mut c_char,
+) -> OubliStatus {
+    // SAFETY: every pointer argument follows this function's contract.
+    unsafe {
+        with_store_out(store, out_json, "out_json", |s| {
+            let json = serde_json::to_string(&s.pending_openings()?)
+                .map_err(|e| Failure::new(OubliStatus::Storage, e.to_string()))?;
+            Ok(c_string(&json).into_raw())
+        })
+    }
+}
+
+/// Returns the pending opening of purge `purge_id` **exactly once**: `*out_opening` receives
+/// the opening document (canonical JSON, free it with `oubli_string_free`) and the store deletes
+/// its sealed copy before this call returns (its bytes leave the file at the next scrub). A
+/// second call for the same purge fails with `OUBLI_INVALID_ARGUMENT`, as does a purge whose
+/// opening was delivered already.
+///
+/// Trade-off: from the moment this call returns, the caller holds the only copy. Write it
+/// where the data subject gets it (durably) before anything else; if the process dies first,
+/// the opening is lost and nobody can check the receipt's coverage. The store cannot know
+/// whether the caller kept it. Needs a writable handle.
+///
+/// # Safety
+/// `store` is a live handle; `out_opening` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn oubli_take_opening(
+    store: *const OubliStore,
+    purge_id: u64,
+    out_opening: *mut *mut c_char,
+) -> OubliStatus {
+    // SAFETY: every pointer argument follows this function's contract.
+    unsafe {
+        with_store_out(store, out_opening, "out_opening", |s| {
+            let mut doc = None;
+            s.take_opening(purge_id, |o| {
+                // Built before the store deletes its copy: a failure here keeps it pending.
+                let c = CString::new(o.to_document()?).map_err(|_| {
+                    oubli::Error::Corrupt("the opening document holds a NUL byte".into())
+                })?;
+                doc = Some(c);
+                Ok(())
+            })?;
+            Ok(doc.expect("delivered above").into_raw())
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------------------

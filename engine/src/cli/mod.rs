@@ -214,6 +214,9 @@ enum Cmd {
     },
     /// Rewrite indexes and file so nothing purged remains in any byte.
     Scrub { path: PathBuf },
+    /// Rebuild the derived indexes (text index, vector snapshot) from the rows, and report
+    /// what was damaged. Changes no row and no event.
+    Repair { path: PathBuf },
     /// Apply decay policies and validity now.
     Sweep { path: PathBuf },
     /// Show a row's supersede chain and the events that touched it.
@@ -797,6 +800,34 @@ fn run(cli: Cli) -> Result<()> {
                 print_json(&serde_json::json!({ "scrub_seq": seq }))?;
             } else {
                 outln!("scrubbed at seq {seq}");
+            }
+            Ok(())
+        }
+        Cmd::Repair { path } => {
+            let r = open(&path)?.repair()?;
+            if json {
+                print_json(&r)?;
+            } else {
+                outln!(
+                    "text index: {} ({} rows); vector snapshot: {} ({} vectors{})",
+                    if r.text_damaged.is_empty() {
+                        "sound, rebuilt".to_owned()
+                    } else {
+                        format!("damaged {:?}, rebuilt", r.text_damaged)
+                    },
+                    r.text_rows,
+                    if r.snapshot_damaged {
+                        "damaged, rebuilt"
+                    } else {
+                        "sound"
+                    },
+                    r.vectors,
+                    if r.snapshot_written {
+                        ", snapshot written"
+                    } else {
+                        ", exact scan"
+                    },
+                );
             }
             Ok(())
         }

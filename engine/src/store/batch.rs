@@ -13,7 +13,7 @@ use redb::{ReadableTable, WriteTransaction};
 use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::error::{Error, Result};
-use crate::log::{Checkpoint, Event, EventKind, Hash32, Transition, hash_encoded};
+use crate::log::{Checkpoint, Event, EventKind, Hash32, RowDigest, Transition, hash_encoded};
 use crate::row::{Inscription, Millis, Row, RowId};
 use crate::storage::{
     self, CHECKPOINTS, DERIVED, EVENT_TIMES, EVENTS, KEYS, META, PAYLOADS, Payload, ROW_EVENTS,
@@ -167,6 +167,8 @@ impl Batch<'_> {
     pub(crate) fn put_row(&self, row: &Row) -> Result<()> {
         let mut stored = row.clone();
         stored.text = None;
+        // The depth as the log records it (verification compares them bit for bit).
+        stored.depth = stored.depth.canonical();
         let mut rows = self.tx.open_table(ROWS)?;
         rows.insert(row.id, storage::encode(&stored)?.as_slice())?;
         Ok(())
@@ -387,6 +389,17 @@ impl Batch<'_> {
         commitments: Vec<Hash32>,
     ) -> Result<u64> {
         let seq = self.head_seq + 1;
+        // Every row the event leaves non-void is bound to it by a digest of its fields as they
+        // stand now (the row changes of this event are already written).
+        let mut digests = Vec::new();
+        for t in &transitions {
+            if !t.after.is_void() {
+                digests.push(RowDigest {
+                    row: t.row,
+                    digest: self.row_digest(t.row)?,
+                });
+            }
+        }
         let ev = Event {
             seq,
             time: self.now,
@@ -394,6 +407,7 @@ impl Batch<'_> {
             kind,
             transitions,
             commitments,
+            digests,
             prev_hash: self.head_hash,
         };
         let enc = ev.encode();
@@ -415,6 +429,28 @@ impl Batch<'_> {
     }
 
     /// Vectors above which the store keeps an ANN snapshot.
+    /// The digest of row `id` as this transaction holds it (record, payload and vector).
+    fn row_digest(&self, id: RowId) -> Result<Hash32> {
+        let rows = self.tx.open_table(ROWS)?;
+        let row: Row = storage::decode(rows.get(id)?.ok_or(Error::UnknownRow(id))?.value())?;
+        let payload: Payload = storage::decode(
+            self.tx
+                .open_table(PAYLOADS)?
+                .get(id)?
+                .ok_or_else(|| Error::Corrupt(format!("row {id} has no payload")))?
+                .value(),
+        )?;
+        let vector = storage::decode_vector(
+            self.tx
+                .open_table(VECTORS)?
+                .get(id)?
+                .ok_or_else(|| Error::Corrupt(format!("row {id} has no vector")))?
+                .value(),
+            self.inner.dim,
+        )?;
+        Ok(super::integrity::row_fields(&row, &payload.text, &vector).digest(&payload.salt))
+    }
+
     pub(crate) fn ann_threshold(&self) -> usize {
         self.ann_threshold
     }

@@ -4,8 +4,13 @@
 //! that the rows a reader gets back are the ones the log recorded:
 //! - every row's depth is the depth the log's transitions give it (a flipped depth byte, a row
 //!   brought back from void, a submerged row surfaced);
-//! - every row's text and salt open a content commitment carried by a logged event that names
-//!   the row (a changed text byte fails: the commitment is a keyed blake3 hash);
+//! - every live row's fields (namespace, key, text, kind, metadata, times, provenance links,
+//!   supersede links, vector) hash to the row digest carried by the last event that names the
+//!   row ([`crate::log::RowFields`]; a keyed blake3 hash, so any changed byte of any field
+//!   fails); once the log carries digests, every later event carries one for each row it leaves
+//!   non-void;
+//! - rows last named by an event written before row digests existed (version 1 events): the
+//!   text and salt open a content commitment carried by a logged event that names the row;
 //! - every row was created by the event its record names, in that event's namespace;
 //! - void rows hold nothing (no payload, vector, key or metadata), and every payload and vector
 //!   belongs to a non-void row, with vectors of the store's dimension;
@@ -21,8 +26,8 @@ use redb::ReadableTable;
 use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::error::{Error, Result};
-use crate::log::Event;
-use crate::row::{Row, RowId};
+use crate::log::{Event, Hash32, RowFields};
+use crate::row::{Kind, Row, RowId};
 use crate::storage::{self, EVENTS, KEYS, PAYLOADS, Payload, ROW_EVENTS, ROWS, VECTORS};
 
 fn bad(what: String) -> Error {
@@ -37,6 +42,35 @@ impl Store {
     }
 }
 
+/// The fields of `row` a row digest binds, with its text and vector (kept apart from the
+/// record).
+pub(crate) fn row_fields<'a>(row: &'a Row, text: &'a str, vector: &'a [f32]) -> RowFields<'a> {
+    RowFields {
+        id: row.id,
+        namespace: &row.namespace,
+        key: row.key.as_deref(),
+        text,
+        kind: match row.kind {
+            Kind::Source => 1,
+            Kind::Derived => 2,
+            Kind::Note => 3,
+        },
+        metadata: row
+            .metadata
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_bytes()))
+            .collect(),
+        created_at: row.created_at,
+        surfaced_at: row.surfaced_at,
+        valid_until: row.valid_until,
+        derived_from: &row.derived_from,
+        superseded_by: row.superseded_by,
+        supersedes: row.supersedes,
+        created_seq: row.created_seq,
+        vector,
+    }
+}
+
 impl Inner {
     /// Checks the rows, payloads, vectors and keys against the (already verified) event log;
     /// see the module docs. Returns the number of rows checked.
@@ -48,10 +82,34 @@ impl Inner {
         let mut depth: BTreeMap<RowId, Depth> = BTreeMap::new();
         let mut created: BTreeMap<RowId, (u64, String)> = BTreeMap::new();
         let mut commitments: BTreeMap<RowId, BTreeSet<[u8; 32]>> = BTreeMap::new();
+        // The digest the last event naming each row carries for it (`None`: a version 1 event).
+        let mut digest: BTreeMap<RowId, Option<Hash32>> = BTreeMap::new();
+        let mut digests_from: Option<u64> = None;
         for e in events.iter()? {
             let (_, v) = e?;
             let ev = Event::decode(v.value())?;
+            if digests_from.is_none() && !ev.digests.is_empty() {
+                digests_from = Some(ev.seq);
+            }
+            // The digests name exactly the rows the event leaves non-void, in transition order.
+            let expected: Vec<RowId> = ev
+                .transitions
+                .iter()
+                .filter(|t| !t.after.is_void())
+                .map(|t| t.row)
+                .collect();
+            let carried: Vec<RowId> = ev.digests.iter().map(|d| d.row).collect();
+            if (digests_from.is_some() || !carried.is_empty()) && carried != expected {
+                return Err(bad(format!(
+                    "event {} carries digests for rows {carried:?}, not for {expected:?}",
+                    ev.seq
+                )));
+            }
             for t in &ev.transitions {
+                digest.insert(
+                    t.row,
+                    ev.digests.iter().find(|d| d.row == t.row).map(|d| d.digest),
+                );
                 depth.insert(t.row, t.after);
                 if t.before.is_none() {
                     created.insert(t.row, (ev.seq, ev.namespace.clone()));
@@ -79,7 +137,7 @@ impl Inner {
             let logged = depth
                 .get(&id)
                 .ok_or_else(|| bad(format!("row {id} is in no event")))?;
-            if logged.encode() != row.depth.encode() {
+            if !row.depth.identical(*logged) {
                 return Err(bad(format!(
                     "row {id} has depth {} but the log gives {}",
                     row.depth, logged
@@ -106,16 +164,14 @@ impl Inner {
                 None => None,
             }
             .transpose()?;
-            let has_vector = match &vectors {
+            let vector = match &vectors {
                 Some(t) => match t.get(id)? {
-                    Some(v) => {
-                        storage::decode_vector(v.value(), self.dim)?;
-                        true
-                    }
-                    None => false,
+                    Some(v) => Some(storage::decode_vector(v.value(), self.dim)?),
+                    None => None,
                 },
-                None => false,
+                None => None,
             };
+            let has_vector = vector.is_some();
             if row.depth.is_void() {
                 if payload.is_some()
                     || has_vector
@@ -127,14 +183,28 @@ impl Inner {
                 }
             } else {
                 let p = payload.ok_or_else(|| bad(format!("row {id} has no payload")))?;
-                if !has_vector {
+                let Some(vector) = vector else {
                     return Err(bad(format!("row {id} has no vector")));
+                };
+                if row.text.is_some() {
+                    return Err(bad(format!("row {id}'s record holds a text")));
                 }
-                let c = storage::commitment(&p.salt, &p.text);
-                if !commitments.get(&id).is_some_and(|s| s.contains(&c)) {
-                    return Err(bad(format!(
-                        "row {id}'s text does not open any commitment the log holds for it"
-                    )));
+                match digest.get(&id).copied().flatten() {
+                    Some(d) => {
+                        if row_fields(&row, &p.text, &vector).digest(&p.salt) != d {
+                            return Err(bad(format!(
+                                "row {id}'s fields do not hash to the digest the log holds"
+                            )));
+                        }
+                    }
+                    None => {
+                        let c = storage::commitment(&p.salt, &p.text);
+                        if !commitments.get(&id).is_some_and(|s| s.contains(&c)) {
+                            return Err(bad(format!(
+                                "row {id}'s text does not open any commitment the log holds for it"
+                            )));
+                        }
+                    }
                 }
             }
             rows.insert(id, row);

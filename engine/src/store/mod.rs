@@ -19,6 +19,7 @@ mod pending;
 mod provenance;
 mod purge;
 mod recall;
+mod repair;
 mod scrub;
 mod targeting;
 
@@ -46,6 +47,7 @@ pub use recall::{
     DEFAULT_MIN_SCORE, Explain, Hit, LEXICAL_WEIGHT, Legs, ListQuery, RecallQuery,
     SUGGESTED_MIN_SCORE,
 };
+pub use repair::RepairReport;
 pub use targeting::{Rejected, Target, TargetMatch};
 
 use crate::embed::Embedder;
@@ -90,6 +92,8 @@ pub(crate) struct Inner {
     pub(crate) next_row: RowId,
     pub(crate) dim: usize,
     pub(crate) durable: bool,
+    /// Derived indexes this open found damaged and rebuilt (see [`Store::repair`]).
+    pub(crate) rebuilt_on_open: repair::Rebuilt,
 }
 
 /// Every table, so that creation makes them all and the scrub copy misses none.
@@ -434,8 +438,12 @@ impl Inner {
             }
             None => entropy::os_random()?,
         };
+        let mut rebuilt_on_open = repair::Rebuilt {
+            snapshot: snapshot_damaged,
+            ..Default::default()
+        };
         let mut inner = Inner {
-            text: open_text(&db, opts, head_seq)?,
+            text: open_text(&db, opts, head_seq, &mut rebuilt_on_open)?,
             durable: opts.durable,
             text_behind: false,
             db,
@@ -447,6 +455,7 @@ impl Inner {
             head_hash,
             next_row,
             dim,
+            rebuilt_on_open,
         };
         if inner.text.indexed_seq() < inner.head_seq
             && let Err(e) = inner.catch_up_text()
@@ -456,6 +465,10 @@ impl Inner {
             if !inner.db.is_writable() {
                 return Err(e);
             }
+            inner
+                .rebuilt_on_open
+                .text
+                .push(format!("could not be caught up: {e}"));
             inner.text = rebuilt_text(&inner.db, opts, inner.head_seq)?;
             inner.text_behind = false;
         }
@@ -551,7 +564,12 @@ impl Inner {
 /// Opens the text index. A damaged one (unreadable, or a file failing its checksum) is derived
 /// data: it is rebuilt from the rows, in the file by a writable handle, in memory by a read-only
 /// one.
-fn open_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextIndex> {
+fn open_text(
+    db: &Arc<Db>,
+    opts: &StoreOptions,
+    head_seq: u64,
+    rebuilt: &mut repair::Rebuilt,
+) -> Result<TextIndex> {
     let opened = guarded(|| {
         let t = TextIndex::open(db.clone(), db.is_writable(), opts.durable)?;
         let damaged = t.damaged_files()?;
@@ -561,8 +579,9 @@ fn open_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextInd
             Err(Error::TextIndex(format!("damaged files {damaged:?}")))
         }
     });
-    if let Ok(t) = opened {
-        return Ok(t);
+    match opened {
+        Ok(t) => return Ok(t),
+        Err(e) => rebuilt.text.push(e.to_string()),
     }
     rebuilt_text(db, opts, head_seq)
 }

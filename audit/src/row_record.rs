@@ -1,0 +1,182 @@
+//! A decoder of the engine's row records (store format 1: bincode 2's standard configuration
+//! of the engine's `Row`), written by hand so the audit needs no codec and no engine, to
+//! recompute row digests ([`crate::row_digest`]).
+//!
+//! Format 1 layout (varint: one byte below 251, or 251/252/253 followed by a little-endian u16/
+//! u32/u64; signed integers zigzag-encoded first; strings: varint length then UTF-8 bytes;
+//! options: a byte 0 or 1 then the value; enums: the variant index as a varint):
+//! `id, namespace, key: opt str, text: opt str, kind, metadata: varint count then (str, str)
+//! pairs, created_at: i64, surfaced_at: i64, valid_until: opt i64, depth: enum (0 pinned,
+//! 1 level then f64 LE, 2 void), derived_from: varint count then u64s, superseded_by: opt u64,
+//! supersedes: opt u64, created_seq: u64`.
+
+use crate::depth::Depth;
+use crate::error::{AuditError, Result};
+use crate::row_digest::RowFields;
+use crate::{Millis, RowId};
+
+/// A decoded row record (its text lives in the payload table).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowRecord {
+    /// Row id.
+    pub id: RowId,
+    /// Namespace.
+    pub namespace: String,
+    /// Natural key.
+    pub key: Option<String>,
+    /// Text held in the record itself (always absent in a well-formed store).
+    pub text: Option<String>,
+    /// Kind code: 1 source, 2 derived, 3 note.
+    pub kind: u8,
+    /// Metadata entries in stored order.
+    pub metadata: Vec<(String, String)>,
+    /// Creation time.
+    pub created_at: Millis,
+    /// Last surfacing time.
+    pub surfaced_at: Millis,
+    /// Expiry.
+    pub valid_until: Option<Millis>,
+    /// Depth.
+    pub depth: Depth,
+    /// Sources.
+    pub derived_from: Vec<RowId>,
+    /// Successor.
+    pub superseded_by: Option<RowId>,
+    /// Predecessor.
+    pub supersedes: Option<RowId>,
+    /// Seq of the creating event.
+    pub created_seq: u64,
+}
+
+impl RowRecord {
+    /// Decodes a format-1 row record; any other byte string is [`AuditError::Corrupt`].
+    pub fn decode(bytes: &[u8]) -> Result<RowRecord> {
+        let mut r = Reader { b: bytes, pos: 0 };
+        let rec = RowRecord {
+            id: r.varint()?,
+            namespace: r.string()?,
+            key: r.option(Reader::string)?,
+            text: r.option(Reader::string)?,
+            kind: match r.varint()? {
+                0 => 1,
+                1 => 2,
+                2 => 3,
+                _ => return Err(bad()),
+            },
+            metadata: {
+                let n = r.len()?;
+                let mut m = Vec::with_capacity(n.min(64));
+                for _ in 0..n {
+                    m.push((r.string()?, r.string()?));
+                }
+                m
+            },
+            created_at: r.signed()?,
+            surfaced_at: r.signed()?,
+            valid_until: r.option(Reader::signed)?,
+            depth: match r.varint()? {
+                0 => Depth::Pinned,
+                1 => Depth::Level(f64::from_le_bytes(
+                    r.take(8)?.try_into().map_err(|_| bad())?,
+                )),
+                2 => Depth::Void,
+                _ => return Err(bad()),
+            },
+            derived_from: {
+                let n = r.len()?;
+                let mut v = Vec::with_capacity(n.min(1024));
+                for _ in 0..n {
+                    v.push(r.varint()?);
+                }
+                v
+            },
+            superseded_by: r.option(Reader::varint)?,
+            supersedes: r.option(Reader::varint)?,
+            created_seq: r.varint()?,
+        };
+        if r.pos != bytes.len() {
+            return Err(bad());
+        }
+        Ok(rec)
+    }
+
+    /// The fields a row digest binds, with the row's text and vector.
+    pub fn fields<'a>(&'a self, text: &'a str, vector: &'a [f32]) -> RowFields<'a> {
+        RowFields {
+            id: self.id,
+            namespace: &self.namespace,
+            key: self.key.as_deref(),
+            text,
+            kind: self.kind,
+            metadata: self
+                .metadata
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_bytes()))
+                .collect(),
+            created_at: self.created_at,
+            surfaced_at: self.surfaced_at,
+            valid_until: self.valid_until,
+            derived_from: &self.derived_from,
+            superseded_by: self.superseded_by,
+            supersedes: self.supersedes,
+            created_seq: self.created_seq,
+            vector,
+        }
+    }
+}
+
+fn bad() -> AuditError {
+    AuditError::Corrupt("row record".into())
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.b.len())
+            .ok_or_else(bad)?;
+        let s = &self.b[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn varint(&mut self) -> Result<u64> {
+        let first = self.take(1)?[0];
+        Ok(match first {
+            n @ 0..=250 => n as u64,
+            251 => u16::from_le_bytes(self.take(2)?.try_into().map_err(|_| bad())?) as u64,
+            252 => u32::from_le_bytes(self.take(4)?.try_into().map_err(|_| bad())?) as u64,
+            253 => u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        })
+    }
+    fn signed(&mut self) -> Result<i64> {
+        let z = self.varint()?;
+        Ok(((z >> 1) as i64) ^ -((z & 1) as i64))
+    }
+    fn len(&mut self) -> Result<usize> {
+        let n = usize::try_from(self.varint()?).map_err(|_| bad())?;
+        if n > self.b.len() - self.pos {
+            return Err(bad());
+        }
+        Ok(n)
+    }
+    fn string(&mut self) -> Result<String> {
+        let n = self.len()?;
+        Ok(std::str::from_utf8(self.take(n)?)
+            .map_err(|_| bad())?
+            .to_owned())
+    }
+    fn option<T>(&mut self, f: fn(&mut Self) -> Result<T>) -> Result<Option<T>> {
+        match self.take(1)?[0] {
+            0 => Ok(None),
+            1 => Ok(Some(f(self)?)),
+            _ => Err(bad()),
+        }
+    }
+}
