@@ -1,6 +1,10 @@
-//! A decoder of the engine's row records (store format 1: bincode 2's standard configuration
-//! of the engine's `Row`), written by hand so the audit needs no codec and no engine, to
-//! recompute row digests ([`crate::row_digest`]).
+//! A decoder of the engine's row records, written by hand so the audit needs no codec and no
+//! engine, to recompute row digests ([`crate::row_digest`]). Store format 1 encoded the
+//! engine's `Row` with bincode 2's standard configuration, format 2 with postcard: the same
+//! serde layout (below), with another varint.
+//!
+//! Format 2 varints are LEB128 (seven bits a byte, least significant first, high bit set on
+//! every byte but the last); everything else is as in format 1.
 //!
 //! Format 1 layout (varint: one byte below 251, or 251/252/253 followed by a little-endian u16/
 //! u32/u64; signed integers zigzag-encoded first; strings: varint length then UTF-8 bytes;
@@ -51,7 +55,22 @@ pub struct RowRecord {
 impl RowRecord {
     /// Decodes a format-1 row record; any other byte string is [`AuditError::Corrupt`].
     pub fn decode(bytes: &[u8]) -> Result<RowRecord> {
-        let mut r = Reader { b: bytes, pos: 0 };
+        Self::decode_format(bytes, 1)
+    }
+
+    /// Decodes a row record of store format `format` (1 or 2); any other byte string, or
+    /// another format, is [`AuditError::Corrupt`].
+    pub fn decode_format(bytes: &[u8], format: u32) -> Result<RowRecord> {
+        let leb128 = match format {
+            1 => false,
+            2 => true,
+            _ => return Err(bad()),
+        };
+        let mut r = Reader {
+            b: bytes,
+            pos: 0,
+            leb128,
+        };
         let rec = RowRecord {
             id: r.varint()?,
             namespace: r.string()?,
@@ -132,6 +151,8 @@ fn bad() -> AuditError {
 struct Reader<'a> {
     b: &'a [u8],
     pos: usize,
+    /// Varints are LEB128 (format 2, postcard), else bincode 2's (format 1).
+    leb128: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -146,6 +167,22 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
     fn varint(&mut self) -> Result<u64> {
+        if self.leb128 {
+            let mut v = 0u64;
+            for i in 0..10 {
+                let b = self.take(1)?[0];
+                let bits = u64::from(b & 0x7f);
+                // The tenth byte may carry only the top bit of a u64.
+                if i == 9 && b > 1 {
+                    return Err(bad());
+                }
+                v |= bits << (7 * i);
+                if b & 0x80 == 0 {
+                    return Ok(v);
+                }
+            }
+            return Err(bad());
+        }
         let first = self.take(1)?[0];
         Ok(match first {
             n @ 0..=250 => n as u64,

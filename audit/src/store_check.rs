@@ -295,11 +295,15 @@ fn check_rows(
         .get(tables::META_FORMAT)
         .map_err(store_err)?
         .map(|v| v.value().to_vec());
-    if format.as_deref() != Some(&1u32.to_le_bytes()[..]) {
-        return Err(AuditError::Store(format!(
-            "row records of store format {format:?} are not understood by this verifier"
-        )));
-    }
+    let format = match format.as_deref() {
+        Some(b) if b == 1u32.to_le_bytes() => 1,
+        Some(b) if b == 2u32.to_le_bytes() => 2,
+        _ => {
+            return Err(AuditError::Store(format!(
+                "row records of store format {format:?} are not understood by this verifier"
+            )));
+        }
+    };
     let rows = tx.open_table(tables::ROWS).map_err(store_err)?;
     let payloads = tx.open_table(tables::PAYLOADS).map_err(store_err)?;
     let vectors = tx.open_table(tables::VECTORS).map_err(store_err)?;
@@ -308,7 +312,7 @@ fn check_rows(
     for e in rows.iter().map_err(store_err)? {
         let (k, v) = e.map_err(store_err)?;
         let id = k.value();
-        let rec = RowRecord::decode(v.value())?;
+        let rec = RowRecord::decode_format(v.value(), format)?;
         let mismatch = |what: &str| AuditError::Mismatch(format!("row {id}: {what}"));
         let (depth, digest) = last.get(&id).ok_or_else(|| mismatch("in no event"))?;
         seen += 1;

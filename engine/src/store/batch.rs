@@ -428,12 +428,11 @@ impl Batch<'_> {
         Ok(seq)
     }
 
-    /// Vectors above which the store keeps an ANN snapshot.
     /// The digest of row `id` as this transaction holds it (record, payload and vector).
     fn row_digest(&self, id: RowId) -> Result<Hash32> {
         let rows = self.tx.open_table(ROWS)?;
         let row: Row = storage::decode(rows.get(id)?.ok_or(Error::UnknownRow(id))?.value())?;
-        let payload: Payload = storage::decode(
+        let payload = Payload::decode(
             self.tx
                 .open_table(PAYLOADS)?
                 .get(id)?
@@ -451,6 +450,7 @@ impl Batch<'_> {
         Ok(super::integrity::row_fields(&row, &payload.text, &vector).digest(&payload.salt))
     }
 
+    /// Vectors above which the store keeps an ANN snapshot.
     pub(crate) fn ann_threshold(&self) -> usize {
         self.ann_threshold
     }
