@@ -6,7 +6,7 @@ metadata, by the one rule the MCP server (``oubli mcp``) and ``Store.forget_user
   see :func:`oubli.join_namespace`); with neither, the store's default namespace.
 - ``agent_id`` and ``run_id`` are stored as the metadata entries ``agent_id`` and ``run_id`` on
   a new row, and become equality filters on recall and listing.
-- ``Store.forget_user(user_id)`` erases every namespace ``("user", user_id, ...)``: the user's
+- ``oubli forget-user STORE USER_ID`` (the engine's ``Store::forget_user``) erases every namespace ``("user", user_id, ...)``: the user's
   namespace and every namespace below it (``("user", "ana", "notes")``), never another user's.
 
 >>> s = Scope(user_id="ana", agent_id="planner")
