@@ -34,6 +34,7 @@ pub mod entropy;
 pub mod error;
 pub mod index;
 pub mod lexicon;
+pub mod namespace;
 pub mod options;
 pub mod planner;
 pub mod row;

@@ -97,6 +97,7 @@ fn tools_are_listed_with_schemas() {
         "supersede",
         "release",
         "purge",
+        "forget_user",
         "plan",
         "history",
         "verify_log",
@@ -273,4 +274,40 @@ mod http {
         assert!(!reply.starts_with("HTTP/1.1 200"), "{reply}");
         assert!(!reply.contains("serverInfo"), "{reply}");
     }
+}
+
+#[test]
+fn forget_user_erases_one_user_with_one_receipt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Server::start(&dir.path().join("m.oubli"));
+    for (text, user, ns) in [
+        ("Ana's door code is 4417", Some("ana"), None),
+        ("Ana's notes: prefers tea", None, Some("user:ana:notes")),
+        ("Ben's door code is 8812", Some("ben"), None),
+    ] {
+        let mut args = json!({"text": text});
+        if let Some(u) = user {
+            args["user_id"] = json!(u);
+        }
+        if let Some(n) = ns {
+            args["namespace"] = json!(n);
+        }
+        let (err, v) = s.call("remember", args);
+        assert!(!err, "{v}");
+    }
+    let (err, dry) = s.call("forget_user", json!({"user_id": "ana", "dry_run": true}));
+    assert!(!err, "{dry}");
+    assert_eq!(dry["rows"], json!([1, 2]));
+    assert!(dry["purge"].is_null());
+    let (err, r) = s.call("forget_user", json!({"user_id": "ana"}));
+    assert!(!err, "{r}");
+    assert_eq!(r["rows"], json!([1, 2]));
+    let receipt = r["purge"]["receipt"].as_str().unwrap().as_bytes().to_vec();
+    oubli::audit::receipt::SignedReceipt::verify_document(&receipt, None)
+        .expect("the receipt verifies offline");
+    let (err, msg) = s.call("forget_user", json!({"user_id": "ana"}));
+    assert!(err);
+    assert!(msg.as_str().unwrap().starts_with("no_match"), "{msg}");
+    let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ben"}));
+    assert!(r.to_string().contains("8812"), "Ben's row survives");
 }

@@ -341,6 +341,15 @@ OubliStatus oubli_resurface(const OubliStore *store, const OubliTarget *target, 
 // `store` is a live handle; `target` is valid; `out` is writable.
 OubliStatus oubli_purge(const OubliStore *store, const OubliTarget *target, OubliPurgeReport **out);
 
+// Erases everything of user `user_id` (UTF-8): every row of the namespaces `user:<user_id>`
+// and below, the aliases declared there, shared rows holding the user's identifiers, never
+// another user's rows; one purge, one signed receipt. `*out` receives a report to free with
+// `oubli_purge_report_free`. `OUBLI_NO_MATCH` if the user has no row.
+//
+// # Safety
+// `store` is a live handle; `user_id` is a NUL-terminated string; `out` is writable.
+OubliStatus oubli_forget_user(const OubliStore *store, const char *user_id, OubliPurgeReport **out);
+
 // Rewrites indexes and file so nothing erased remains (needed with
 // `OUBLI_OPEN_DEFER_SCRUB`). `out_seq` (may be NULL) receives the scrub event's sequence.
 //

@@ -1,9 +1,11 @@
 //! Changing what the store remembers: supersede, the depth transitions (release, pin,
 //! resurface), purge with its signed receipt, and scrub.
 
+use std::ffi::c_char;
+
 use oubli::{Store, Target};
 
-use crate::convert::{boxed, handle, write_opt};
+use crate::convert::{boxed, cstr, handle, write_opt};
 use crate::errors::OubliStatus;
 use crate::handle::{OubliStore, with_store, with_store_out};
 use crate::inscribe::{OubliInscription, read_inscription};
@@ -115,6 +117,29 @@ pub unsafe extern "C" fn oubli_purge(
         with_store_out(store, out, "out", |s| {
             let t = read_target(handle(target, "target")?)?;
             Ok(boxed(OubliPurgeReport::new(s.purge(t)?)?))
+        })
+    }
+}
+
+/// Erases everything of user `user_id` (UTF-8): every row of the namespaces `user:<user_id>`
+/// and below, the aliases declared there, shared rows holding the user's identifiers, never
+/// another user's rows; one purge, one signed receipt. `*out` receives a report to free with
+/// `oubli_purge_report_free`. `OUBLI_NO_MATCH` if the user has no row.
+///
+/// # Safety
+/// `store` is a live handle; `user_id` is a NUL-terminated string; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn oubli_forget_user(
+    store: *const OubliStore,
+    user_id: *const c_char,
+    out: *mut *mut OubliPurgeReport,
+) -> OubliStatus {
+    // SAFETY: every pointer argument, also those the closure reads, follows this
+    // function's contract.
+    unsafe {
+        with_store_out(store, out, "out", |s| {
+            let user = cstr(user_id, "user_id")?;
+            Ok(boxed(OubliPurgeReport::new(s.forget_user(user)?)?))
         })
     }
 }

@@ -644,7 +644,7 @@ fn a_pending_opening_is_taken_exactly_once() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("p.oubli");
     let purge_id = {
-        // The C API's default embedder (the hash embedder), so the C open below matches.
+        // A hash-embedder store: the C open below (no options) reopens it with its own embedder.
         let opts = || {
             oubli::StoreOptions::default()
                 .embedder(std::sync::Arc::new(oubli::HashEmbedder::default()))
@@ -735,4 +735,53 @@ fn a_pending_opening_is_taken_exactly_once() {
         );
         oubli_string_free(opening);
     }
+
+#[test]
+fn forget_user_erases_one_users_namespaces() {
+    let f = Fixture::new();
+    let mut ids = Vec::new();
+    for (t, ns) in [
+        ("Ana's door code is 4417", "user:ana"),
+        ("Ana likes green tea", "user:ana:notes"),
+        ("Ben's door code is 8812", "user:ben"),
+    ] {
+        let (t, ns) = (c(t), c(ns));
+        let mut id = 0;
+        // SAFETY: valid arguments.
+        let s =
+            unsafe { oubli_inscribe_text(f.store, t.as_ptr(), ns.as_ptr(), ptr::null(), &mut id) };
+        assert_eq!(s, OubliStatus::Ok, "{}", last_error());
+        ids.push(id);
+    }
+    let ana = c("ana");
+    let mut report = ptr::null_mut();
+    // SAFETY: valid arguments; the report is freed below.
+    unsafe {
+        assert_eq!(
+            oubli_forget_user(f.store, ana.as_ptr(), &mut report),
+            OubliStatus::Ok
+        );
+        assert_eq!(oubli_purge_report_erased_len(report), 2);
+        assert_eq!(oubli_purge_report_erased(report, 0), ids[0]);
+        assert_eq!(oubli_purge_report_erased(report, 1), ids[1]);
+        let mut rlen = 0;
+        let receipt = oubli_purge_report_receipt(report, &mut rlen);
+        let mut purge_id = 0;
+        assert_eq!(
+            oubli_receipt_verify(receipt, rlen, ptr::null(), &mut purge_id),
+            OubliStatus::Ok
+        );
+        oubli_purge_report_free(report);
+        let mut again = ptr::null_mut();
+        assert_eq!(
+            oubli_forget_user(f.store, ana.as_ptr(), &mut again),
+            OubliStatus::NoMatch
+        );
+        assert!(again.is_null());
+        assert_eq!(
+            oubli_forget_user(f.store, ptr::null(), &mut again),
+            OubliStatus::NullPointer
+        );
+    }
+    assert_eq!(f.recall("door code"), vec!["Ben's door code is 8812"]);
 }

@@ -41,7 +41,7 @@ def lg(path: Path):
 def test_is_a_base_store(lg: OubliStore) -> None:
     assert isinstance(lg, BaseStore)
     assert isinstance(lg.store, oubli.Store)
-    assert lg.supports_ttl is False
+    assert lg.supports_ttl is True
 
 
 def test_put_get_update_delete(lg: OubliStore, path: Path) -> None:
@@ -191,8 +191,8 @@ def test_invalid_namespaces_and_values(lg: OubliStore) -> None:
         lg.put(("a",), "k", {"v": object()})
     with pytest.raises(oubli.InvalidInputError):
         lg.put(("a",), "k", {"v": "x" * (70 * 1024)})
-    with pytest.raises(NotImplementedError):
-        lg.put(("a",), "k", {"v": 1}, ttl=5)
+    with pytest.raises(oubli.InvalidInputError):
+        lg.put(("a",), "k", {"v": 1}, ttl=-5)
 
 
 def test_index_config_with_custom_embeddings(path: Path) -> None:
@@ -338,3 +338,63 @@ def test_graph_writes_reads_searches_and_forgets(tmp_path: Path, monkeypatch: py
     )
     assert "Ana prefers window seats" in out2["recalled"]
     store.close()
+
+
+class _Clock:
+    """A settable clock in epoch milliseconds (starts at the real time: the engine's own
+    validity check uses the system clock, which never runs ahead of this one here)."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.ms = int(time.time() * 1000)
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+def test_ttl_expires_items_and_reads_refresh_them(path: Path) -> None:
+    clock = _Clock()
+    with OubliStore(path, clock=clock) as lg:
+        ns = ("users", "ana")
+        lg.put(ns, "plan", {"text": "Ana flies to Lyon"}, ttl=10)
+        lg.put(ns, "diet", {"text": "Ana is vegetarian"})  # no TTL: never expires
+        t0 = clock.ms
+        row = lg.store.get_by_key("plan", namespace="lg:users.ana")
+        assert row.valid_until == t0 + 10 * 60_000
+
+        # A read without refresh leaves the expiry; a read with refresh pushes it back.
+        clock.ms = t0 + 5 * 60_000
+        assert lg.get(ns, "plan", refresh_ttl=False) is not None
+        assert lg.store.get_by_key("plan", namespace="lg:users.ana").valid_until == t0 + 10 * 60_000
+        item = lg.get(ns, "plan")
+        assert item is not None and item.value == {"text": "Ana flies to Lyon"}
+        refreshed = lg.store.get_by_key("plan", namespace="lg:users.ana")
+        assert refreshed.valid_until == clock.ms + 10 * 60_000
+        assert refreshed.text == row.text
+
+        # Past the expiry, get, search and list_namespaces no longer see it.
+        clock.ms = t0 + 16 * 60_000
+        assert lg.get(ns, "plan") is None
+        assert [i.key for i in lg.search(ns)] == ["diet"]
+        assert "plan" not in [i.key for i in lg.search(ns, query="Ana flies to Lyon")]
+        assert lg.get(ns, "diet") is not None
+
+        # A put on an expired key makes a new item.
+        lg.put(ns, "plan", {"text": "Ana flies to Nice"}, ttl=1)
+        again = lg.get(ns, "plan", refresh_ttl=False)
+        assert again is not None and again.value == {"text": "Ana flies to Nice"}
+        assert again.created_at == again.updated_at
+
+
+def test_ttl_config_default_and_refresh_on_read(path: Path) -> None:
+    clock = _Clock()
+    with OubliStore(path, clock=clock, ttl={"default_ttl": 2, "refresh_on_read": False}) as lg:
+        lg.put(("a",), "k", {"v": 1})
+        row = lg.store.get_by_key("k", namespace="lg:a")
+        assert row.valid_until == clock.ms + 2 * 60_000
+        clock.ms += 60_000
+        assert lg.get(("a",), "k") is not None
+        assert lg.store.get_by_key("k", namespace="lg:a").id == row.id  # not refreshed
+        lg.put(("a",), "n", {"v": 2}, ttl=None)
+        assert lg.store.get_by_key("n", namespace="lg:a").valid_until is None

@@ -1,4 +1,4 @@
-//! `oubli purge`, `oubli receipts`, `oubli receipt` and `oubli audit purge`: erasure and its proof.
+//! `oubli purge`, `oubli forget-user`, `oubli receipts`, `oubli receipt` and `oubli audit purge`: erasure and its proof.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,13 +27,59 @@ pub(super) fn purge(
         }
         return Ok(());
     }
+    deliver_purge(
+        |deliver| s.purge_delivering(target.target(), deliver),
+        receipt_out,
+        opening_out,
+        json,
+    )
+}
+
+/// `oubli forget-user`: erase (or, with `dry_run`, list) every row of one user; write the
+/// receipt and the opening.
+pub(super) fn forget_user(
+    path: &Path,
+    user_id: &str,
+    dry_run: bool,
+    receipt_out: Option<PathBuf>,
+    opening_out: Option<PathBuf>,
+    json: bool,
+) -> Result<()> {
+    let s = open(path)?;
+    if dry_run {
+        let rows = s.plan_forget_user(user_id)?;
+        if json {
+            print_json(&serde_json::json!({ "rows": rows }))?;
+        } else {
+            outln!("would erase {} rows: {}", rows.len(), ids(&rows));
+        }
+        return Ok(());
+    }
+    deliver_purge(
+        |deliver| s.forget_user_delivering(user_id, deliver),
+        receipt_out,
+        opening_out,
+        json,
+    )
+}
+
+/// Runs a purge whose opening goes to `opening_out` (refused before erasing if it cannot be
+/// written there), writes the receipt to `receipt_out`, and reports.
+fn deliver_purge(
+    purge: impl FnOnce(
+        &mut dyn FnMut(&crate::audit::Opening) -> Result<()>,
+    ) -> Result<crate::PurgeReport>,
+    receipt_out: Option<PathBuf>,
+    opening_out: Option<PathBuf>,
+    json: bool,
+) -> Result<()> {
     // Refuse before erasing anything if a file asked for cannot be written there.
     for p in [&receipt_out, &opening_out].into_iter().flatten() {
         check_output_path(p)?;
     }
     let default_path = |id: u64, what: &str| PathBuf::from(format!("oubli-purge-{id}.{what}.json"));
     let mut opath = opening_out.clone();
-    let r = s.purge_delivering(target.target(), |o| {
+    let r = purge(&mut |o| {
         let p = opath
             .get_or_insert_with(|| default_path(o.purge_id, "opening"))
             .clone();

@@ -192,6 +192,24 @@ enum Cmd {
         #[arg(long)]
         opening_out: Option<PathBuf>,
     },
+    /// Erase everything of one user (every namespace `user:<USER_ID>` and below, the aliases
+    /// declared there, shared rows holding the user's identifiers) in one purge with one
+    /// receipt; never another user's rows. Scrubs the file.
+    ForgetUser {
+        path: PathBuf,
+        /// The user id (as given to `--ns user:<id>`, the MCP server's `user_id`, Python's
+        /// `user_id=`).
+        user_id: String,
+        /// Only show which rows would be erased.
+        #[arg(long)]
+        dry_run: bool,
+        /// Where to write the signed receipt (default `oubli-purge-<id>.receipt.json`).
+        #[arg(long)]
+        receipt_out: Option<PathBuf>,
+        /// Where to write the data subject's opening (default `oubli-purge-<id>.opening.json`).
+        #[arg(long)]
+        opening_out: Option<PathBuf>,
+    },
     /// List the purge receipts stored in the file.
     Receipts { path: PathBuf },
     /// Print (or write) one stored receipt document.
@@ -778,6 +796,13 @@ fn run(cli: Cli) -> Result<()> {
             receipt_out,
             opening_out,
         } => erasure::purge(&path, &target, dry_run, receipt_out, opening_out, json),
+        Cmd::ForgetUser {
+            path,
+            user_id,
+            dry_run,
+            receipt_out,
+            opening_out,
+        } => erasure::forget_user(&path, &user_id, dry_run, receipt_out, opening_out, json),
         Cmd::Receipts { path } => erasure::receipts(&path, json),
         Cmd::Receipt {
             path,

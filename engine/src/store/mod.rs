@@ -12,6 +12,7 @@ mod audit;
 mod batch;
 mod compact;
 mod decay;
+mod forget_user;
 mod history;
 mod integrity;
 mod ops;

@@ -105,11 +105,25 @@ impl Store {
         let embedder = self.opts.embedder.clone();
         let planner = self.opts.planner.clone();
         let planner = planner.as_deref();
+        self.purge_with(
+            |b| erase(b, &target, &selector, embedder.as_ref(), planner),
+            deliver,
+        )
+    }
+
+    /// The purge pipeline over any way of choosing rows: `erase` runs inside the erasure
+    /// transaction (see [`erase_selection`]); the provisional receipt, the sealed opening, the
+    /// delivery and the completion step are those of every purge.
+    pub(super) fn purge_with(
+        &self,
+        erase: impl FnOnce(&mut Batch<'_>) -> Result<Erasure>,
+        deliver: impl FnOnce(&Opening) -> Result<()>,
+    ) -> Result<PurgeReport> {
         let public_key = self.public_key()?;
         let issued_at = self.now();
         // Phase 1: the erasure, a provisional receipt and the sealed opening, in one transaction.
         let (erasure, opening) = self.write(|b| {
-            let e = erase(b, &target, &selector, embedder.as_ref(), planner)?;
+            let e = erase(b)?;
             let opening = opening_of(&e);
             let body = receipt_body(
                 &e,
@@ -284,7 +298,7 @@ pub(super) fn closure(
 }
 
 /// What the purge transaction did, for the receipt.
-struct Erasure {
+pub(super) struct Erasure {
     seq: u64,
     selector: String,
     purge_hash: Hash32,
@@ -306,7 +320,6 @@ fn erase(
     embedder: &dyn crate::embed::Embedder,
     planner: Option<&dyn crate::planner::Planner>,
 ) -> Result<Erasure> {
-    let head_before = b.head();
     let matches = resolve_in(
         b,
         target,
@@ -317,17 +330,70 @@ fn erase(
         planner,
     )?
     .matches;
-    let targeted: Vec<RowId> = matches.iter().map(|m| m.id).collect();
-    let whole: Vec<RowId> = matches
-        .iter()
-        .filter(|m| m.clauses.is_empty())
-        .map(|m| m.id)
-        .collect();
-    let edits: Vec<(RowId, Vec<usize>, Option<String>)> = matches
-        .iter()
-        .filter(|m| !m.clauses.is_empty())
-        .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
-        .collect();
+    // A purge of the entity itself (the query is only a form of an alias group)
+    // erases the group: its forms are personal data too.
+    let mut alias_groups = Vec::new();
+    if let Target::Query { text, namespace } = target {
+        let groups = b.alias_groups()?;
+        for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
+            if super::alias::names_only(text, &span) {
+                alias_groups.push(g.id);
+            }
+        }
+    }
+    let selection = Selection::of_matches(&matches, alias_groups);
+    erase_selection(b, selection, selector, embedder, &|_| false)
+}
+
+/// What a purge erases before its closure is walked.
+pub(super) struct Selection {
+    /// Rows the selector matched directly, whole or in part.
+    pub(super) targeted: Vec<RowId>,
+    /// Rows erased whole.
+    pub(super) whole: Vec<RowId>,
+    /// Rows of which some clauses are erased: row, clause indexes, planner's rewrite.
+    pub(super) edits: Vec<(RowId, Vec<usize>, Option<String>)>,
+    /// Alias groups erased with the rows (their forms are committed in the receipt).
+    pub(super) alias_groups: Vec<u64>,
+}
+
+impl Selection {
+    /// The selection of resolved target matches: rows without clauses go whole.
+    pub(super) fn of_matches(matches: &[super::TargetMatch], alias_groups: Vec<u64>) -> Self {
+        Selection {
+            targeted: matches.iter().map(|m| m.id).collect(),
+            whole: matches
+                .iter()
+                .filter(|m| m.clauses.is_empty())
+                .map(|m| m.id)
+                .collect(),
+            edits: matches
+                .iter()
+                .filter(|m| !m.clauses.is_empty())
+                .map(|m| (m.id, m.clauses.clone(), m.rewrite.clone()))
+                .collect(),
+            alias_groups,
+        }
+    }
+}
+
+/// Erases `sel` and its closure (supersede chains, derived rows, notes) except the rows `spare`
+/// keeps, rewrites the rows whose clauses it names, deletes its alias groups, and logs one
+/// `purge` event.
+pub(super) fn erase_selection(
+    b: &mut Batch<'_>,
+    sel: Selection,
+    selector: &str,
+    embedder: &dyn crate::embed::Embedder,
+    spare: &dyn Fn(&Row) -> bool,
+) -> Result<Erasure> {
+    let head_before = b.head();
+    let Selection {
+        targeted,
+        whole,
+        edits,
+        alias_groups,
+    } = sel;
     // Rows derived from an edited row carried the erased clause: they go whole.
     let mut start = whole.clone();
     let mut derived_of_edits = Vec::new();
@@ -341,7 +407,14 @@ fn erase(
             start.push(c);
         }
     }
-    let mut reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
+    let reached = closure(&start, &|id| b.row(id), &|id| b.derived_from(id))?;
+    let mut kept = Vec::new();
+    for (id, via) in reached {
+        if !spare(&b.row(id)?) {
+            kept.push((id, via));
+        }
+    }
+    let mut reached = kept;
     for (id, via) in reached.iter_mut() {
         if via.is_none()
             && let Some(d) = derived_of_edits.iter().find(|d| d.row == *id)
@@ -349,10 +422,12 @@ fn erase(
             *via = Some(d.clone());
         }
     }
-    let edited: Vec<(RowId, Vec<usize>, Option<String>)> = edits
-        .into_iter()
-        .filter(|(id, _, _)| !reached.iter().any(|(r, _)| r == id))
-        .collect();
+    let mut edited: Vec<(RowId, Vec<usize>, Option<String>)> = Vec::new();
+    for e in edits {
+        if !reached.iter().any(|(r, _)| *r == e.0) && !spare(&b.row(e.0)?) {
+            edited.push(e);
+        }
+    }
     let mut commitments = Vec::new();
     let mut erased: Vec<(ErasedContent, Transition)> = Vec::new();
     let mut namespaces = BTreeSet::new();
@@ -406,16 +481,11 @@ fn erase(
             from: *id,
         });
     }
-    // A purge of the entity itself (the query is only a form of an alias group)
-    // erases the group: its forms are personal data too.
     let mut alias_forms = Vec::new();
-    if let Target::Query { text, namespace } = target {
-        let groups = b.alias_groups()?;
-        for (g, span) in super::alias::groups_named(text, namespace.as_deref(), &groups) {
-            if super::alias::names_only(text, &span) {
-                b.delete_alias_group(g.id)?;
-                alias_forms.extend(g.forms.iter().cloned());
-            }
+    for g in b.alias_groups()? {
+        if alias_groups.contains(&g.id) {
+            b.delete_alias_group(g.id)?;
+            alias_forms.extend(g.forms.iter().cloned());
         }
     }
     let selector_salt = b.salt();

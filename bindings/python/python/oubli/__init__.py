@@ -22,6 +22,9 @@ apart (:mod:`oubli.times`): ``valid_until=`` is a time, ``as_of=`` a time or a l
 number. Opening a file this process already has open shares the handle.
 :class:`oubli.aio.AsyncStore` offers every call as a coroutine.
 
+Per-user scoping (:mod:`oubli.scope`): ``user_id`` maps onto the namespace ``("user", user_id)``,
+``agent_id`` and ``run_id`` onto metadata, as in the MCP server and ``oubli forget-user``.
+
 Store calls release the GIL; one ``Store`` may be shared by many threads. Errors are the
 classes of :mod:`oubli.errors`. :mod:`oubli.adapter` drives oubli from ForgetEval-style
 harnesses; :mod:`oubli.langgraph` is a LangGraph ``BaseStore`` whose delete really forgets.
@@ -69,6 +72,7 @@ from oubli._oubli import (
     verify_receipt,
 )
 from oubli.aio import AsyncStore
+from oubli.scope import Scope, user_namespace
 from oubli.embeddings import MINILM_PACKAGE, minilm, minilm_model_dir
 from oubli.times import EpochMillis, LogSeq
 
@@ -76,6 +80,8 @@ __version__ = ENGINE_VERSION
 
 __all__ = [
     "AsyncStore",
+    "Scope",
+    "user_namespace",
     "EpochMillis",
     "LogSeq",
     "join_namespace",

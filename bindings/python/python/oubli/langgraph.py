@@ -23,9 +23,16 @@ every version until a purge erases them). Search with a ``query`` runs oubli's h
 LangChain ``Embeddings`` or a function of a list of texts) replaces the store's own embedder
 for those vectors, and ``dims`` must equal the store's dimension.
 
+TTL (``supports_ttl`` is True): ``put(..., ttl=minutes)`` (or ``TTLConfig.default_ttl``)
+sets the row's ``valid_until`` to now plus the TTL, so recall, listing and ``get`` stop
+returning the item once it expires and ``Store.sweep()`` submerges it (oubli's validity; it is
+not erased: ``delete`` purges). A read with ``refresh_ttl`` (the default, or
+``TTLConfig.refresh_on_read``) pushes the expiry back to now plus the item's TTL, by writing a
+new version with the later ``valid_until`` (one supersede event, the value unchanged; the
+vector is recomputed from the store's index fields). ``ttl=None`` means no expiry.
+
 Limits: each namespace label and key must be a valid oubli field (non-empty, at most 512
-bytes, no control characters), a value's JSON at most 64 KiB; TTLs are not supported
-(``supports_ttl`` is False).
+bytes, no control characters), a value's JSON at most 64 KiB.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -49,6 +57,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
     ensure_embeddings,
     get_text_at_path,
     tokenize_path,
@@ -57,6 +66,7 @@ from langgraph.store.base import (
 
 from oubli._oubli import PurgeReport, Row, Store
 from oubli.errors import InvalidInputError, NotFoundError
+from oubli.times import EpochMillis
 
 __all__ = ["OubliStore", "ForgetMode"]
 
@@ -66,7 +76,8 @@ _MARK = "lg.v"
 _CREATED = "lg.created_at"
 _DEPTH = "lg.depth"
 _LEVEL = "lg.ns."
-# Metadata entries per row are capped at 64; three are the marker, creation time and depth.
+_TTL = "lg.ttl_ms"
+# Metadata entries per row are capped at 64; four are the marker, creation time, depth and TTL.
 _MAX_DEPTH = 60
 _MAX_K = 10_000
 
@@ -128,10 +139,22 @@ class OubliStore(BaseStore):
         on_forget: called after each delete with ``(namespace, key, result)``, where ``result``
             is the :class:`oubli.PurgeReport` (purge) or the list of released row ids.
         store_options: keyword arguments for :class:`oubli.Store` when ``store`` is a path.
+        ttl: LangGraph's ``TTLConfig`` (``default_ttl`` in minutes, ``refresh_on_read``).
+        clock: the current time in epoch milliseconds, for TTLs (default: the system clock).
     """
 
-    supports_ttl = False
-    __slots__ = ("store", "forget", "prefix", "on_forget", "_own", "_embeddings", "_fields")
+    supports_ttl = True
+    __slots__ = (
+        "store",
+        "forget",
+        "prefix",
+        "on_forget",
+        "ttl_config",
+        "_own",
+        "_embeddings",
+        "_fields",
+        "_now",
+    )
 
     def __init__(
         self,
@@ -142,6 +165,8 @@ class OubliStore(BaseStore):
         prefix: str = "lg",
         on_forget: Callable[[tuple[str, ...], str, PurgeReport | list[int]], None] | None = None,
         store_options: dict[str, Any] | None = None,
+        ttl: TTLConfig | None = None,
+        clock: Callable[[], int] | None = None,
     ) -> None:
         if forget not in ("purge", "release"):
             raise ValueError(f"forget must be 'purge' or 'release', not {forget!r}")
@@ -154,6 +179,8 @@ class OubliStore(BaseStore):
         self.forget = forget
         self.prefix = prefix
         self.on_forget = on_forget
+        self.ttl_config = ttl
+        self._now: Callable[[], int] = clock or (lambda: int(time.time() * 1000))
         self._embeddings = None
         self._fields: list[tuple[str, list[str]]] | None = None
         if index:
@@ -172,14 +199,41 @@ class OubliStore(BaseStore):
     def _namespace(self, namespace: tuple[str, ...]) -> str:
         return f"{self.prefix}:" + ".".join(namespace)
 
-    def _metadata(self, namespace: tuple[str, ...], created_ms: int | None) -> dict[str, str]:
+    def _metadata(
+        self, namespace: tuple[str, ...], created_ms: int | None, ttl_ms: int | None = None
+    ) -> dict[str, str]:
         if len(namespace) > _MAX_DEPTH:
             raise InvalidInputError(f"namespaces deeper than {_MAX_DEPTH} labels are not supported")
         meta = {_MARK: "1", _DEPTH: str(len(namespace))}
         meta.update({f"{_LEVEL}{i}": label for i, label in enumerate(namespace)})
         if created_ms is not None:
             meta[_CREATED] = str(created_ms)
+        if ttl_ms is not None:
+            meta[_TTL] = str(ttl_ms)
         return meta
+
+    def _expired(self, row: Row) -> bool:
+        return row.valid_until is not None and int(row.valid_until) <= self._now()
+
+    def _refresh(self, row: Row) -> Row:
+        """Pushes an item's expiry back to now plus its TTL (a new version); rows without a
+        TTL are returned as they are."""
+        ttl = row.metadata.get(_TTL)
+        if ttl is None:
+            return row
+        value = self._value(row)
+        index_text = self._index_text(value, None)
+        if index_text is None and self._embeddings is not None:
+            index_text = row.text
+        vector = self._vector(index_text) if index_text is not None else None
+        new = self.store.supersede(
+            row.id,
+            row.text,
+            metadata=dict(row.metadata),
+            vector=vector,
+            valid_until=EpochMillis(self._now() + int(ttl)),
+        ).new_id
+        return self.store.get(new)
 
     def _prefix_filters(self, prefix: tuple[str, ...]) -> dict[str, str]:
         filters = {_MARK: "1"}
@@ -242,7 +296,11 @@ class OubliStore(BaseStore):
 
     def _get(self, op: GetOp) -> Item | None:
         row = self._live_row(op.namespace, op.key)
-        return None if row is None else self._item(row)
+        if row is None or self._expired(row):
+            return None
+        if op.refresh_ttl:
+            row = self._refresh(row)
+        return self._item(row)
 
     def _put(self, op: PutOp) -> None:
         if op.value is None:
@@ -253,19 +311,30 @@ class OubliStore(BaseStore):
         value = dict(op.value)
         text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         old = self._live_row(op.namespace, op.key)
-        created = int(old.metadata.get(_CREATED, old.created_at)) if old is not None else None
+        if old is not None and self._expired(old):
+            # An expired item is gone: a put makes a new one (superseding the expired row).
+            created = None
+        else:
+            created = int(old.metadata.get(_CREATED, old.created_at)) if old is not None else None
+        ttl_minutes = op.ttl
+        if ttl_minutes is not None and (not isinstance(ttl_minutes, (int, float)) or ttl_minutes <= 0):
+            raise InvalidInputError(f"ttl must be a positive number of minutes, not {ttl_minutes!r}")
+        ttl_ms = None if ttl_minutes is None else max(1, round(ttl_minutes * 60_000))
+        valid_until = None if ttl_ms is None else EpochMillis(self._now() + ttl_ms)
         index_text = self._index_text(value, op.index)
         if index_text is None and self._embeddings is not None:
             # Every row needs a vector; keep them all in the configured embedding space.
             index_text = text
         vector = self._vector(index_text) if index_text is not None else None
-        meta = self._metadata(op.namespace, created)
+        meta = self._metadata(op.namespace, created, ttl_ms)
         ns = self._namespace(op.namespace)
         if old is None:
             # A first version's creation time is its row's; later versions carry it along.
-            self.store.inscribe(text, namespace=ns, key=op.key, metadata=meta, vector=vector)
+            self.store.inscribe(
+                text, namespace=ns, key=op.key, metadata=meta, vector=vector, valid_until=valid_until
+            )
         else:
-            self.store.supersede(old.id, text, metadata=meta, vector=vector)
+            self.store.supersede(old.id, text, metadata=meta, vector=vector, valid_until=valid_until)
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         ns = self._namespace(namespace)
@@ -284,7 +353,7 @@ class OubliStore(BaseStore):
             return []
         want = op.offset + op.limit
         filters = self._prefix_filters(tuple(op.namespace_prefix))
-        kept: list[SearchItem] = []
+        kept: list[tuple[Row, float | None]] = []
         if op.query:
             vector = None
             if self._embeddings is not None:
@@ -294,9 +363,9 @@ class OubliStore(BaseStore):
                 k = min(k, _MAX_K)
                 hits = self.store.recall(op.query, k=k, filters=filters, vector=vector)
                 kept = [
-                    self._search_item(h.row, score=h.score)
+                    (h.row, h.score)
                     for h in hits
-                    if self._passes(h.row, op.filter)
+                    if not self._expired(h.row) and self._passes(h.row, op.filter)
                 ]
                 if len(kept) >= want or len(hits) < k or k >= _MAX_K:
                     break
@@ -305,11 +374,15 @@ class OubliStore(BaseStore):
             rows = self.store.list(filters=filters)
             rows.sort(key=lambda r: r.id, reverse=True)
             for row in rows:
-                if self._passes(row, op.filter):
-                    kept.append(self._search_item(row))
+                if not self._expired(row) and self._passes(row, op.filter):
+                    kept.append((row, None))
                     if len(kept) >= want:
                         break
-        return kept[op.offset : want]
+        # Only the items returned are read, so only they have their TTL refreshed.
+        return [
+            self._search_item(self._refresh(row) if op.refresh_ttl else row, score=score)
+            for row, score in kept[op.offset : want]
+        ]
 
     @staticmethod
     def _passes(row: Row, condition: dict[str, Any] | None) -> bool:
@@ -324,7 +397,8 @@ class OubliStore(BaseStore):
         while True:
             page = self.store.list(filters={_MARK: "1"}, after=after, limit=1000)
             for row in page:
-                found.add(self._item_namespace(row))
+                if not self._expired(row):
+                    found.add(self._item_namespace(row))
             if len(page) < 1000:
                 break
             after = page[-1].id

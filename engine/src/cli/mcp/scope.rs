@@ -2,7 +2,8 @@
 //! namespaces and metadata, the way agent frameworks scope memory.
 //!
 //! - `namespace`, when given, is used as is; otherwise `user_id` gives the namespace
-//!   `user:<user_id>`; with neither, the store's default namespace.
+//!   `user:<user_id>` (the id escaped as a label, see [`crate::namespace`]: the rule
+//!   `forget_user` erases by); with neither, the store's default namespace.
 //! - `agent_id` and `run_id` are stored as the metadata entries `agent_id` and `run_id` on
 //!   `remember`, and become equality filters on `recall`.
 //! - Targets by key or query stay inside the resolved namespace, so one user's request never
@@ -12,6 +13,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::{DEFAULT_NAMESPACE, Inscription, RecallQuery, Target};
+
+/// The namespace of `user_id` under [`crate::namespace`]'s user rule (`user:<id>`, the id
+/// escaped as a label); an empty id keeps the bare prefix, which no user's rule claims.
+fn user_namespace(user_id: &str) -> String {
+    crate::namespace::user_namespace(user_id).unwrap_or_else(|_| format!("user:{user_id}"))
+}
 
 /// The scope arguments every tool accepts.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -35,7 +42,7 @@ impl Scope {
     pub fn namespace(&self) -> Option<String> {
         self.namespace
             .clone()
-            .or_else(|| self.user_id.as_ref().map(|u| format!("user:{u}")))
+            .or_else(|| self.user_id.as_ref().map(|u| user_namespace(u)))
     }
 
     /// The metadata entries this scope adds to a new row or requires of a recalled one.

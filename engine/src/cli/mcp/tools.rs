@@ -1,4 +1,5 @@
-//! The MCP tools: remember, recall, supersede, release, purge, plan, history and verify_log,
+//! The MCP tools: remember, recall, supersede, release, purge, forget_user, plan, history and
+//! verify_log,
 //! each a thin, scoped call into [`Store`], with JSON schemas generated from the argument types.
 //!
 //! A failed call comes back as a tool error whose text starts with the error's stable code
@@ -82,6 +83,25 @@ pub struct TargetArgs {
     /// Who and where.
     #[serde(flatten)]
     pub scope: Scope,
+}
+
+/// Arguments of `forget_user`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ForgetUserArgs {
+    /// The user whose memories are erased: every namespace `user:<user_id>` and below.
+    pub user_id: String,
+    /// Only list the rows that would be erased; change nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// Result of `forget_user`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ForgetUserResult {
+    /// Rows erased (with `dry_run`: rows that would be erased), closure included, in id order.
+    pub rows: Vec<u64>,
+    /// The purge, with its receipt and opening; absent for a dry run.
+    pub purge: Option<PurgeResult>,
 }
 
 /// Arguments of `plan`.
@@ -241,6 +261,22 @@ fn to_json<T: Serialize>(v: &T) -> Result<serde_json::Value, String> {
 
 const MAX_K: usize = 100;
 
+/// The tool result of a purge report.
+fn purge_result(r: crate::PurgeReport, key: [u8; 32]) -> Result<PurgeResult, String> {
+    let doc = |bytes: std::result::Result<Vec<u8>, crate::audit::AuditError>| {
+        let bytes = bytes.map_err(|e| fail(e.into()))?;
+        String::from_utf8(bytes).map_err(|e| format!("internal: {e}"))
+    };
+    Ok(PurgeResult {
+        purge_id: r.seq,
+        erased: r.erased.clone(),
+        audit_clean: r.audit.summary.clean,
+        receipt: doc(r.receipt.to_document())?,
+        opening: doc(r.opening.to_document())?,
+        public_key: key.iter().map(|b| format!("{b:02x}")).collect(),
+    })
+}
+
 impl OubliMcp {
     /// A server over an open store.
     pub fn new(store: Arc<Store>) -> Self {
@@ -358,17 +394,30 @@ impl OubliMcp {
         let (r, key) = self
             .call(move |s| Ok((s.purge(target)?, s.public_key()?)))
             .await?;
-        let doc = |bytes: std::result::Result<Vec<u8>, crate::audit::AuditError>| {
-            let bytes = bytes.map_err(|e| fail(e.into()))?;
-            String::from_utf8(bytes).map_err(|e| format!("internal: {e}"))
-        };
-        Ok(Json(PurgeResult {
-            purge_id: r.seq,
-            erased: r.erased.clone(),
-            audit_clean: r.audit.summary.clean,
-            receipt: doc(r.receipt.to_document())?,
-            opening: doc(r.opening.to_document())?,
-            public_key: key.iter().map(|b| format!("{b:02x}")).collect(),
+        purge_result(r, key).map(Json)
+    }
+
+    /// Erase one user.
+    #[tool(
+        name = "forget_user",
+        description = "Erase everything of one user (GDPR erasure request): every memory in the user's namespaces (user:<user_id> and below), the aliases declared there, and rows of shared namespaces holding the user's e-mail, phone or account identifiers; never another user's memories. One signed receipt and the data subject's opening. With dry_run, only lists the rows."
+    )]
+    async fn forget_user(
+        &self,
+        Parameters(a): Parameters<ForgetUserArgs>,
+    ) -> ToolResult<ForgetUserResult> {
+        let user = a.user_id;
+        if a.dry_run {
+            let rows = self.call(move |s| s.plan_forget_user(&user)).await?;
+            return Ok(Json(ForgetUserResult { rows, purge: None }));
+        }
+        let (r, key) = self
+            .call(move |s| Ok((s.forget_user(&user)?, s.public_key()?)))
+            .await?;
+        let purge = purge_result(r, key)?;
+        Ok(Json(ForgetUserResult {
+            rows: purge.erased.clone(),
+            purge: Some(purge),
         }))
     }
 
@@ -435,8 +484,8 @@ impl ServerHandler for OubliMcp {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
             "oubli: agent memory that can forget, provably. `remember` stores a fact, `recall` \
              finds facts, `supersede` replaces one, `release` stops recalling, `purge` erases \
-             for good with a signed receipt (dry-run with `plan`). Pass `user_id` (and \
-             optionally `agent_id`, `run_id`) on every call to scope memory to one user.",
+             for good with a signed receipt (dry-run with `plan`), `forget_user` erases \
+             everything of one user. Pass `user_id` (and optionally `agent_id`, `run_id`) on every call to scope memory to one user.",
         )
     }
 }
