@@ -735,6 +735,7 @@ fn a_pending_opening_is_taken_exactly_once() {
         );
         oubli_string_free(opening);
     }
+}
 
 #[test]
 fn forget_user_erases_one_users_namespaces() {
