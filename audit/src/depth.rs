@@ -127,7 +127,8 @@ impl Depth {
     /// back): the form rows are stored in.
     pub fn canonical(self) -> Depth {
         match self {
-            Depth::Level(d) if d == 0.0 => Depth::Level(0.0),
+            // `+ 0.0` turns -0.0 into +0.0 and leaves every other level as it is.
+            Depth::Level(d) => Depth::Level(d + 0.0),
             d => d,
         }
     }

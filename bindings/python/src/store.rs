@@ -4,13 +4,16 @@
 //! The class is defined here with opening, closing and its properties; its other methods live
 //! by concept in the submodules (one `#[pymethods]` block each, with PyO3's
 //! `multiple-pymethods` feature): `memory` (inscribe, get, recall, list), `forget`
-//! (supersede, release, pin, resurface, purge, plan, scrub, decay), `audit` (history, events,
+//! (supersede, release, pin, resurface, purge, plan, scrub, decay), `scoping` (forget_user,
+//! aliases), `audit` (history, events,
 //! log verification, receipts) and `snapshot` (`Store.as_of` and `Snapshot`).
 
 mod audit;
+mod compaction;
 mod forget;
 mod memory;
 mod query;
+mod scoping;
 mod snapshot;
 
 use std::path::{Path, PathBuf};

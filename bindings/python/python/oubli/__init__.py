@@ -73,6 +73,7 @@ from oubli._oubli import (
 )
 from oubli.aio import AsyncStore
 from oubli.scope import Scope, user_namespace
+from oubli.memory import Memory
 from oubli.embeddings import MINILM_PACKAGE, minilm, minilm_model_dir
 from oubli.times import EpochMillis, LogSeq
 
@@ -80,6 +81,7 @@ __version__ = ENGINE_VERSION
 
 __all__ = [
     "AsyncStore",
+    "Memory",
     "Scope",
     "user_namespace",
     "EpochMillis",

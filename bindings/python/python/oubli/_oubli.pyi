@@ -3,7 +3,7 @@
 import builtins
 import os
 from pathlib import Path
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Literal, Protocol, SupportsFloat, final
@@ -443,7 +443,12 @@ class Store:
         self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
     ) -> builtins.list[int]: ...
     def purge(
-        self, target: _TargetArg = None, *, key: str | None = None, namespace: _Namespace | None = None
+        self,
+        target: _TargetArg = None,
+        *,
+        key: str | None = None,
+        namespace: _Namespace | None = None,
+        deliver: Callable[[Opening], object] | None = None,
     ) -> PurgeReport: ...
     def plan(
         self,
@@ -453,6 +458,28 @@ class Store:
         key: str | None = None,
         namespace: _Namespace | None = None,
     ) -> Plan: ...
+    def forget_user(self, user_id: str) -> PurgeReport:
+        """Erases everything of one user (namespaces ``("user", user_id, ...)``) in one purge."""
+    def plan_forget_user(self, user_id: str) -> builtins.list[int]: ...
+    def declare_alias(
+        self, namespace: _Namespace, forms: builtins.list[str], *, kind: str = "person"
+    ) -> dict[str, Any]: ...
+    def aliases(self, namespace: _Namespace | None = None) -> builtins.list[dict[str, Any]]: ...
+    def remove_alias(self, id: int) -> None: ...
+    def compact(
+        self,
+        budget: int,
+        *,
+        namespace: _Namespace | None = None,
+        ids: builtins.list[int] | None = None,
+        query: str | None = None,
+        include_derived: bool = False,
+        strict: bool = False,
+        key: str | None = None,
+        note_namespace: _Namespace | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]: ...
+    def recompute(self, id: int) -> Superseded: ...
     def scrub(self) -> int: ...
     def set_decay_policy(
         self,
@@ -471,6 +498,10 @@ class Store:
     def verify_log(self, public_key: bytes | None = None) -> LogReport: ...
     def receipts(self) -> builtins.list[Receipt]: ...
     def receipt(self, purge_id: int) -> Receipt: ...
+    def pending_openings(self) -> builtins.list[int]: ...
+    def take_opening(
+        self, purge_id: int, deliver: Callable[[Opening], object] | None = None
+    ) -> Opening: ...
     def as_of(self, at: _AsOf) -> Snapshot: ...
 
 def verify_receipt(document: bytes | str, public_key: bytes | None = None) -> Receipt:

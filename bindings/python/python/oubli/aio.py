@@ -26,6 +26,7 @@ from oubli._oubli import (
     Hit,
     History,
     LogReport,
+    Opening,
     Plan,
     PurgeReport,
     Receipt,
@@ -127,6 +128,27 @@ class AsyncStore:
     async def plan(self, *args: Any, **kwargs: Any) -> Plan:
         return await asyncio.to_thread(self.store.plan, *args, **kwargs)
 
+    async def forget_user(self, user_id: str) -> PurgeReport:
+        return await asyncio.to_thread(self.store.forget_user, user_id)
+
+    async def plan_forget_user(self, user_id: str) -> builtins.list[int]:
+        return await asyncio.to_thread(self.store.plan_forget_user, user_id)
+
+    async def declare_alias(self, namespace: str | tuple[str, ...], forms: builtins.list[str], **kwargs: Any) -> dict[str, Any]:
+        return await asyncio.to_thread(self.store.declare_alias, namespace, forms, **kwargs)
+
+    async def aliases(self, namespace: str | tuple[str, ...] | None = None) -> builtins.list[dict[str, Any]]:
+        return await asyncio.to_thread(self.store.aliases, namespace)
+
+    async def remove_alias(self, id: int) -> None:
+        await asyncio.to_thread(self.store.remove_alias, id)
+
+    async def compact(self, budget: int, **kwargs: Any) -> dict[str, Any]:
+        return await asyncio.to_thread(self.store.compact, budget, **kwargs)
+
+    async def recompute(self, id: int) -> Superseded:
+        return await asyncio.to_thread(self.store.recompute, id)
+
     async def scrub(self) -> int:
         return await asyncio.to_thread(self.store.scrub)
 
@@ -159,6 +181,12 @@ class AsyncStore:
 
     async def receipt(self, purge_id: int) -> Receipt:
         return await asyncio.to_thread(self.store.receipt, purge_id)
+
+    async def pending_openings(self) -> builtins.list[int]:
+        return await asyncio.to_thread(self.store.pending_openings)
+
+    async def take_opening(self, purge_id: int, deliver: Any = None) -> Opening:
+        return await asyncio.to_thread(self.store.take_opening, purge_id, deliver)
 
     async def as_of(self, at: Any) -> Snapshot:
         return await asyncio.to_thread(self.store.as_of, at)

@@ -7,9 +7,35 @@ use oubli::audit::{SignedReceipt, hex};
 
 use crate::convert::{self, uint};
 use crate::errors::audit_error;
-use crate::types::{PyEvent, PyHistory, PyLogReport, PyReceipt};
+use crate::errors::to_py;
+use crate::types::{PyEvent, PyHistory, PyLogReport, PyOpening, PyReceipt};
 
 use super::{PyStore, call};
+
+/// Hands `opening` to the Python callable `deliver`; if it raises, the exception is kept in
+/// `raised` (re-raised by the caller) and the engine gets an error, so the opening stays
+/// pending in the store.
+pub(crate) fn deliver_to(
+    deliver: &Py<PyAny>,
+    opening: &oubli::audit::Opening,
+    raised: &mut Option<PyErr>,
+) -> oubli::Result<()> {
+    Python::attach(|py| -> PyResult<()> {
+        let o = Py::new(
+            py,
+            PyOpening {
+                opening: opening.clone(),
+            },
+        )?;
+        deliver.call1(py, (o,))?;
+        Ok(())
+    })
+    .map_err(|e| {
+        let what = e.to_string();
+        *raised = Some(e);
+        oubli::Error::InvalidArgument(format!("deliver raised: {what}"))
+    })
+}
 
 #[pymethods]
 impl PyStore {
@@ -61,6 +87,43 @@ impl PyStore {
     fn receipts(&self, py: Python<'_>) -> PyResult<Vec<PyReceipt>> {
         let rs = call(py, self.store()?, |s| s.receipts())?;
         rs.into_iter().map(|(_, r)| PyReceipt::new(r)).collect()
+    }
+
+    /// Purge ids whose opening is still held, sealed, in the file because the caller never
+    /// received it (the process died between the erasure and the delivery, or `deliver`
+    /// raised). Fetch each with `take_opening`.
+    fn pending_openings(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
+        call(py, self.store()?, |s| s.pending_openings())
+    }
+
+    /// Returns the pending opening of purge `purge_id` **exactly once**: the store deletes its
+    /// sealed copy before returning (its bytes leave the file at the next scrub), and a second
+    /// call raises `InvalidArgumentError`. `deliver`, if given, is called with the `Opening`
+    /// first (write it where the data subject gets it); if it raises, the opening stays pending
+    /// and the exception propagates. Without `deliver`, the returned object is the only copy:
+    /// if the process dies before the caller stores it, the opening is lost. Needs a writable
+    /// store.
+    #[pyo3(signature = (purge_id, deliver = None))]
+    fn take_opening(
+        &self,
+        py: Python<'_>,
+        purge_id: u64,
+        deliver: Option<Py<PyAny>>,
+    ) -> PyResult<PyOpening> {
+        let store = self.store()?;
+        let mut raised = None;
+        let taken = py.detach(|| {
+            store.take_opening(purge_id, |o| match &deliver {
+                Some(d) => deliver_to(d, o, &mut raised),
+                None => Ok(()),
+            })
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        Ok(PyOpening {
+            opening: taken.map_err(to_py)?,
+        })
     }
 
     /// The stored receipt of purge `purge_id`, verified under the store's key.

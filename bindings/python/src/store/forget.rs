@@ -102,16 +102,29 @@ impl PyStore {
     /// Erases what the target names and its closure (supersede chain, derived rows), scrubs
     /// the file, runs the residual audit and returns a `PurgeReport` with the signed `receipt`
     /// and the data subject's `opening`.
-    #[pyo3(signature = (target = None, *, key = None, namespace = None))]
+    ///
+    /// `deliver`, if given, is called with the `Opening` right after the erasure commits and
+    /// before the store deletes its sealed copy. If it raises, the purge still completes
+    /// (receipt stored), the opening stays pending for `take_opening`, and the exception
+    /// propagates.
+    #[pyo3(signature = (target = None, *, key = None, namespace = None, deliver = None))]
     fn purge(
         &self,
         py: Python<'_>,
         target: Option<&Bound<'_, PyAny>>,
         key: Option<&Bound<'_, PyAny>>,
         namespace: Option<&Bound<'_, PyAny>>,
+        deliver: Option<Py<PyAny>>,
     ) -> PyResult<PyPurgeReport> {
-        let r = self.on_target(py, target, key, namespace, |s, t| s.purge(t))?;
-        PyPurgeReport::new(py, r)
+        let mut raised = None;
+        let r = self.on_target(py, target, key, namespace, |s, t| match &deliver {
+            Some(d) => s.purge_delivering(t, |o| super::audit::deliver_to(d, o, &mut raised)),
+            None => s.purge(t),
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        PyPurgeReport::new(py, r?)
     }
 
     /// Dry run of `op` (`"supersede"`, `"release"`, `"pin"`, `"resurface"` or `"purge"`): the
