@@ -33,8 +33,9 @@ def test_store_is_a_context_manager_and_reopens(path: Path) -> None:
     with oubli.Store(path, create=False) as again:
         assert again.get(row_id).text == "Ana's door code is 4417"
         assert again.public_key == key
-        assert again.embedder_id == oubli.HashEmbedder().id
-        assert again.dim == 384
+        # No embedder chosen: the built-in static table (256 dimensions), kept on reopen.
+        assert again.embedder_id.startswith("oubli-minilm-static-v1-256:")
+        assert again.dim == 256
     assert "closed=True" in repr(again)
 
 
@@ -127,7 +128,7 @@ def test_inscribe_with_every_field_and_get(store: oubli.Store) -> None:
         kind="derived",
         valid_until=until,
         derived_from=[src],
-        vector=[1.0] + [0.0] * 383,
+        vector=[1.0] + [0.0] * (store.dim - 1),
     )
     row = store.get(rid)
     assert isinstance(row, oubli.Row)
@@ -404,7 +405,7 @@ def test_recall_filters_k_kinds_and_legs(store: oubli.Store) -> None:
 
 def test_caller_supplied_vectors(store: oubli.Store) -> None:
     def unit(i: int) -> list[float]:
-        v = [0.0] * 384
+        v = [0.0] * store.dim
         v[i] = 1.0
         return v
 
@@ -416,12 +417,12 @@ def test_caller_supplied_vectors(store: oubli.Store) -> None:
     assert [h.id for h in hits] == [a]
     with pytest.raises(oubli.InvalidInputError) as e:
         store.inscribe("wrong size", vector=[1.0, 2.0])
-    assert (e.value.code, e.value.expected, e.value.got) == ("dimension_mismatch", 384, 2)
+    assert (e.value.code, e.value.expected, e.value.got) == ("dimension_mismatch", store.dim, 2)
     with pytest.raises(oubli.InvalidInputError) as e:
-        store.inscribe("nan", vector=[float("nan")] * 384)
+        store.inscribe("nan", vector=[float("nan")] * store.dim)
     assert e.value.code == "invalid_vector"
     with pytest.raises(oubli.InvalidInputError):
-        store.inscribe("zero", vector=[0.0] * 384)
+        store.inscribe("zero", vector=[0.0] * store.dim)
     with pytest.raises(oubli.InvalidInputError):
         store.recall("", legs="lexical")
 
@@ -519,7 +520,9 @@ def test_events_head_and_verify_log(store: oubli.Store) -> None:
 
 def test_embed_uses_the_store_embedder(store: oubli.Store) -> None:
     v = store.embed("Ana's door code")
-    assert v == pytest.approx(oubli.HashEmbedder().embed("Ana's door code"))
+    assert len(v) == store.dim
+    assert v == pytest.approx(store.embed("Ana's door code"))
+    assert len(oubli.HashEmbedder().embed("Ana's door code")) != len(v)
     assert sum(x * x for x in v) == pytest.approx(1.0, abs=1e-4)
 
 
@@ -544,7 +547,7 @@ def test_target_objects() -> None:
 
 def test_numpy_vectors_are_accepted(store: oubli.Store) -> None:
     np = pytest.importorskip("numpy", reason="numpy is not installed")
-    v = np.zeros(384, dtype=np.float32)
+    v = np.zeros(store.dim, dtype=np.float32)
     v[5] = 1.0
     rid = store.inscribe("numpy vector row", vector=v)
     assert [h.id for h in store.recall("", vector=v.astype(np.float64), legs="vector", k=1)] == [rid]
