@@ -231,6 +231,7 @@ impl Store {
     /// it, so declarations compose: declaring {Bob, Robert Smith} and then {Robert Smith,
     /// bob@example.org} gives one group of three. Logged as a `config` event carrying a salted
     /// commitment of the forms. Returns the resulting group.
+    #[tracing::instrument(name = "oubli::Store::declare_alias", level = "debug", skip_all)]
     pub fn declare_alias(
         &self,
         namespace: &str,
@@ -302,6 +303,7 @@ impl Store {
     }
 
     /// Removes an alias group (its rows are untouched). Logged as a `config` event.
+    #[tracing::instrument(name = "oubli::Store::remove_alias", level = "debug", skip_all)]
     pub fn remove_alias(&self, id: u64) -> Result<()> {
         self.write(|b| {
             let group = b

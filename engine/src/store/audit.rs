@@ -210,6 +210,7 @@ impl Store {
     /// vectors, fused, all depths, as of before the purge) at k of at least 10, each hit classified
     /// as gold-equivalent, reconstruction, object-only or an erased row; optionally compared with
     /// a control store built from the current rows. See `docs/receipts.md`.
+    #[tracing::instrument(name = "oubli::Store::residual_audit", level = "debug", skip_all)]
     pub fn residual_audit(&self, req: &AuditRequest) -> Result<ResidualAudit> {
         let k = req.k.max(10);
         let mut all_probes: Vec<String> = req.texts.iter().flat_map(|t| probes(t)).collect();

@@ -85,6 +85,7 @@ pub struct SweepReport {
 
 impl Store {
     /// Sets (or with `None` clears) the decay policy of `namespace`. Logged as a `config` event.
+    #[tracing::instrument(name = "oubli::Store::set_decay_policy", level = "debug", skip_all)]
     pub fn set_decay_policy(&self, namespace: &str, policy: Option<DecayPolicy>) -> Result<()> {
         validate_field("namespace", namespace)?;
         if let Some(p) = &policy {
@@ -128,6 +129,7 @@ impl Store {
 
     /// Applies decay policies and validity at the clock's current time: one event per row whose
     /// depth changes. Pinned rows never change.
+    #[tracing::instrument(name = "oubli::Store::sweep", level = "debug", skip_all)]
     pub fn sweep(&self) -> Result<SweepReport> {
         self.write(|b| {
             let now = b.now;

@@ -139,6 +139,7 @@ impl Store {
     ///
     /// [`Error::NoMatch`] if the user has no row to erase; [`Error::InvalidArgument`] for an
     /// empty or oversized id.
+    #[tracing::instrument(name = "oubli::Store::forget_user", level = "debug", skip_all)]
     pub fn forget_user(&self, user_id: &str) -> Result<PurgeReport> {
         self.forget_user_delivering(user_id, |_| Ok(()))
     }

@@ -59,6 +59,7 @@ impl Store {
     /// payloads, vectors and keys against the rows, and every committed page of the file
     /// against its checksum (see `docs/durability.md`); a mismatch is [`Error::Corrupt`]. Never
     /// reads the derived text or vector indexes.
+    #[tracing::instrument(name = "oubli::Store::verify_log", level = "debug", skip_all)]
     pub fn verify_log(&self, public_key: Option<[u8; 32]>) -> Result<LogReport> {
         self.read(|inner| {
             let pk = public_key.unwrap_or(inner.public_key);
@@ -101,6 +102,7 @@ impl Store {
     }
 
     /// Events with `from <= seq <= to`, in order.
+    #[tracing::instrument(name = "oubli::Store::events", level = "debug", skip_all)]
     pub fn events(&self, from: u64, to: u64) -> Result<Vec<Event>> {
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
@@ -124,6 +126,7 @@ impl Store {
     }
 
     /// The supersede chain `id` belongs to and the events that touched it.
+    #[tracing::instrument(name = "oubli::Store::history", level = "debug", skip_all)]
     pub fn history(&self, id: RowId) -> Result<History> {
         self.read(|inner| {
             let tx = inner.db.begin_read()?;

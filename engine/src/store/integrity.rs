@@ -37,6 +37,7 @@ fn bad(what: String) -> Error {
 impl Store {
     /// Checks that every committed page of the store file matches its checksum, on a private
     /// in-memory copy (the file is only read). Fails with [`Error::Corrupt`] naming the failure.
+    #[tracing::instrument(name = "oubli::Store::verify_file", level = "debug", skip_all)]
     pub fn verify_file(&self) -> Result<()> {
         storage::check_file_integrity(&self.path)
     }

@@ -149,16 +149,19 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 impl Store {
     /// Creates a new store at `path` with default options. Fails if a file is already there.
+    #[tracing::instrument(name = "oubli::Store::create", level = "debug", skip_all)]
     pub fn create(path: impl AsRef<Path>) -> Result<Store> {
         Store::create_with(path, StoreOptions::default())
     }
 
     /// Opens the store at `path` with default options.
+    #[tracing::instrument(name = "oubli::Store::open", level = "debug", skip_all)]
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         Store::open_with(path, StoreOptions::default())
     }
 
     /// Opens the store at `path`, creating it first if there is none.
+    #[tracing::instrument(name = "oubli::Store::open_or_create", level = "debug", skip_all)]
     pub fn open_or_create(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
         if path.as_ref().exists() {
             Store::open_with(path, opts)
@@ -168,6 +171,7 @@ impl Store {
     }
 
     /// Creates a new store at `path`.
+    #[tracing::instrument(name = "oubli::Store::create_with", level = "debug", skip_all)]
     pub fn create_with(path: impl AsRef<Path>, opts: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if opts.read_only {
@@ -232,6 +236,7 @@ impl Store {
     }
 
     /// Opens an existing store at `path`.
+    #[tracing::instrument(name = "oubli::Store::open_with", level = "debug", skip_all)]
     pub fn open_with(path: impl AsRef<Path>, mut opts: StoreOptions) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
@@ -283,6 +288,7 @@ impl Store {
     }
 
     /// Closes the store. Later calls return [`Error::Closed`]; dropping the store closes it too.
+    #[tracing::instrument(name = "oubli::Store::close", level = "debug", skip_all)]
     pub fn close(&self) -> Result<()> {
         let inner = self.inner.write().take();
         drop(inner);

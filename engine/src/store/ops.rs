@@ -84,6 +84,7 @@ impl Store {
     }
 
     /// Inscribes one row and returns its id.
+    #[tracing::instrument(name = "oubli::Store::inscribe", level = "debug", skip_all)]
     pub fn inscribe(&self, ins: Inscription) -> Result<RowId> {
         let (ins, v) = self.prepare(ins)?;
         self.write(|b| {
@@ -96,6 +97,7 @@ impl Store {
 
     /// Inscribes many rows in one transaction (one event per row). All or nothing: if any
     /// inscription is invalid, none is written.
+    #[tracing::instrument(name = "oubli::Store::inscribe_batch", level = "debug", skip_all)]
     pub fn inscribe_batch(&self, batch: Vec<Inscription>) -> Result<Vec<RowId>> {
         let dim = self.read(|i| Ok(i.dim))?;
         let mut prepared = Vec::with_capacity(batch.len());
@@ -135,6 +137,7 @@ impl Store {
 
     /// Inscribes under a natural key: supersedes the live row holding the key if there is one,
     /// inscribes otherwise. The inscription must carry a key.
+    #[tracing::instrument(name = "oubli::Store::upsert", level = "debug", skip_all)]
     pub fn upsert(&self, ins: Inscription) -> Result<RowId> {
         let key = ins
             .key
@@ -149,6 +152,7 @@ impl Store {
     }
 
     /// Reads one row by id, whatever its depth (a purged row comes back with no text).
+    #[tracing::instrument(name = "oubli::Store::get", level = "debug", skip_all)]
     pub fn get(&self, id: RowId) -> Result<Row> {
         self.read(|i| {
             let tx = i.db.begin_read()?;
@@ -157,6 +161,7 @@ impl Store {
     }
 
     /// The live row holding `key` in `namespace`.
+    #[tracing::instrument(name = "oubli::Store::get_by_key", level = "debug", skip_all)]
     pub fn get_by_key(&self, namespace: &str, key: &str) -> Result<Row> {
         let p = self.plan(Operation::Release, &Target::key(namespace, key))?;
         self.get(p.rows[0])
@@ -172,6 +177,7 @@ impl Store {
 
     /// [`Store::plan`] for a supersede whose new text is known: the new text helps choose the
     /// row and the clause it replaces, exactly as [`Store::supersede`] would.
+    #[tracing::instrument(name = "oubli::Store::plan_with", level = "debug", skip_all)]
     pub fn plan_with(
         &self,
         op: Operation,
@@ -264,6 +270,7 @@ impl Store {
     /// it ("Lena works at Airbus."), the new row is inscribed beside it, one `edit` event records
     /// both, and the old text is erased from the file as a purge would (unless scrubbing is
     /// deferred, see [`crate::StoreOptions::scrub_on_purge`]).
+    #[tracing::instrument(name = "oubli::Store::supersede", level = "debug", skip_all)]
     pub fn supersede(&self, target: Target, ins: Inscription) -> Result<Superseded> {
         let (mut ins, v) = self.prepare(ins)?;
         let embedder = self.opts.embedder.clone();
@@ -341,6 +348,7 @@ impl Store {
     /// Submerges what `target` names (soft forget, depth 0): recall stops returning it, history
     /// and time travel keep it, [`Store::resurface`] brings it back. A query may fan out to
     /// several rows. One event per row.
+    #[tracing::instrument(name = "oubli::Store::release", level = "debug", skip_all)]
     pub fn release(&self, target: Target) -> Result<Vec<RowId>> {
         self.transition(target, "release", EventKind::Release, Scope::Live, |_| {
             Depth::SUBMERGED
@@ -348,6 +356,7 @@ impl Store {
     }
 
     /// Pins what `target` names: depth `+inf`, never decays. Works on submerged rows too.
+    #[tracing::instrument(name = "oubli::Store::pin", level = "debug", skip_all)]
     pub fn pin(&self, target: Target) -> Result<Vec<RowId>> {
         self.transition(target, "pin", EventKind::Pin, Scope::NotVoid, |_| {
             Depth::Pinned
@@ -355,6 +364,7 @@ impl Store {
     }
 
     /// Brings submerged or sinking rows back to the surface (depth 1). Pinned rows stay pinned.
+    #[tracing::instrument(name = "oubli::Store::resurface", level = "debug", skip_all)]
     pub fn resurface(&self, target: Target) -> Result<Vec<RowId>> {
         self.transition(
             target,

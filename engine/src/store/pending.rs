@@ -120,6 +120,7 @@ impl Store {
     /// audit with the probes still available (the selector, from the pending opening; the erased
     /// texts themselves are gone), and replaces the provisional receipt with a final one. Runs on
     /// every writable open. Returns the purge ids completed.
+    #[tracing::instrument(name = "oubli::Store::complete_purges", level = "debug", skip_all)]
     pub fn complete_purges(&self) -> Result<Vec<u64>> {
         let ids = self.incomplete_purges()?;
         if ids.is_empty() {
@@ -195,6 +196,7 @@ impl Store {
     /// delivered already, or there is no such purge). Needs a writable handle.
     ///
     /// The deleted record's pages are overwritten at the next [`Store::scrub`].
+    #[tracing::instrument(name = "oubli::Store::take_opening", level = "debug", skip_all)]
     pub fn take_opening(
         &self,
         id: u64,

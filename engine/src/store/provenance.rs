@@ -274,6 +274,7 @@ impl Store {
     /// occurrence of the value in the text is where [`Store::recompute`] writes a new one. If the
     /// stated value disagrees with what the sources give, the row is written and marked stale at
     /// once (an `invalidate` event after its `inscribe` event).
+    #[tracing::instrument(name = "oubli::Store::inscribe_derived", level = "debug", skip_all)]
     pub fn inscribe_derived(
         &self,
         mut ins: Inscription,
@@ -368,6 +369,7 @@ impl Store {
     /// and the old version submerges (one `supersede` event). Rows built on the old version are
     /// marked stale. Fails with [`Error::Derivation`] if the row has no registered derivation or
     /// a source chain no longer ends in a live row.
+    #[tracing::instrument(name = "oubli::Store::recompute", level = "debug", skip_all)]
     pub fn recompute(&self, id: RowId) -> Result<Superseded> {
         let ins = self.read(|i| {
             let tx = i.db.begin_read()?;

@@ -83,6 +83,7 @@ impl Store {
     /// replaces the receipt with the final one and deletes the sealed opening, the returned
     /// [`PurgeReport`] being its delivery. Use [`Store::purge_delivering`] to hand the opening
     /// somewhere durable before the store lets go of it.
+    #[tracing::instrument(name = "oubli::Store::purge", level = "debug", skip_all)]
     pub fn purge(&self, target: Target) -> Result<PurgeReport> {
         self.purge_delivering(target, |_| Ok(()))
     }
@@ -91,6 +92,7 @@ impl Store {
     /// right after the erasure commits and before the store deletes its sealed copy. If
     /// `deliver` fails, the purge still completes (scrub, audit, final receipt), the opening stays
     /// pending in the file for [`Store::take_opening`], and `deliver`'s error is returned.
+    #[tracing::instrument(name = "oubli::Store::purge_delivering", level = "debug", skip_all)]
     pub fn purge_delivering(
         &self,
         target: Target,
@@ -224,6 +226,7 @@ impl Store {
     }
 
     /// Every receipt stored in the file, by purge id.
+    #[tracing::instrument(name = "oubli::Store::receipts", level = "debug", skip_all)]
     pub fn receipts(&self) -> Result<Vec<(u64, SignedReceipt)>> {
         self.read(|i| {
             let tx = i.db.begin_read()?;

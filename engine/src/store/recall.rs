@@ -349,6 +349,7 @@ impl Store {
     /// each by calibrated relevance times depth weight (see the module documentation), dropping
     /// hits below `min_score`. Ties go to the newer row. Submerged,
     /// expired and void rows are left out unless asked for (void rows always).
+    #[tracing::instrument(name = "oubli::Store::recall", level = "debug", skip_all)]
     pub fn recall(&self, q: &RecallQuery) -> Result<Vec<Hit>> {
         if q.k == 0 || q.k > MAX_K {
             return Err(Error::InvalidArgument(format!("k must be in 1..={MAX_K}")));
@@ -391,6 +392,7 @@ impl Store {
     }
 
     /// Lists rows matching the filters in id order. See [`ListQuery`].
+    #[tracing::instrument(name = "oubli::Store::list", level = "debug", skip_all)]
     pub fn list(&self, q: &ListQuery) -> Result<Vec<Row>> {
         if let Some(ns) = &q.namespace {
             validate_field("namespace", ns)?;

@@ -40,6 +40,7 @@ impl Store {
     /// Rewrites the indexes and the file so that nothing erased by earlier purges remains in any
     /// byte of it. Returns the sequence number of the `scrub` event, the erasure completion point
     /// that receipts cite. Takes time proportional to the store's size.
+    #[tracing::instrument(name = "oubli::Store::scrub", level = "debug", skip_all)]
     pub fn scrub(&self) -> Result<u64> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
