@@ -8,9 +8,12 @@ use oubli::{Inscription, RecallQuery, Store, StoreOptions};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
+/// A span's name and the names of its fields.
+type SpanRecord = (String, Vec<String>);
+
 /// Records the name and field names of every span opened while it is the default subscriber.
 #[derive(Clone, Default)]
-struct Recorder(Arc<Mutex<Vec<(String, Vec<String>)>>>);
+struct Recorder(Arc<Mutex<Vec<SpanRecord>>>);
 
 impl Subscriber for Recorder {
     fn enabled(&self, _: &Metadata<'_>) -> bool {

@@ -22,7 +22,7 @@
 //! Varint: a value below 251 is one byte; otherwise a marker byte 251, 252, 253 or 254 followed
 //! by the value as a little-endian u16, u32, u64 or u128.
 //!
-//! [`decode`] is a serde [`Deserializer`] over those bytes; it rejects trailing bytes. It is
+//! [`decode`] is a serde [`Deserializer`](serde::Deserializer) over those bytes; it rejects trailing bytes. It is
 //! not self-describing: `deserialize_any` (untagged enums, flattened fields) is refused, as
 //! bincode refused it.
 
