@@ -198,10 +198,16 @@ pub use oubli_audit::commitment::content as commitment;
 /// process, need no write permission, and read a store that was not closed cleanly (the copy is
 /// recovered in memory). Every committed page of the copy is checked against its checksum, so a
 /// copy torn by a writer committing in another process meanwhile is detected; the copy is then
-/// taken again (up to three times in all).
+/// taken again (up to five times in all, with short pauses), as is a copy that holds no store
+/// (a consistent redb state without the meta table).
 pub fn open_in_memory(path: &std::path::Path) -> Result<redb::Database> {
     let mut last = None;
-    for _ in 0..3 {
+    for attempt in 0..5u32 {
+        if attempt > 0 {
+            // A writer in another process may be committing or swapping in a scrubbed copy:
+            // give it a moment before copying again (10, 20, 40, 80 ms).
+            std::thread::sleep(std::time::Duration::from_millis(10 << (attempt - 1)));
+        }
         match open_checked_copy(path) {
             Ok(db) => return Ok(db),
             Err(e @ Error::Io(_)) => return Err(e),
@@ -224,6 +230,15 @@ fn open_checked_copy(path: &std::path::Path) -> Result<redb::Database> {
             .map_err(|e| Error::Corrupt(e.to_string()))?;
         db.check_integrity()
             .map_err(|e| Error::Corrupt(format!("page checksums: {e}")))?;
+        // A copy taken while another process was writing can be a consistent redb state that
+        // is not yet (or no longer) a whole store; the caller copies again.
+        {
+            use redb::ReadableDatabase;
+            let tx = db.begin_read()?;
+            if tx.open_table(META).is_err() {
+                return Err(Error::Corrupt("not an oubli store (no meta table)".into()));
+            }
+        }
         Ok(db)
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
