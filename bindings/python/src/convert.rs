@@ -50,50 +50,18 @@ pub fn opt_text(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<S
     }
 }
 
-/// The separator of a namespace's labels in its string form.
-pub const NAMESPACE_SEPARATOR: char = ':';
-
-/// The string form of a tuple namespace: labels joined by `:`, with `\` and `:` inside a label
-/// escaped by a backslash. `("user", "ana")` is `"user:ana"` (the MCP server's `user_id`
-/// namespace); [`split_namespace`] inverts it.
+/// The string form of a tuple namespace (`("user", "ana")` is `"user:ana"`, the MCP server's
+/// `user_id` namespace): [`oubli::namespace::join`], with its error as text.
 pub fn join_namespace(labels: &[String]) -> Result<String, String> {
-    if labels.is_empty() {
-        return Err("a namespace tuple needs at least one label".into());
-    }
-    let mut out = String::new();
-    for (i, l) in labels.iter().enumerate() {
-        if l.is_empty() {
-            return Err(format!("namespace label {i} is empty"));
-        }
-        if i > 0 {
-            out.push(NAMESPACE_SEPARATOR);
-        }
-        for c in l.chars() {
-            if c == '\\' || c == NAMESPACE_SEPARATOR {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-    }
-    Ok(out)
+    oubli::namespace::join(labels).map_err(|e| match e {
+        oubli::Error::InvalidArgument(m) => m,
+        other => other.to_string(),
+    })
 }
 
-/// The labels of a namespace's string form (the inverse of [`join_namespace`]): split at
-/// unescaped `:`, a backslash keeps the next character.
+/// The labels of a namespace's string form: [`oubli::namespace::split`].
 pub fn split_namespace(s: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let last = out.last_mut().expect("never empty");
-                last.push(chars.next().unwrap_or('\\'));
-            }
-            NAMESPACE_SEPARATOR => out.push(String::new()),
-            c => out.last_mut().expect("never empty").push(c),
-        }
-    }
-    out
+    oubli::namespace::split(s)
 }
 
 /// Reads a namespace: a `str` as is, or a tuple (or list) of `str` labels in the string form of
