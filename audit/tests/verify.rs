@@ -1,5 +1,5 @@
 //! `oubli-audit` against fixtures written by the engine
-//! (`cargo run -p oubli --example audit_fixture -- audit/tests/fixtures`): a store after a GDPR
+//! (`cargo run -p oubli-db --example audit_fixture -- audit/tests/fixtures`): a store after a GDPR
 //! purge of "Maria Keller", its receipt and its opening.
 
 use std::path::{Path, PathBuf};

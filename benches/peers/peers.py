@@ -119,7 +119,7 @@ def first_query_ms(imports: str, code: str) -> float:
 
 # ------------------------------------------------------------------------------------ oubli
 def run_oubli(work: Path, texts, vecs, qs, qvecs) -> dict:
-    import oubli
+    import oubli_db as oubli
 
     path = work / "store.oubli"
     r: dict = {}
@@ -329,7 +329,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", choices=list(RUNNERS), help="run only these stores")
     ap.add_argument("--out", type=Path, help="append the tables to this markdown file")
     a = ap.parse_args()
-    import oubli
+    import oubli_db as oubli
 
     embedder = oubli.HashEmbedder(DIM)
     tables = []

@@ -1,7 +1,7 @@
 //! Writes the fixtures `oubli-audit`'s tests verify: a small deterministic store after a GDPR
 //! purge, its receipt and its opening.
 //!
-//! `cargo run -p oubli --example audit_fixture -- audit/tests/fixtures`
+//! `cargo run -p oubli-db --example audit_fixture -- audit/tests/fixtures`
 
 use std::sync::Arc;
 

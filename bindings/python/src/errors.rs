@@ -21,7 +21,7 @@ pub fn raise(
     attrs: &[(&str, Py<PyAny>)],
 ) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let module = py.import("oubli.errors")?;
+        let module = py.import("oubli_db.errors")?;
         let exc = module.getattr(class)?.call1((message,))?;
         exc.setattr("code", code)?;
         for (k, v) in attrs {

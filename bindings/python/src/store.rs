@@ -103,7 +103,7 @@ fn registry_path(path: &Path) -> PathBuf {
 /// engine handle, when the options (`read_only`, `embedder`, `seed`, `signing_key`,
 /// `scrub_on_purge`) are the same; each `Store` object is closed on its own, and the file is
 /// closed with the last one. Different options raise `LockedError` (code `locked`) saying so.
-#[pyclass(frozen, name = "Store", module = "oubli")]
+#[pyclass(frozen, name = "Store", module = "oubli_db")]
 pub struct PyStore {
     pub(crate) inner: Arc<Store>,
     closed: AtomicBool,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import oubli
-from oubli.adapter import Adapter, OubliAdapter
+import oubli_db as oubli
+from oubli_db.adapter import Adapter, OubliAdapter
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = ROOT / "benches" / "cases"

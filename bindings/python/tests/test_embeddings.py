@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 
 
 def dot(a, b) -> float:
@@ -104,7 +104,7 @@ def test_python_embedder_batching_and_bad_output(path: Path) -> None:
 
 
 def test_minilm_without_the_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import oubli.embeddings as emb
+    import oubli_db.embeddings as emb
 
     monkeypatch.setattr(emb, "_MODULE", "no_such_model_package_xyz")
     assert emb.minilm_model_dir() is None

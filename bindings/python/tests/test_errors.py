@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 
 SURROGATE = "door code \ud800 4417"
 

@@ -27,9 +27,9 @@ from langgraph.store.base import (  # noqa: E402
 )
 from langgraph.store.memory import InMemoryStore  # noqa: E402
 
-import oubli  # noqa: E402
+import oubli_db as oubli  # noqa: E402
 from conftest import raw_bytes  # noqa: E402
-from oubli.langgraph import OubliStore  # noqa: E402
+from oubli_db.langgraph import OubliStore  # noqa: E402
 
 
 @pytest.fixture
@@ -298,7 +298,7 @@ def test_graph_writes_reads_searches_and_forgets(tmp_path: Path, monkeypatch: py
     monkeypatch.chdir(tmp_path)
     # --8<-- [start:langgraph]
     from langgraph.graph import StateGraph
-    from oubli.langgraph import OubliStore
+    from oubli_db.langgraph import OubliStore
 
     store = OubliStore("memories.oubli", forget="purge")  # delete = erase + signed receipt
     builder = StateGraph(State)

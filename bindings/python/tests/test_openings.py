@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 
 
 class Unreachable(Exception):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import oubli
-from oubli.aio import AsyncStore
+import oubli_db as oubli
+from oubli_db.aio import AsyncStore
 
 
 # -- tuple namespaces ------------------------------------------------------------------------

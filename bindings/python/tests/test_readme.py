@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 
 HERE = Path(__file__).resolve().parent
 README = HERE.parents[1] / "README.md"
@@ -19,7 +19,7 @@ README = HERE.parents[1] / "README.md"
 def test_quickstart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     # --8<-- [start:quickstart]
-    import oubli
+    import oubli_db as oubli
 
     with oubli.Store("agent.oubli") as store:
         store.inscribe("Ana's door code is 4417", namespace="user:ana", key="door")

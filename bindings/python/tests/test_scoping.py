@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 from conftest import raw_bytes
 
 

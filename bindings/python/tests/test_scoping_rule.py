@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import oubli
+import oubli_db as oubli
 
 
 def test_the_user_rule_matches_the_mcp_server() -> None:

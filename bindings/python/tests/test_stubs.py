@@ -14,7 +14,7 @@ pytest.importorskip("mypy", reason="mypy is not installed (pip install mypy)")
 
 def test_stubs_match_the_extension_module(tmp_path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "oubli._oubli"],
+        [sys.executable, "-m", "mypy.stubtest", "oubli_db._oubli"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -38,8 +38,8 @@ def test_package_type_checks_strictly(tmp_path) -> None:
 
 def test_typed_use_of_the_api_checks(tmp_path) -> None:
     code = """
-import oubli
-from oubli.adapter import Adapter, OubliAdapter
+import oubli_db as oubli
+from oubli_db.adapter import Adapter, OubliAdapter
 with oubli.Store("x.oubli") as s:
     rid: int = s.inscribe("text", metadata={"a": "b"})
     hits: list[oubli.Hit] = s.recall("text", k=3)

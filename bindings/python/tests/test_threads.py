@@ -7,7 +7,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import oubli
+import oubli_db as oubli
 
 
 def test_many_threads_share_one_store(store: oubli.Store) -> None:

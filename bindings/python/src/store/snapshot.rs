@@ -34,7 +34,7 @@ impl PyStore {
 }
 
 /// The store as it stood at one point of its log (see `Store.as_of`).
-#[pyclass(frozen, name = "Snapshot", module = "oubli")]
+#[pyclass(frozen, name = "Snapshot", module = "oubli_db")]
 pub struct PySnapshot {
     store: Arc<Store>,
     at: AsOf,

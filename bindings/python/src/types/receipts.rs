@@ -15,7 +15,7 @@ use super::json_to_py;
 
 /// A signed purge receipt: canonical JSON naming what was erased by salted commitments only.
 /// Anyone holding the store's public key can verify it offline.
-#[pyclass(frozen, name = "Receipt", module = "oubli")]
+#[pyclass(frozen, name = "Receipt", module = "oubli_db")]
 pub struct PyReceipt {
     pub receipt: SignedReceipt,
     pub document: Vec<u8>,
@@ -165,7 +165,7 @@ impl PyReceipt {
 
 /// The data subject's opening of a receipt: the selector and the salts of the erased rows'
 /// commitments. The store keeps no copy.
-#[pyclass(frozen, name = "Opening", module = "oubli")]
+#[pyclass(frozen, name = "Opening", module = "oubli_db")]
 pub struct PyOpening {
     pub opening: Opening,
 }
@@ -214,7 +214,7 @@ impl PyOpening {
 }
 
 /// What a purge did: rows erased, the residual audit, the signed receipt and the opening.
-#[pyclass(frozen, name = "PurgeReport", module = "oubli")]
+#[pyclass(frozen, name = "PurgeReport", module = "oubli_db")]
 pub struct PyPurgeReport {
     /// Sequence number of the purge event (the purge id).
     #[pyo3(get)]

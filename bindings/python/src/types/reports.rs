@@ -12,7 +12,7 @@ use super::rows::PyRow;
 use super::{depth_f64, json_to_py};
 
 /// One event of the log.
-#[pyclass(frozen, name = "Event", module = "oubli")]
+#[pyclass(frozen, name = "Event", module = "oubli_db")]
 pub struct PyEvent {
     /// Position in the log, from 1.
     #[pyo3(get)]
@@ -102,7 +102,7 @@ impl PyEvent {
 }
 
 /// A row's lineage: its supersede chain (oldest first) and every event that touched it.
-#[pyclass(frozen, get_all, name = "History", module = "oubli")]
+#[pyclass(frozen, get_all, name = "History", module = "oubli_db")]
 pub struct PyHistory {
     /// The chain, oldest first.
     pub chain: Vec<Py<PyRow>>,
@@ -140,7 +140,7 @@ impl PyHistory {
 }
 
 /// What `verify_log` checked.
-#[pyclass(frozen, get_all, name = "LogReport", module = "oubli")]
+#[pyclass(frozen, get_all, name = "LogReport", module = "oubli_db")]
 pub struct PyLogReport {
     /// Events verified.
     pub events: u64,
@@ -163,7 +163,7 @@ impl PyLogReport {
 }
 
 /// A dry run: the rows a call would act on and why.
-#[pyclass(frozen, name = "Plan", module = "oubli")]
+#[pyclass(frozen, name = "Plan", module = "oubli_db")]
 pub struct PyPlan {
     /// Every row the call would change (for a purge: the whole closure).
     #[pyo3(get)]
@@ -195,7 +195,7 @@ impl PyPlan {
 }
 
 /// What a sweep changed.
-#[pyclass(frozen, get_all, name = "SweepReport", module = "oubli")]
+#[pyclass(frozen, get_all, name = "SweepReport", module = "oubli_db")]
 pub struct PySweepReport {
     /// Rows whose depth sank.
     pub decayed: Vec<u64>,

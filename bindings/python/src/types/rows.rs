@@ -10,7 +10,7 @@ use oubli::{Hit, Row};
 use super::{depth_f64, py_opt_str, py_str};
 
 /// One memory row, as the store holds it (with its depth as of the call's point in time).
-#[pyclass(frozen, name = "Row", module = "oubli")]
+#[pyclass(frozen, name = "Row", module = "oubli_db")]
 #[derive(Clone)]
 pub struct PyRow {
     /// Row id, never reused.
@@ -130,7 +130,7 @@ impl PyRow {
 }
 
 /// One recalled row with its fused score and how the score came about.
-#[pyclass(frozen, name = "Hit", module = "oubli")]
+#[pyclass(frozen, name = "Hit", module = "oubli_db")]
 pub struct PyHit {
     /// The row.
     #[pyo3(get)]
@@ -219,7 +219,7 @@ impl PyHit {
 }
 
 /// What a supersede did.
-#[pyclass(frozen, get_all, name = "Superseded", module = "oubli")]
+#[pyclass(frozen, get_all, name = "Superseded", module = "oubli_db")]
 pub struct PySuperseded {
     /// Rows submerged by the supersede.
     pub replaced: Vec<u64>,

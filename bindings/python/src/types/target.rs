@@ -9,7 +9,7 @@ use crate::convert::{Ns, Utf8};
 
 /// What a mutating call acts on: one row by id, the live row holding a natural key, or the rows
 /// a query describes. Mutating calls also take a plain `int` (id) or `str` (query).
-#[pyclass(frozen, eq, name = "Target", module = "oubli")]
+#[pyclass(frozen, eq, name = "Target", module = "oubli_db")]
 #[derive(Clone, PartialEq)]
 pub struct PyTarget(pub Target);
 

@@ -5,34 +5,34 @@ hybrid search (BM25 fused with vector similarity) and forgotten on command: ``su
 ``release``, decay, ``pin``, ``purge``. Every state change is one event in an append-only,
 hash-chained, signed log; every purge returns a signed receipt that anyone can verify offline.
 
->>> import oubli
->>> with oubli.Store("agent.oubli") as store:                      # doctest: +SKIP
+>>> import oubli_db
+>>> with oubli_db.Store("agent.oubli") as store:                      # doctest: +SKIP
 ...     store.inscribe("Ana's door code is 4417", namespace="user:ana")
 ...     store.supersede("Ana's door code", "Ana's door code is 9051")
 ...     hits = store.recall("door code", namespace="user:ana")
 ...     report = store.purge("Ana's door code")                     # both versions erased
-...     oubli.verify_receipt(report.receipt.document, store.public_key)
+...     oubli_db.verify_receipt(report.receipt.document, store.public_key)
 
 Namespaces are strings or tuples of labels: ``("user", "ana")`` is the namespace
 ``"user:ana"`` (labels joined by ``:``, a ``:`` or ``\\`` inside a label escaped by a
 backslash; :func:`join_namespace` and :func:`split_namespace` convert, ``Row.namespace_tuple``
 reads it back). Metadata and filter values may be ``str``, ``int``, ``float`` or ``bool``; the
 engine stores them as text and gives them back as ``str``. Times and log positions are kept
-apart (:mod:`oubli.times`): ``valid_until=`` is a time, ``as_of=`` a time or a log sequence
+apart (:mod:`oubli_db.times`): ``valid_until=`` is a time, ``as_of=`` a time or a log sequence
 number. Opening a file this process already has open shares the handle.
-:class:`oubli.aio.AsyncStore` offers every call as a coroutine.
+:class:`oubli_db.aio.AsyncStore` offers every call as a coroutine.
 
-Per-user scoping (:mod:`oubli.scope`): ``user_id`` maps onto the namespace ``("user", user_id)``,
+Per-user scoping (:mod:`oubli_db.scope`): ``user_id`` maps onto the namespace ``("user", user_id)``,
 ``agent_id`` and ``run_id`` onto metadata, as in the MCP server and ``oubli forget-user``.
 
 Store calls release the GIL; one ``Store`` may be shared by many threads. Errors are the
-classes of :mod:`oubli.errors`. :mod:`oubli.adapter` drives oubli from ForgetEval-style
-harnesses; :mod:`oubli.langgraph` is a LangGraph ``BaseStore`` whose delete really forgets.
+classes of :mod:`oubli_db.errors`. :mod:`oubli_db.adapter` drives oubli from ForgetEval-style
+harnesses; :mod:`oubli_db.langgraph` is a LangGraph ``BaseStore`` whose delete really forgets.
 """
 
 from __future__ import annotations
 
-from oubli.errors import (
+from oubli_db.errors import (
     ConflictError,
     EmbedderError,
     IntegrityError,
@@ -47,7 +47,7 @@ from oubli.errors import (
     StoreClosedError,
     VerificationError,
 )
-from oubli._oubli import (
+from oubli_db._oubli import (
     DEFAULT_NAMESPACE,
     ENGINE_VERSION,
     MAX_TEXT_BYTES,
@@ -71,11 +71,11 @@ from oubli._oubli import (
     split_namespace,
     verify_receipt,
 )
-from oubli.aio import AsyncStore
-from oubli.scope import Scope, user_namespace
-from oubli.memory import Memory
-from oubli.embeddings import MINILM_PACKAGE, minilm, minilm_model_dir
-from oubli.times import EpochMillis, LogSeq
+from oubli_db.aio import AsyncStore
+from oubli_db.scope import Scope, user_namespace
+from oubli_db.memory import Memory
+from oubli_db.embeddings import MINILM_PACKAGE, minilm, minilm_model_dir
+from oubli_db.times import EpochMillis, LogSeq
 
 __version__ = ENGINE_VERSION
 

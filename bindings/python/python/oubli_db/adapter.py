@@ -5,7 +5,7 @@ three mandatory recall-plane methods (``reset``, ``inscribe``, ``recall_texts``)
 optional control-plane methods (``supersede``, ``release``, ``purge``). :class:`OubliAdapter`
 implements all six, so a harness written against the protocol drives oubli unchanged::
 
-    from oubli.adapter import OubliAdapter
+    from oubli_db.adapter import OubliAdapter
 
     adapter = OubliAdapter()
     adapter.reset()
@@ -27,8 +27,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from oubli._oubli import HashEmbedder, PurgeReport, Store
-from oubli.errors import NoMatchError
+from oubli_db._oubli import HashEmbedder, PurgeReport, Store
+from oubli_db.errors import NoMatchError
 
 __all__ = ["Adapter", "OubliAdapter"]
 
@@ -61,11 +61,11 @@ class Adapter(Protocol):
 class OubliAdapter:
     """oubli as a ForgetEval adapter.
 
-    ``embedder`` is passed to every fresh :class:`oubli.Store` (default: the built-in hash
+    ``embedder`` is passed to every fresh :class:`oubli_db.Store` (default: the built-in hash
     embedder, as the Rust conformance runner uses, not the static table new stores get;
-    ``oubli.minilm()`` for all-MiniLM-L6-v2). ``directory`` holds the store files
+    ``oubli_db.minilm()`` for all-MiniLM-L6-v2). ``directory`` holds the store files
     (default: a private temporary directory removed by :meth:`close`). ``store_options`` are
-    further keyword arguments for :class:`oubli.Store` (``seed``, ``scrub_on_purge``, ...).
+    further keyword arguments for :class:`oubli_db.Store` (``seed``, ``scrub_on_purge``, ...).
     The last purge's report (with its signed receipt) is kept in :attr:`last_purge`.
     """
 

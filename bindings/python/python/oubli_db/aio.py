@@ -1,6 +1,6 @@
 """``AsyncStore``: the store for asyncio code.
 
-Every call runs the synchronous :class:`oubli.Store` method in a worker thread
+Every call runs the synchronous :class:`oubli_db.Store` method in a worker thread
 (:func:`asyncio.to_thread`), so the event loop never blocks on disk, embedding or a purge's
 scrub. The engine releases the GIL, so concurrent calls overlap (many readers, one writer).
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from oubli._oubli import (
+from oubli_db._oubli import (
     Event,
     Hit,
     History,
@@ -41,7 +41,7 @@ __all__ = ["AsyncStore"]
 
 
 class AsyncStore:
-    """An :class:`oubli.Store` whose calls are coroutines. Arguments and results are those of
+    """An :class:`oubli_db.Store` whose calls are coroutines. Arguments and results are those of
     the ``Store`` method of the same name.
 
     Build it with ``await AsyncStore.open(path, **options)`` (opening reads the file, so it

@@ -1,4 +1,4 @@
-"""Type stubs for the extension module oubli._oubli (Rust, PyO3)."""
+"""Type stubs for the extension module oubli_db._oubli (Rust, PyO3)."""
 
 import builtins
 import os
@@ -41,7 +41,7 @@ _Kind = Literal["source", "derived", "note"]
 _State = Literal["pinned", "surface", "sinking", "submerged", "void"]
 _Legs = Literal["hybrid", "lexical", "vector"]
 _Op = Literal["supersede", "release", "pin", "resurface", "purge"]
-from oubli.times import EpochMillis, LogSeq
+from oubli_db.times import EpochMillis, LogSeq
 
 # A namespace: a str, or a tuple of labels (("user", "ana") is "user:ana"; see join_namespace).
 _Namespace = str | tuple[str, ...]

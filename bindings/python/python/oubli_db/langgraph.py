@@ -8,9 +8,9 @@ earlier version of it from the file, with a signed receipt, or *releases* it (so
 kept for history), as configured.
 
     from langgraph.graph import StateGraph
-    from oubli.langgraph import OubliStore
+    from oubli_db.langgraph import OubliStore
 
-    store = OubliStore("memories.oubli")            # or OubliStore(oubli.Store(...))
+    store = OubliStore("memories.oubli")            # or OubliStore(oubli_db.Store(...))
     graph = builder.compile(store=store)             # nodes receive it as `store`
 
 How items map to rows: the namespace ``("users", "ana")`` becomes the oubli namespace
@@ -64,9 +64,9 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from oubli._oubli import PurgeReport, Row, Store
-from oubli.errors import InvalidInputError, NotFoundError
-from oubli.times import EpochMillis
+from oubli_db._oubli import PurgeReport, Row, Store
+from oubli_db.errors import InvalidInputError, NotFoundError
+from oubli_db.times import EpochMillis
 
 __all__ = ["OubliStore", "ForgetMode"]
 
@@ -130,15 +130,15 @@ class OubliStore(BaseStore):
     """A LangGraph ``BaseStore`` backed by an oubli store.
 
     Args:
-        store: an open :class:`oubli.Store`, or a path (opened or created with ``store_options``).
+        store: an open :class:`oubli_db.Store`, or a path (opened or created with ``store_options``).
         forget: what ``delete`` does: ``"purge"`` (default) erases the item and all its earlier
             versions from the file and issues a signed receipt; ``"release"`` submerges the
             live version (recall no longer returns it; history keeps it).
         index: LangGraph's ``IndexConfig`` (``dims``, ``embed``, ``fields``), optional.
         prefix: prefix of the oubli namespaces this store uses (default ``"lg"``).
         on_forget: called after each delete with ``(namespace, key, result)``, where ``result``
-            is the :class:`oubli.PurgeReport` (purge) or the list of released row ids.
-        store_options: keyword arguments for :class:`oubli.Store` when ``store`` is a path.
+            is the :class:`oubli_db.PurgeReport` (purge) or the list of released row ids.
+        store_options: keyword arguments for :class:`oubli_db.Store` when ``store`` is a path.
         ttl: LangGraph's ``TTLConfig`` (``default_ttl`` in minutes, ``refresh_on_read``).
         clock: the current time in epoch milliseconds, for TTLs (default: the system clock).
     """

@@ -3,7 +3,7 @@ metadata, by the one rule the MCP server (``oubli mcp``) and ``Store.forget_user
 
 - ``namespace``, when given, is used as is; otherwise ``user_id`` gives the namespace
   ``("user", user_id)`` (the string ``"user:<user_id>"``, a ``:`` or ``\\`` in the id escaped,
-  see :func:`oubli.join_namespace`); with neither, the store's default namespace.
+  see :func:`oubli_db.join_namespace`); with neither, the store's default namespace.
 - ``agent_id`` and ``run_id`` are stored as the metadata entries ``agent_id`` and ``run_id`` on
   a new row, and become equality filters on recall and listing.
 - ``oubli forget-user STORE USER_ID`` (the engine's ``Store::forget_user``) erases every namespace ``("user", user_id, ...)``: the user's
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from oubli._oubli import join_namespace
+from oubli_db._oubli import join_namespace
 
 __all__ = ["Scope", "user_namespace"]
 

@@ -10,7 +10,7 @@
 
 At run time both are plain ``int``; the distinction is for type checkers, so that
 ``recall(..., as_of=row.created_at)`` (a time where a sequence number is expected) is flagged.
-Write ``oubli.LogSeq(12)`` or ``oubli.EpochMillis(1_790_000_000_000)`` for a literal.
+Write ``oubli_db.LogSeq(12)`` or ``oubli_db.EpochMillis(1_790_000_000_000)`` for a literal.
 """
 
 from __future__ import annotations

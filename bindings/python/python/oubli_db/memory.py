@@ -1,9 +1,9 @@
-"""``oubli.Memory``: mem0's verbs over an oubli store, for code ported from mem0.
+"""``oubli_db.Memory``: mem0's verbs over an oubli store, for code ported from mem0.
 
 ``add``, ``search``, ``get_all``, ``get``, ``update``, ``delete``, ``delete_all`` and ``history``
 take and return what mem0's ``Memory`` does (dicts with ``"results"``, items with ``"id"``,
 ``"memory"``, ``"metadata"``, ``"score"``, ``"created_at"``, ``"user_id"``, ...). Scoping by
-``user_id`` / ``agent_id`` / ``run_id`` follows :mod:`oubli.scope`, the rule the MCP server
+``user_id`` / ``agent_id`` / ``run_id`` follows :mod:`oubli_db.scope`, the rule the MCP server
 uses. Where oubli differs, on purpose:
 
 - ``add`` stores each message's content as one memory (there is no LLM extraction step; mem0's
@@ -30,9 +30,9 @@ from datetime import datetime, timezone
 from types import TracebackType
 from typing import Any
 
-from oubli._oubli import Row, Store, split_namespace
-from oubli.errors import NoMatchError, NotFoundError
-from oubli.scope import USER_LABEL, Scope
+from oubli_db._oubli import Row, Store, split_namespace
+from oubli_db.errors import NoMatchError, NotFoundError
+from oubli_db.scope import USER_LABEL, Scope
 
 __all__ = ["Memory"]
 
