@@ -139,7 +139,7 @@ def run_oubli(work: Path, texts, vecs, qs, qvecs) -> dict:
     s.close()
     r["bytes_per_row"] = dir_bytes(path) / len(texts)
     r["open_first_query"] = first_query_ms(
-        "import oubli",
+        "import oubli_db as oubli",
         f"s=oubli.Store({str(path)!r}, read_only=True, embedder=oubli.HashEmbedder({DIM}))\n"
         f"s.recall({qs[0]!r}, k={K})")
     s = oubli.Store(str(path), embedder=oubli.HashEmbedder(DIM))

@@ -1,6 +1,6 @@
 //! Maps engine and verification errors to the exception hierarchy of `oubli.errors`.
 //!
-//! The classes are defined in Python (`python/oubli/errors.py`) so that they can inherit from
+//! The classes are defined in Python (`python/oubli_db/errors.py`) so that they can inherit from
 //! both `OubliError` and a builtin (`ValueError`, `LookupError`, `OSError`). Every raised
 //! exception carries a `code` attribute naming the exact engine error (`"unknown_key"`,
 //! `"duplicate_key"`, ...), and some carry the ids or names involved.

@@ -1,8 +1,8 @@
 //! Python bindings for oubli, an embedded memory database for AI agents that can forget,
 //! provably.
 //!
-//! This crate builds the extension module `oubli._oubli`; the Python package `oubli`
-//! (`python/oubli/`) re-exports it with the exception hierarchy, the ForgetEval adapter and the
+//! This crate builds the extension module `oubli_db._oubli`; the Python package `oubli_db`
+//! (`python/oubli_db/`) re-exports it with the exception hierarchy, the ForgetEval adapter and the
 //! LangGraph store. Build and install it with `pip install ./bindings/python` (maturin).
 //! Every store call releases the GIL; the engine's own locks make one `Store` safe to share
 //! between threads.

@@ -1,4 +1,4 @@
-"""Shared fixtures. The tests import the installed `oubli` package (pip install ./bindings/python)."""
+"""Shared fixtures. The tests import the installed `oubli_db` package (pip install ./bindings/python)."""
 
 from __future__ import annotations
 
