@@ -76,7 +76,8 @@ def test_a_second_writer_is_locked_out(path: Path) -> None:
     import sys
 
     code = (
-        "import sys, oubli\n"
+        "import sys\n"
+        "import oubli_db as oubli\n"
         "try:\n"
         "    oubli.Store(sys.argv[1])\n"
         "except oubli.LockedError as e:\n"

@@ -27,7 +27,7 @@ def test_package_type_checks_strictly(tmp_path) -> None:
     """The package's Python modules (adapter, LangGraph store, embeddings, errors) pass
     `mypy --strict` against the stubs."""
     out = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--strict", "-p", "oubli"],
+        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--strict", "-p", "oubli_db"],
         capture_output=True,
         text=True,
         timeout=600,
