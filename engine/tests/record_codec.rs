@@ -311,3 +311,27 @@ proptest! {
         let _ = oubli::storage::Payload::decode(&bytes);
     }
 }
+
+/// Writes `fixtures/format2_rows.jsonl` with the format-2 engine: rows drawn from [`row`],
+/// each with its postcard bytes. Run once, before format 3.
+#[test]
+#[ignore]
+fn generate_format2_corpus() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut out = String::new();
+    for _ in 0..150 {
+        let r = row().new_tree(&mut runner).unwrap().current();
+        let bytes = oubli::storage::encode(&r).unwrap();
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let line = serde_json::json!({"postcard": hex, "json": serde_json::to_string(&r).unwrap()});
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    std::fs::write(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format2_rows.jsonl"),
+        out,
+    )
+    .unwrap();
+}
