@@ -608,7 +608,7 @@ fn typed_metadata_and_where_filters() {
         [one.clone(), three.clone()]
     );
     assert_eq!(
-        texts(&["list", p, "--where", "priority>1", "--where", "priority<3"]),
+        texts(&["list", p, "--where", "priority>1.5", "--where", "priority<3"]),
         [three.clone()]
     );
     assert_eq!(
