@@ -600,43 +600,41 @@ fn typed_metadata_and_where_filters() {
             })
             .collect()
     };
-    let one = "printer ticket one".to_owned();
-    let two = "printer ticket two".to_owned();
-    let three = "printer ticket three".to_owned();
+    let one = "printer ticket one";
+    let two = "printer ticket two";
+    let three = "printer ticket three";
+    assert_eq!(texts(&["list", p, "--where", "priority>=2"]), [one, three]);
     assert_eq!(
-        texts(&["list", p, "--where", "priority>=2"]),
-        [one.clone(), three.clone()]
+        texts(&[
+            "list",
+            p,
+            "--where",
+            "priority>1.5",
+            "--where",
+            "priority<3"
+        ]),
+        [three]
     );
-    assert_eq!(
-        texts(&["list", p, "--where", "priority>1.5", "--where", "priority<3"]),
-        [three.clone()]
-    );
-    assert_eq!(
-        texts(&["list", p, "--where", "tags=hw"]),
-        [one.clone(), three.clone()]
-    );
-    assert_eq!(
-        texts(&["list", p, "--where", "team in [core, web]"]),
-        [one.clone()]
-    );
-    assert_eq!(texts(&["list", p, "--where", "archived?"]), [two.clone()]);
+    assert_eq!(texts(&["list", p, "--where", "tags=hw"]), [one, three]);
+    assert_eq!(texts(&["list", p, "--where", "team in [core, web]"]), [one]);
+    assert_eq!(texts(&["list", p, "--where", "archived?"]), [two]);
     assert_eq!(
         texts(&["list", p, "--where", "!archived?", "--limit", "1"]),
-        [one.clone()]
+        [one]
     );
-    assert_eq!(texts(&["list", p, "--where", "code=\"3\""]), [one.clone()]);
+    assert_eq!(texts(&["list", p, "--where", "code=\"3\""]), [one]);
     assert!(
         texts(&["list", p, "--where", "code=3"]).is_empty(),
         "3 is a number, not text"
     );
-    assert_eq!(texts(&["list", p, "--filter", "code=3"]), [one.clone()]);
+    assert_eq!(texts(&["list", p, "--filter", "code=3"]), [one]);
     assert_eq!(
         texts(&["list", p, "--where", r#"{"priority": {"$lt": 2}}"#]),
-        [two.clone()]
+        [two]
     );
     assert_eq!(
         texts(&["recall", p, "printer", "--where", "tags=ops"]),
-        [one.clone()]
+        [one]
     );
 
     // A malformed expression or value is a usage error (exit 2) that names the problem.

@@ -74,7 +74,7 @@ fn condition(t: &str) -> Result<Condition, String> {
         let values = if let Ok(serde_json::Value::Array(items)) = serde_json::from_str(set) {
             items
                 .iter()
-                .map(|i| scalar_from_json(i))
+                .map(scalar_from_json)
                 .collect::<Result<Vec<_>, _>>()?
         } else if inner.trim().is_empty() {
             Vec::new()
