@@ -17,6 +17,7 @@ pub mod depth;
 pub mod error;
 pub mod event;
 pub mod hex;
+pub mod meta_value;
 pub mod receipt;
 pub mod row_digest;
 pub mod row_record;
@@ -31,6 +32,7 @@ pub use event::{
     EVENT_FORMAT_VERSION, EVENT_FORMAT_VERSION_DIGESTS, Event, EventKind, Hash32, RowDigest,
     Transition, hash_encoded,
 };
+pub use meta_value::MetaValue;
 pub use receipt::{
     CascadeEntry, Coverage, ErasedRow, ErasurePoint, LogPoints, OpenedRow, Opening, ReceiptBody,
     ResidualSummary, SignedReceipt,

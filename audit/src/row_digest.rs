@@ -9,14 +9,15 @@
 //! `oubli 2026-11-23 row digest v1`, after the 32 salt bytes:
 //!
 //! ```text
-//! u8  version (= 1)
+//! u8  version: 1 when every metadata value is a string, else 2
 //! u64 row id
 //! str namespace                 (str = u32 length, then UTF-8 bytes)
 //! opt str key                   (opt = u8 0 absent / 1 present, then the value)
 //! str text
 //! u8  kind (1 source, 2 derived, 3 note)
 //! u32 metadata entry count, then per entry in increasing byte order of the keys:
-//!     str key, u32 value length, value bytes (a string value: its UTF-8 bytes)
+//!     str key, u32 value length, value bytes: version 1, the string's UTF-8 bytes;
+//!     version 2, the typed bytes of crate::MetaValue::typed_bytes (a type tag, then the value)
 //! i64 created_at, i64 surfaced_at (milliseconds)
 //! opt i64 valid_until
 //! u32 count, then u64 per row the row was derived from (in stored order)
@@ -25,12 +26,18 @@
 //! u64 created_seq
 //! u32 vector length, then each component's f32 bits (u32)
 //! ```
+//!
+//! Version 2 exists for typed metadata (store format 3); a row whose metadata holds only strings
+//! keeps version 1, so its digest is the one written before typed metadata existed.
 
 use crate::event::Hash32;
+use crate::meta_value::MetaValue;
 use crate::{Millis, RowId};
 
-/// Version byte of the encoding above.
+/// Version byte of the encoding above when every metadata value is a string.
 pub const ROW_DIGEST_VERSION: u8 = 1;
+/// Version byte of the encoding above when some metadata value is typed (not a string).
+pub const ROW_DIGEST_VERSION_TYPED: u8 = 2;
 
 const ROW_DIGEST_CONTEXT: &str = "oubli 2026-11-23 row digest v1";
 
@@ -47,8 +54,8 @@ pub struct RowFields<'a> {
     pub text: &'a str,
     /// Kind code: 1 source, 2 derived, 3 note.
     pub kind: u8,
-    /// Metadata entries: key and the value's bytes. Sorted by key when encoded.
-    pub metadata: Vec<(&'a str, &'a [u8])>,
+    /// Metadata entries: key and value. Sorted by key when encoded.
+    pub metadata: Vec<(&'a str, MetaValue)>,
     /// Creation time.
     pub created_at: Millis,
     /// Last time the row came to the surface.
@@ -75,7 +82,15 @@ impl RowFields<'_> {
             out.extend_from_slice(&(s.len() as u32).to_le_bytes());
             out.extend_from_slice(s);
         };
-        out.push(ROW_DIGEST_VERSION);
+        let typed = self
+            .metadata
+            .iter()
+            .any(|(_, v)| !matches!(v, MetaValue::Str(_)));
+        out.push(if typed {
+            ROW_DIGEST_VERSION_TYPED
+        } else {
+            ROW_DIGEST_VERSION
+        });
         out.extend_from_slice(&self.id.to_le_bytes());
         str_(&mut out, self.namespace.as_bytes());
         match self.key {
@@ -87,12 +102,15 @@ impl RowFields<'_> {
         }
         str_(&mut out, self.text.as_bytes());
         out.push(self.kind);
-        let mut meta = self.metadata.clone();
+        let mut meta: Vec<&(&str, MetaValue)> = self.metadata.iter().collect();
         meta.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
         for (k, v) in meta {
             str_(&mut out, k.as_bytes());
-            str_(&mut out, v);
+            match (typed, v) {
+                (false, MetaValue::Str(s)) => str_(&mut out, s.as_bytes()),
+                _ => str_(&mut out, &v.typed_bytes()),
+            }
         }
         out.extend_from_slice(&self.created_at.to_le_bytes());
         out.extend_from_slice(&self.surfaced_at.to_le_bytes());
@@ -135,6 +153,10 @@ fn opt_u64(out: &mut Vec<u8>, v: Option<u64>) {
 mod tests {
     use super::*;
 
+    fn str_(s: &str) -> MetaValue {
+        MetaValue::Str(s.to_owned())
+    }
+
     fn sample() -> RowFields<'static> {
         RowFields {
             id: 3,
@@ -142,7 +164,7 @@ mod tests {
             key: Some("door"),
             text: "Ana's door code is 4417",
             kind: 1,
-            metadata: vec![("source", b"chat"), ("a", b"1")],
+            metadata: vec![("source", str_("chat")), ("a", str_("1"))],
             created_at: 1_763_700_000_000,
             surfaced_at: 1_763_700_000_000,
             valid_until: None,
@@ -187,6 +209,72 @@ mod tests {
         assert_eq!(hex(&sample().digest(&[7u8; 32])), GOLDEN_DIGEST);
     }
 
+    /// Golden vector of version 2: typed metadata values carry a type tag.
+    #[test]
+    fn golden_vector_typed() {
+        let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        let mut v = sample();
+        v.metadata = vec![
+            ("s", str_("x")),
+            ("i", MetaValue::Int(-2)),
+            ("f", MetaValue::Float(0.5)),
+            ("b", MetaValue::Bool(true)),
+            ("l", MetaValue::List(vec![str_("ab"), MetaValue::Int(1)])),
+        ];
+        let enc = hex(&v.encode());
+        assert!(enc.starts_with("02"), "{enc}");
+        let meta = concat!(
+            "05000000", // 5 entries, sorted by key
+            "0100000062",
+            "02000000",
+            "0301", // "b" -> bool true
+            "0100000066",
+            "09000000",
+            "02000000000000e03f", // "f" -> float 0.5
+            "0100000069",
+            "09000000",
+            "01feffffffffffffff", // "i" -> int -2
+            "010000006c",
+            "15000000",
+            "0402000000", // "l" -> list of 2:
+            "00020000006162",
+            "010100000000000000", //   "ab", 1
+            "0100000073",
+            "02000000",
+            "0078", // "s" -> string "x"
+        );
+        assert!(enc.contains(meta), "{enc}");
+        assert_eq!(hex(&v.digest(&[7u8; 32])), GOLDEN_DIGEST_TYPED);
+    }
+
+    const GOLDEN_DIGEST_TYPED: &str =
+        "e2861414eaa0815ccb8779748f7fbd97b44e3081d67968937774c384cf820945";
+
+    #[test]
+    fn typed_values_never_digest_like_strings() {
+        let s = [9u8; 32];
+        let with = |m: MetaValue| {
+            let mut v = sample();
+            v.metadata = vec![("a", m)];
+            v.digest(&s)
+        };
+        let all = [
+            with(str_("1")),
+            with(MetaValue::Int(1)),
+            with(MetaValue::Float(1.0)),
+            with(MetaValue::Bool(true)),
+            with(MetaValue::List(vec![str_("1")])),
+            with(MetaValue::List(vec![MetaValue::Int(1)])),
+            with(MetaValue::List(vec![])),
+            with(str_("")),
+        ];
+        for i in 0..all.len() {
+            for j in i + 1..all.len() {
+                assert_ne!(all[i], all[j], "{i} and {j}");
+            }
+        }
+    }
+
     const GOLDEN_DIGEST: &str = "c80590509d4ae1473cfa8565c327360cf20ed4fadb4e6a733d2c29670825d018";
 
     #[test]
@@ -210,7 +298,7 @@ mod tests {
         v.kind = 2;
         variants.push(v);
         let mut v = sample();
-        v.metadata = vec![("source", b"chaT"), ("a", b"1")];
+        v.metadata = vec![("source", str_("chaT")), ("a", str_("1"))];
         variants.push(v);
         let mut v = sample();
         v.surfaced_at += 1;

@@ -1,7 +1,8 @@
 //! A decoder of the engine's row records, written by hand so the audit needs no codec and no
 //! engine, to recompute row digests ([`crate::row_digest`]). Store format 1 encoded the
-//! engine's `Row` with bincode 2's standard configuration, format 2 with postcard: the same
-//! serde layout (below), with another varint.
+//! engine's `Row` with bincode 2's standard configuration, formats 2 and 3 with postcard: the
+//! same serde layout (below), with another varint. Format 3 differs from format 2 in one
+//! field: metadata values are typed (below).
 //!
 //! Format 2 varints are LEB128 (seven bits a byte, least significant first, high bit set on
 //! every byte but the last); everything else is as in format 1.
@@ -13,9 +14,14 @@
 //! pairs, created_at: i64, surfaced_at: i64, valid_until: opt i64, depth: enum (0 pinned,
 //! 1 level then f64 LE, 2 void), derived_from: varint count then u64s, superseded_by: opt u64,
 //! supersedes: opt u64, created_seq: u64`.
+//!
+//! Format 3 metadata values: a varint type tag, then 0 string (str), 1 integer (zigzag varint),
+//! 2 float (f64 LE; finite), 3 bool (one byte, 0 or 1), 4 list (varint count, then per item a
+//! tag 0 to 3 and its value as above).
 
 use crate::depth::Depth;
 use crate::error::{AuditError, Result};
+use crate::meta_value::MetaValue;
 use crate::row_digest::RowFields;
 use crate::{Millis, RowId};
 
@@ -32,8 +38,8 @@ pub struct RowRecord {
     pub text: Option<String>,
     /// Kind code: 1 source, 2 derived, 3 note.
     pub kind: u8,
-    /// Metadata entries in stored order.
-    pub metadata: Vec<(String, String)>,
+    /// Metadata entries in stored order (strings in formats 1 and 2).
+    pub metadata: Vec<(String, MetaValue)>,
     /// Creation time.
     pub created_at: Millis,
     /// Last surfacing time.
@@ -58,12 +64,13 @@ impl RowRecord {
         Self::decode_format(bytes, 1)
     }
 
-    /// Decodes a row record of store format `format` (1 or 2); any other byte string, or
+    /// Decodes a row record of store format `format` (1, 2 or 3); any other byte string, or
     /// another format, is [`AuditError::Corrupt`].
     pub fn decode_format(bytes: &[u8], format: u32) -> Result<RowRecord> {
-        let leb128 = match format {
-            1 => false,
-            2 => true,
+        let (leb128, typed) = match format {
+            1 => (false, false),
+            2 => (true, false),
+            3 => (true, true),
             _ => return Err(bad()),
         };
         let mut r = Reader {
@@ -86,7 +93,13 @@ impl RowRecord {
                 let n = r.len()?;
                 let mut m = Vec::with_capacity(n.min(64));
                 for _ in 0..n {
-                    m.push((r.string()?, r.string()?));
+                    let k = r.string()?;
+                    let v = if typed {
+                        r.meta_value(true)?
+                    } else {
+                        MetaValue::Str(r.string()?)
+                    };
+                    m.push((k, v));
                 }
                 m
             },
@@ -130,7 +143,7 @@ impl RowRecord {
             metadata: self
                 .metadata
                 .iter()
-                .map(|(k, v)| (k.as_str(), v.as_bytes()))
+                .map(|(k, v)| (k.as_str(), v.clone()))
                 .collect(),
             created_at: self.created_at,
             surfaced_at: self.surfaced_at,
@@ -208,6 +221,34 @@ impl<'a> Reader<'a> {
         Ok(std::str::from_utf8(self.take(n)?)
             .map_err(|_| bad())?
             .to_owned())
+    }
+    /// A typed metadata value (format 3); a list only when `list` (its items are scalars).
+    fn meta_value(&mut self, list: bool) -> Result<MetaValue> {
+        Ok(match self.varint()? {
+            0 => MetaValue::Str(self.string()?),
+            1 => MetaValue::Int(self.signed()?),
+            2 => {
+                let f = f64::from_le_bytes(self.take(8)?.try_into().map_err(|_| bad())?);
+                if !f.is_finite() {
+                    return Err(bad());
+                }
+                MetaValue::Float(f)
+            }
+            3 => match self.take(1)?[0] {
+                0 => MetaValue::Bool(false),
+                1 => MetaValue::Bool(true),
+                _ => return Err(bad()),
+            },
+            4 if list => {
+                let n = self.len()?;
+                let mut items = Vec::with_capacity(n.min(64));
+                for _ in 0..n {
+                    items.push(self.meta_value(false)?);
+                }
+                MetaValue::List(items)
+            }
+            _ => return Err(bad()),
+        })
     }
     fn option<T>(&mut self, f: fn(&mut Self) -> Result<T>) -> Result<Option<T>> {
         match self.take(1)?[0] {

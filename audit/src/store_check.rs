@@ -298,6 +298,7 @@ fn check_rows(
     let format = match format.as_deref() {
         Some(b) if b == 1u32.to_le_bytes() => 1,
         Some(b) if b == 2u32.to_le_bytes() => 2,
+        Some(b) if b == 3u32.to_le_bytes() => 3,
         _ => {
             return Err(AuditError::Store(format!(
                 "row records of store format {format:?} are not understood by this verifier"

@@ -117,7 +117,11 @@ fn inscription(row: &Row) -> Inscription {
     let mut ins = Inscription::new(row.text.as_str());
     ins.namespace = row.namespace.clone();
     ins.key = row.key.clone();
-    ins.metadata = row.meta.clone();
+    ins.metadata = row
+        .meta
+        .iter()
+        .map(|(k, v)| (k.clone(), v.into()))
+        .collect();
     ins
 }
 

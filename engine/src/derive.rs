@@ -6,13 +6,13 @@
 //! registered [`Derivation`]: a pure function of the sources' metadata. Arithmetic is exact
 //! ([`Decimal`], no floats), so a recomputed value is byte-identical everywhere.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
 use crate::log::Hash32;
+use crate::metadata::{MetaValue, Metadata};
 use crate::row::{RowId, validate_field};
 
 /// Most fractional digits a [`Decimal`] may carry.
@@ -37,6 +37,20 @@ impl Decimal {
         Decimal {
             units: v as i128,
             scale: 0,
+        }
+    }
+
+    /// Reads a metadata value: a string as [`Decimal::parse`], an integer exactly, a float
+    /// through its shortest decimal form (`0.1` is `0.1`); a bool or a list is refused.
+    pub fn from_meta(v: &MetaValue) -> Result<Decimal> {
+        match v {
+            MetaValue::Str(s) => Decimal::parse(s),
+            MetaValue::Int(i) => Ok(Decimal::from_int(*i)),
+            MetaValue::Float(f) => Decimal::parse(&format!("{f}")),
+            other => Err(Error::Derivation(format!(
+                "a {} is not a decimal number",
+                other.type_name()
+            ))),
         }
     }
 
@@ -205,7 +219,7 @@ impl Derivation {
     /// Evaluates the derivation over the sources' metadata, in the given order.
     pub fn evaluate<'a>(
         &self,
-        sources: impl IntoIterator<Item = (RowId, &'a BTreeMap<String, String>)>,
+        sources: impl IntoIterator<Item = (RowId, &'a Metadata)>,
     ) -> Result<Decimal> {
         match self {
             Derivation::SumOfProducts { factors } => {
@@ -216,7 +230,7 @@ impl Derivation {
                         let v = meta.get(f).ok_or_else(|| {
                             Error::Derivation(format!("source #{id} has no metadata field {f:?}"))
                         })?;
-                        let d = Decimal::parse(v).map_err(|e| {
+                        let d = Decimal::from_meta(v).map_err(|e| {
                             Error::Derivation(format!("source #{id}, field {f:?}: {e}"))
                         })?;
                         product = product.checked_mul(d)?;
@@ -258,6 +272,8 @@ pub const VALUE_FIELD: &str = "value";
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use proptest::prelude::*;
 
@@ -280,19 +296,22 @@ mod tests {
 
     #[test]
     fn sum_of_products_is_exact() {
-        let m = |p: &str, q: &str| {
-            BTreeMap::from([
-                ("price".to_owned(), p.to_owned()),
-                ("qty".to_owned(), q.to_owned()),
-            ])
+        let m = |p: MetaValue, q: MetaValue| {
+            BTreeMap::from([("price".to_owned(), p), ("qty".to_owned(), q)])
         };
-        let rows = [m("0.10", "3"), m("0.20", "3"), m("4.25", "7")];
+        // Strings, integers and floats all read exactly.
+        let rows = [
+            m("0.10".into(), "3".into()),
+            m(0.2.into(), 3.into()),
+            m("4.25".into(), 7.into()),
+        ];
         let d = Derivation::sum_of_products(["price", "qty"]);
         let v = d
             .evaluate(rows.iter().enumerate().map(|(i, r)| (i as u64, r)))
             .unwrap();
         assert_eq!(v.to_string(), "30.65");
         assert!(d.evaluate([(9, &BTreeMap::new())]).is_err());
+        assert!(d.evaluate([(9, &m(true.into(), 1.into()))]).is_err());
     }
 
     proptest! {

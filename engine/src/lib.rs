@@ -34,6 +34,7 @@ pub mod entropy;
 pub mod error;
 pub mod index;
 pub mod lexicon;
+pub mod metadata;
 pub mod namespace;
 pub mod options;
 pub mod planner;
@@ -72,6 +73,9 @@ pub use derive::{Decimal, Derivation, Provenance, SourceRef};
 pub use embed::{Embedder, HashEmbedder, StaticEmbedder};
 pub use error::{Error, Result};
 pub use log::{Event, EventKind, Transition};
+pub use metadata::{
+    Condition, Filter, MetaValue, Metadata, Op, Scalar, metadata_from_json, metadata_to_json,
+};
 pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{

@@ -1,11 +1,10 @@
 //! Rows: the unit of memory, and the inscription that creates one.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::depth::Depth;
 use crate::error::{Error, Result};
+use crate::metadata::{MetaValue, Metadata};
 
 /// A row's identifier. Assigned in increasing order and never reused, not even after a purge.
 pub type RowId = u64;
@@ -15,7 +14,8 @@ pub type Millis = i64;
 
 /// Largest text a row may hold, in bytes of UTF-8.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024;
-/// Largest namespace, key, metadata key or metadata value, in bytes.
+/// Largest namespace, key, metadata key or metadata string value (also each string item of a
+/// list value), in bytes.
 pub const MAX_FIELD_BYTES: usize = 512;
 /// Most metadata entries per row.
 pub const MAX_METADATA_ENTRIES: usize = 64;
@@ -74,8 +74,9 @@ pub struct Row {
     pub text: Option<String>,
     /// Source, derived or note.
     pub kind: Kind,
-    /// Free string metadata, filterable in recall and list.
-    pub metadata: BTreeMap<String, String>,
+    /// Typed metadata (strings, integers, floats, bools, lists), filterable in recall and
+    /// list ([`crate::Filter`]).
+    pub metadata: Metadata,
     /// When the row was inscribed.
     pub created_at: Millis,
     /// When the row last came to the surface (inscribed or resurfaced); decay counts from here.
@@ -118,7 +119,7 @@ pub struct Inscription {
     /// Kind; source by default.
     pub kind: Kind,
     /// Metadata.
-    pub metadata: BTreeMap<String, String>,
+    pub metadata: Metadata,
     /// Expiry time.
     pub valid_until: Option<Millis>,
     /// Source rows this row was derived from.
@@ -150,8 +151,8 @@ impl Inscription {
         self.kind = kind;
         self
     }
-    /// Adds one metadata entry.
-    pub fn meta(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+    /// Adds one metadata entry: a string, integer, float, bool or list ([`MetaValue`]).
+    pub fn meta(mut self, k: impl Into<String>, v: impl Into<MetaValue>) -> Self {
         self.metadata.insert(k.into(), v.into());
         self
     }
@@ -194,12 +195,7 @@ impl Inscription {
         }
         for (k, v) in &self.metadata {
             validate_field("metadata key", k)?;
-            if v.len() > MAX_FIELD_BYTES {
-                return Err(Error::InvalidField {
-                    what: "metadata value",
-                    reason: format!("{} bytes, over the limit of {MAX_FIELD_BYTES}", v.len()),
-                });
-            }
+            v.validate()?;
         }
         if self.derived_from.len() > MAX_SOURCES {
             return Err(Error::InvalidField {

@@ -6,8 +6,9 @@
 //! [`Payload::encode`]; records that are hashed or signed (events, checkpoints) use the
 //! hand-specified encodings in [`crate::log`].
 //!
-//! Format 1 encoded the serde records with bincode 2; [`migrate()`] rewrites them on open and
-//! [`format1`] is the hand-written reader it uses.
+//! Format 1 encoded the serde records with bincode 2 and format 2 with postcard, both with
+//! string metadata; [`migrate()`] rewrites them on open ([`format1`] is the hand-written
+//! bincode reader it uses, [`migrate::RowFormat2`] the row record of formats 1 and 2).
 
 use redb::{ReadableTable, TableDefinition};
 use serde::{Serialize, de::DeserializeOwned};
@@ -19,9 +20,10 @@ pub mod migrate;
 
 pub use migrate::migrate;
 
-/// Version of the file layout, stored under [`meta::FORMAT`]. Version 2 encodes the serde
-/// records with postcard; version 1 (bincode 2) is migrated on open ([`migrate()`]).
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the file layout, stored under [`meta::FORMAT`]. Version 3 holds typed metadata
+/// in row records; versions 2 (postcard, string metadata) and 1 (bincode 2) are migrated on
+/// open ([`migrate()`]).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Store-wide settings and counters: `&str -> bytes`.
 pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
@@ -107,7 +109,7 @@ pub struct Payload {
 }
 
 impl Payload {
-    /// The explicit encoding of a payload record, the same in formats 1 and 2 (and read by
+    /// The explicit encoding of a payload record, the same in formats 1 to 3 (and read by
     /// `oubli-audit` without the engine): the text's byte length as a varint (below 251: one
     /// byte; otherwise a byte 251, 252 or 253 followed by the length as a little-endian u16, u32
     /// or u64), the UTF-8 text, then the 32-byte salt.
@@ -138,7 +140,7 @@ impl Payload {
     }
 }
 
-/// Encodes a record with postcard (format 2).
+/// Encodes a record with postcard (formats 2 and 3).
 pub fn encode<T: Serialize>(v: &T) -> Result<Vec<u8>> {
     postcard::to_allocvec(v).map_err(|e| Error::Storage(format!("record encoding: {e}")))
 }

@@ -544,3 +544,119 @@ fn io_errors_name_their_path() {
     assert_eq!(json(&["list", p]).as_array().unwrap().len(), 1);
     assert!(file_contains(&t.path, b"maria@example.com"));
 }
+
+#[test]
+fn typed_metadata_and_where_filters() {
+    let t = temp();
+    let p = t.path.to_str().unwrap();
+    ok(&["init", p]);
+    ok(&[
+        "inscribe",
+        p,
+        "printer ticket one",
+        "--meta",
+        "team=core",
+        "--meta",
+        "priority:=3",
+        "--meta",
+        r#"tags:=["ops","hw"]"#,
+        "--meta",
+        "code=3",
+    ]);
+    ok(&[
+        "inscribe",
+        p,
+        "printer ticket two",
+        "--meta",
+        "priority:=1.5",
+        "--meta",
+        "archived:=true",
+    ]);
+    let jsonl = t.dir.path().join("rows.jsonl");
+    std::fs::write(
+        &jsonl,
+        r#"{"text": "printer ticket three", "metadata": {"priority": 2, "tags": ["hw"]}}"#,
+    )
+    .unwrap();
+    ok(&["inscribe", p, "--file", jsonl.to_str().unwrap()]);
+
+    // JSON output prints typed values as JSON values.
+    let rows = json(&["list", p]);
+    assert_eq!(
+        rows[0]["metadata"],
+        serde_json::json!({"team": "core", "priority": 3, "tags": ["ops", "hw"], "code": "3"})
+    );
+    assert_eq!(rows[1]["metadata"]["priority"], serde_json::json!(1.5));
+    assert_eq!(rows[1]["metadata"]["archived"], serde_json::json!(true));
+
+    let texts = |args: &[&str]| -> Vec<String> {
+        json(args)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let r = r.get("row").unwrap_or(r);
+                r["text"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    let one = "printer ticket one";
+    let two = "printer ticket two";
+    let three = "printer ticket three";
+    assert_eq!(texts(&["list", p, "--where", "priority>=2"]), [one, three]);
+    assert_eq!(
+        texts(&[
+            "list",
+            p,
+            "--where",
+            "priority>1.5",
+            "--where",
+            "priority<3"
+        ]),
+        [three]
+    );
+    assert_eq!(texts(&["list", p, "--where", "tags=hw"]), [one, three]);
+    assert_eq!(texts(&["list", p, "--where", "team in [core, web]"]), [one]);
+    assert_eq!(texts(&["list", p, "--where", "archived?"]), [two]);
+    assert_eq!(
+        texts(&["list", p, "--where", "!archived?", "--limit", "1"]),
+        [one]
+    );
+    assert_eq!(texts(&["list", p, "--where", "code=\"3\""]), [one]);
+    assert!(
+        texts(&["list", p, "--where", "code=3"]).is_empty(),
+        "3 is a number, not text"
+    );
+    assert_eq!(texts(&["list", p, "--filter", "code=3"]), [one]);
+    assert_eq!(
+        texts(&["list", p, "--where", r#"{"priority": {"$lt": 2}}"#]),
+        [two]
+    );
+    assert_eq!(
+        texts(&["recall", p, "printer", "--where", "tags=ops"]),
+        [one]
+    );
+
+    // A malformed expression or value is a usage error (exit 2) that names the problem.
+    for bad in [
+        &["list", p, "--where", "priority"][..],
+        &["list", p, "--where", "flag>true"],
+        &["recall", p, "printer", "--where", "x in 3"],
+        &["list", p, "--where", r#"{"x": {"$near": 1}}"#],
+        &["inscribe", p, "x", "--meta", "n:=nope"],
+        &["inscribe", p, "x", "--meta", "n:=[[1]]"],
+    ] {
+        let out = oubli(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains('"') || stderr(&out).contains(':'),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(
+        json(&["list", p]).as_array().unwrap().len(),
+        3,
+        "nothing was written"
+    );
+}

@@ -1,11 +1,14 @@
-//! Format-1 files (records encoded with bincode 2) open with this engine: a writable open
-//! migrates them to the current format in one transaction, a read-only open migrates its private
-//! in-memory copy, and the event log, checkpoints and receipts stay byte-identical.
+//! Format-1 files (records encoded with bincode 2) and format-2 files (postcard, string
+//! metadata) open with this engine: a writable open migrates them to the current format in one
+//! transaction, a read-only open migrates its private in-memory copy, and the event log,
+//! checkpoints and receipts stay byte-identical (so do the row digests the log carries: string
+//! metadata stays string metadata, which the independent verifier checks on the migrated file).
 //!
 //! `fixtures/format1.oubli` was written once by the format-1 engine (commit history: the test
-//! `gen_format1` that made it): rows with metadata and keys in four namespaces, a supersede, a
-//! release, a registered derivation, a compaction note, alias groups, a decay policy and a purge
-//! with its receipt. It is signed with the test key `[7; 32]`.
+//! `gen_format1` that made it), `fixtures/format2.oubli` by the format-2 engine with the same
+//! history (the test `gen_format2`): rows with metadata and keys in four namespaces, a
+//! supersede, a release, a registered derivation, a compaction note, alias groups, a decay
+//! policy and a purge with its receipt. Both are signed with the test key `[7; 32]`.
 
 mod common;
 
@@ -14,18 +17,37 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::temp;
+use oubli::audit::store_check::check_store;
 use oubli::storage::{self, CHECKPOINTS, EVENTS, META, RECEIPTS, meta};
 use oubli::{
-    DepthState, Error, HashEmbedder, Inscription, ListQuery, ManualClock, RecallQuery, Store,
-    StoreOptions, Target,
+    Condition, DepthState, Error, HashEmbedder, Inscription, ListQuery, ManualClock, MetaValue, Op,
+    RecallQuery, Scalar, Store, StoreOptions, Target,
 };
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format1.oubli");
+/// A store file written by an older engine.
+#[derive(Clone, Copy)]
+struct Fixture {
+    path: &'static str,
+    format: u32,
+    /// Head of the log when that engine closed the file.
+    head_seq: u64,
+    head_hash: &'static str,
+}
 
-/// Head of the fixture's log when the format-1 engine closed it.
-const HEAD_SEQ: u64 = 17;
-const HEAD_HASH: &str = "091f0e8410ade348d0c80efe53087b653b124aa0f0ff6956daaa846eb3c4dc4c";
+const FORMAT1: Fixture = Fixture {
+    path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format1.oubli"),
+    format: 1,
+    head_seq: 17,
+    head_hash: "091f0e8410ade348d0c80efe53087b653b124aa0f0ff6956daaa846eb3c4dc4c",
+};
+
+const FORMAT2: Fixture = Fixture {
+    path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/format2.oubli"),
+    format: 2,
+    head_seq: 17,
+    head_hash: "7fc860ca199e850ac6484c16f6081bc59c89faacb03373cfadd33951cc9e8a63",
+};
 
 fn opts(read_only: bool) -> StoreOptions {
     StoreOptions::default()
@@ -62,18 +84,18 @@ fn format_of(path: &Path) -> u32 {
 }
 
 /// A private copy of the fixture.
-fn copy() -> common::TempStore {
+fn copy(fx: Fixture) -> common::TempStore {
     let t = temp();
-    std::fs::copy(FIXTURE, &t.path).unwrap();
+    std::fs::copy(fx.path, &t.path).unwrap();
     t
 }
 
-/// Checks what the format-1 engine wrote, through the public API.
-fn check_contents(s: &Store) {
+/// Checks what the older engine wrote, through the public API.
+fn check_contents(s: &Store, fx: Fixture) {
     // Keys, supersede and metadata.
     let door = s.get_by_key("user:ana", "door").unwrap();
     assert_eq!(door.text.as_deref(), Some("Ana's door code is 9051"));
-    assert_eq!(door.metadata["topic"], "home");
+    assert_eq!(door.metadata["topic"], MetaValue::Str("home".into()));
     let old = s.get(door.supersedes.unwrap()).unwrap();
     assert_eq!(old.text.as_deref(), Some("Ana's door code is 4417"));
     assert_eq!(old.superseded_by, Some(door.id));
@@ -149,22 +171,30 @@ fn check_contents(s: &Store) {
         .unwrap();
     assert_eq!(hits[0].row.text.as_deref(), Some("Ana likes green tea"));
 
-    // The log is the format-1 engine's, unchanged.
+    // String metadata stays string metadata, and string filters find it.
+    assert!(
+        all.iter()
+            .all(|r| r.metadata.values().all(|v| matches!(v, MetaValue::Str(_))))
+    );
+    let shop = s.list(&ListQuery::default().filter("qty", "7")).unwrap();
+    assert_eq!(shop.len(), 1);
+    assert_eq!(shop[0].metadata["price"], MetaValue::Str("2".into()));
+
+    // The log is the older engine's, unchanged.
     let (seq, head) = s.head().unwrap();
-    assert_eq!((seq, hex(&head).as_str()), (HEAD_SEQ, HEAD_HASH));
+    assert_eq!((seq, hex(&head).as_str()), (fx.head_seq, fx.head_hash));
     s.verify_log(None).unwrap();
 }
 
-#[test]
-fn writable_open_migrates_a_format1_file_and_keeps_its_log() {
-    let t = copy();
-    assert_eq!(format_of(&t.path), 1);
+fn writable_open_migrates_and_keeps_the_log(fx: Fixture) {
+    let t = copy(fx);
+    assert_eq!(format_of(&t.path), fx.format);
     let events = raw_table(&t.path, EVENTS);
     let checkpoints = raw_table(&t.path, CHECKPOINTS);
     let receipts = raw_table(&t.path, RECEIPTS);
     {
         let s = Store::open_with(&t.path, opts(false)).unwrap();
-        check_contents(&s);
+        check_contents(&s, fx);
         s.verify_file().unwrap();
         s.close().unwrap();
     }
@@ -173,35 +203,88 @@ fn writable_open_migrates_a_format1_file_and_keeps_its_log() {
     assert_eq!(raw_table(&t.path, CHECKPOINTS), checkpoints);
     assert_eq!(raw_table(&t.path, RECEIPTS), receipts);
 
-    // The migrated file reopens (no second migration) and takes new writes.
+    // The independent verifier checks the migrated file against the old receipt: every live
+    // row's fields still hash to the digest the old log carries.
+    let (receipt, doc) = {
+        let s = Store::open_with(&t.path, opts(true)).unwrap();
+        let (id, r) = s.receipts().unwrap().remove(0);
+        (r, s.receipt_document(id).unwrap())
+    };
+    check_store(&t.path, &receipt, &doc, &["X1234567".into()]).unwrap();
+
+    // The migrated file reopens (no second migration) and takes new writes, typed ones too.
     let s = Store::open_with(&t.path, opts(false)).unwrap();
-    check_contents(&s);
+    check_contents(&s, fx);
     let id = s
         .inscribe(Inscription::new("Ana moved to Porto").namespace("user:ana"))
         .unwrap();
     s.release(Target::id(id)).unwrap();
+    let typed = s
+        .inscribe(
+            Inscription::new("Ana's flat has 3 rooms")
+                .namespace("user:ana")
+                .meta("rooms", 3)
+                .meta("area", 71.5)
+                .meta("rented", true)
+                .meta("tags", vec!["home", "porto"]),
+        )
+        .unwrap();
+    s.inscribe(
+        Inscription::new("Ana's old IBAN is PT50 0002 0123")
+            .namespace("user:ana")
+            .key("iban"),
+    )
+    .unwrap();
+    let report = s.purge(Target::key("user:ana", "iban")).unwrap();
     s.verify_log(None).unwrap();
     s.verify_file().unwrap();
+    let found = s
+        .list(&ListQuery::default().matching(Condition::new("rooms", Op::Gte(Scalar::Int(2)))))
+        .unwrap();
+    assert_eq!(found.iter().map(|r| r.id).collect::<Vec<_>>(), vec![typed]);
+    let doc = s.receipt_document(report.seq).unwrap();
+    let receipt = s
+        .receipts()
+        .unwrap()
+        .into_iter()
+        .find(|(id, _)| *id == report.seq)
+        .unwrap()
+        .1;
+    s.close().unwrap();
+    let rep = check_store(&t.path, &receipt, &doc, &["PT50 0002 0123".into()]).unwrap();
+    assert!(rep.rows_digest_checked >= 1);
 }
 
 #[test]
-fn read_only_open_reads_a_format1_file_without_changing_it() {
-    let t = copy();
-    let before = std::fs::read(&t.path).unwrap();
-    let s = Store::open_with(&t.path, opts(true)).unwrap();
-    check_contents(&s);
-    assert!(matches!(
-        s.inscribe(Inscription::new("nope")),
-        Err(Error::ReadOnly)
-    ));
-    drop(s);
-    assert_eq!(std::fs::read(&t.path).unwrap(), before);
-    assert_eq!(format_of(&t.path), 1);
+fn writable_open_migrates_a_format1_file_and_keeps_its_log() {
+    writable_open_migrates_and_keeps_the_log(FORMAT1);
+}
+
+#[test]
+fn writable_open_migrates_a_format2_file_and_keeps_its_log() {
+    writable_open_migrates_and_keeps_the_log(FORMAT2);
+}
+
+#[test]
+fn read_only_open_reads_older_files_without_changing_them() {
+    for fx in [FORMAT1, FORMAT2] {
+        let t = copy(fx);
+        let before = std::fs::read(&t.path).unwrap();
+        let s = Store::open_with(&t.path, opts(true)).unwrap();
+        check_contents(&s, fx);
+        assert!(matches!(
+            s.inscribe(Inscription::new("nope")),
+            Err(Error::ReadOnly)
+        ));
+        drop(s);
+        assert_eq!(std::fs::read(&t.path).unwrap(), before);
+        assert_eq!(format_of(&t.path), fx.format);
+    }
 }
 
 #[test]
 fn a_newer_format_is_refused() {
-    let t = copy();
+    let t = copy(FORMAT2);
     {
         let db = redb::Database::open(&t.path).unwrap();
         let tx = db.begin_write().unwrap();

@@ -311,3 +311,53 @@ fn forget_user_erases_one_user_with_one_receipt() {
     let (_, r) = s.call("recall", json!({"query": "door code", "user_id": "ben"}));
     assert!(r.to_string().contains("8812"), "Ben's row survives");
 }
+
+#[test]
+fn remember_takes_typed_metadata_and_recall_a_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.oubli");
+    let mut s = Server::start(&path);
+    for (text, meta) in [
+        (
+            "Printer jam on floor 2",
+            json!({"priority": 3, "tags": ["hw", "ops"]}),
+        ),
+        (
+            "Printer toner is low",
+            json!({"priority": 1, "tags": ["hw"], "done": true}),
+        ),
+    ] {
+        let (err, r) = s.call(
+            "remember",
+            json!({"text": text, "user_id": "ops", "metadata": meta}),
+        );
+        assert!(!err, "{r}");
+    }
+    let recall = |s: &mut Server, filter: Value| {
+        s.call(
+            "recall",
+            json!({"query": "printer", "user_id": "ops", "filter": filter}),
+        )
+    };
+    let (err, r) = recall(&mut s, json!({"priority": {"$gte": 2}}));
+    assert!(!err, "{r}");
+    let memories = r["memories"].as_array().unwrap();
+    assert_eq!(memories.len(), 1);
+    assert_eq!(memories[0]["text"], "Printer jam on floor 2");
+    assert_eq!(
+        memories[0]["metadata"],
+        json!({"priority": 3, "tags": ["hw", "ops"]})
+    );
+    let (_, r) = recall(&mut s, json!({"tags": "hw", "done": {"$exists": false}}));
+    assert_eq!(r["memories"].as_array().unwrap().len(), 1);
+    // A bad filter or value is a tool error with its code, and changes nothing.
+    let (err, r) = recall(&mut s, json!({"priority": {"$near": 1}}));
+    assert!(err);
+    assert!(r.as_str().unwrap().starts_with("invalid_argument"), "{r}");
+    let (err, r) = s.call(
+        "remember",
+        json!({"text": "x", "user_id": "ops", "metadata": {"n": {"a": 1}}}),
+    );
+    assert!(err);
+    assert!(r.as_str().unwrap().starts_with("invalid_field"), "{r}");
+}

@@ -1,11 +1,17 @@
-//! The record codecs of the store file: format 2 (postcard) round-trips every stored type, and
-//! the hand-written format-1 reader ([`oubli::storage::format1`]) agrees with bincode 2 on
+//! The record codecs of the store file: format 3 (postcard, typed metadata) round-trips every
+//! stored type and the independent verifier's row reader agrees with it; the hand-written
+//! format-1 reader ([`oubli::storage::format1`]) agrees with bincode 2 on
 //! `fixtures/format1_records.jsonl`: values of every stored type drawn from the strategies
 //! below, each with its bincode 2 (standard configuration) bytes, written once by bincode
 //! before the engine dropped it (the generator, `generate_corpus`, is in the commit that added
-//! the file).
+//! the file); the format-2 row record ([`oubli::storage::migrate::RowFormat2`]) and the
+//! verifier's format-2 reader agree with `fixtures/format2_rows.jsonl`, rows with their
+//! postcard bytes written once by the format-2 engine (the generator, `generate_format2_corpus`,
+//! is in the commit that added the file).
 use std::collections::BTreeMap;
 
+use oubli::audit::row_record::RowRecord;
+use oubli::storage::migrate::RowFormat2;
 use oubli::*;
 use proptest::prelude::*;
 
@@ -48,7 +54,33 @@ fn h32() -> impl Strategy<Value = [u8; 32]> {
 fn decimal() -> impl Strategy<Value = Decimal> {
     ("-?[0-9]{1,20}(\\.[0-9]{1,8})?").prop_map(|s| Decimal::parse(&s).unwrap())
 }
+fn scalar() -> impl Strategy<Value = Scalar> {
+    prop_oneof![
+        short().prop_map(Scalar::Str),
+        sint().prop_map(Scalar::Int),
+        float().prop_map(Scalar::Float),
+        any::<bool>().prop_map(Scalar::Bool),
+    ]
+}
+fn meta_value() -> impl Strategy<Value = MetaValue> {
+    prop_oneof![
+        4 => scalar().prop_map(MetaValue::from),
+        1 => proptest::collection::vec(scalar(), 0..5).prop_map(MetaValue::List),
+    ]
+}
+/// A row of format 3 (typed metadata).
 fn row() -> impl Strategy<Value = Row> {
+    (
+        row_format2(),
+        proptest::collection::btree_map(short(), meta_value(), 0..6),
+    )
+        .prop_map(|(r, metadata)| Row {
+            metadata,
+            ..Row::from(r)
+        })
+}
+/// A row record of formats 1 and 2 (string metadata).
+fn row_format2() -> impl Strategy<Value = RowFormat2> {
     (
         (
             int(),
@@ -72,7 +104,7 @@ fn row() -> impl Strategy<Value = Row> {
                 metadata,
                 (created_at, surfaced_at, valid_until, depth),
                 (derived_from, superseded_by, supersedes, created_seq),
-            )| Row {
+            )| RowFormat2 {
                 id,
                 namespace,
                 key,
@@ -250,7 +282,7 @@ fn format1_reader_agrees_with_bincode_on_the_corpus() {
         let json = rec["json"].as_str().unwrap();
         let bytes = unhex(rec["bincode"].as_str().unwrap());
         match kind {
-            "row" => agrees::<Row>(&bytes, json),
+            "row" => agrees::<RowFormat2>(&bytes, json),
             "policy" => agrees::<DecayPolicy>(&bytes, json),
             "alias" => agrees::<AliasGroup>(&bytes, json),
             "provenance" => agrees::<Provenance>(&bytes, json),
@@ -269,7 +301,7 @@ fn format1_reader_agrees_with_bincode_on_the_corpus() {
             let longer = [bytes.as_slice(), &[0]].concat();
             for b in [cut, longer.as_slice()] {
                 let r = match kind {
-                    "row" => oubli::storage::format1::decode::<Row>(b).map(drop),
+                    "row" => oubli::storage::format1::decode::<RowFormat2>(b).map(drop),
                     "note" => oubli::storage::format1::decode::<Note>(b).map(drop),
                     "payload" => oubli::storage::Payload::decode(b).map(drop),
                     _ => continue,
@@ -287,9 +319,46 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn format2_round_trips_rows(r in row()) {
+    fn format3_round_trips_rows_and_the_verifier_reads_them(r in row()) {
         let bytes = oubli::storage::encode(&r).unwrap();
-        prop_assert_eq!(oubli::storage::decode::<Row>(&bytes).unwrap(), r);
+        prop_assert_eq!(oubli::storage::decode::<Row>(&bytes).unwrap(), r.clone());
+        let rec = RowRecord::decode_format(&bytes, 3).unwrap();
+        prop_assert_eq!(rec.id, r.id);
+        prop_assert_eq!(&rec.namespace, &r.namespace);
+        prop_assert_eq!(&rec.key, &r.key);
+        prop_assert_eq!(&rec.text, &r.text);
+        let meta: Vec<(String, oubli::audit::MetaValue)> =
+            r.metadata.iter().map(|(k, v)| (k.clone(), v.to_audit())).collect();
+        prop_assert_eq!(&rec.metadata, &meta);
+        prop_assert_eq!(rec.created_seq, r.created_seq);
+        prop_assert_eq!(&rec.derived_from, &r.derived_from);
+        prop_assert_eq!((rec.superseded_by, rec.supersedes), (r.superseded_by, r.supersedes));
+        prop_assert_eq!((rec.created_at, rec.surfaced_at, rec.valid_until), (r.created_at, r.surfaced_at, r.valid_until));
+        // Cut short or lengthened, the record is refused by both readers.
+        let cut = &bytes[..bytes.len() - 1];
+        let longer = [bytes.as_slice(), &[0]].concat();
+        for b in [cut, longer.as_slice()] {
+            prop_assert!(oubli::storage::decode::<Row>(b).is_err());
+            prop_assert!(RowRecord::decode_format(b, 3).is_err());
+        }
+    }
+
+    #[test]
+    fn format3_decoders_refuse_garbage_without_panicking(
+        bytes in proptest::collection::vec(any::<u8>(), 0..200)
+    ) {
+        let engine = oubli::storage::decode::<Row>(&bytes);
+        let verifier = RowRecord::decode_format(&bytes, 3);
+        if let Err(e) = &engine {
+            prop_assert!(matches!(e, Error::Corrupt(_)), "{e:?}");
+        }
+        // What the engine reads, the verifier reads the same way.
+        if let Ok(r) = engine {
+            let rec = verifier.unwrap();
+            let meta: Vec<(String, oubli::audit::MetaValue)> =
+                r.metadata.iter().map(|(k, v)| (k.clone(), v.to_audit())).collect();
+            prop_assert_eq!(rec.metadata, meta);
+        }
     }
 
     #[test]
@@ -309,5 +378,84 @@ proptest! {
         let _ = oubli::storage::format1::decode::<Note>(&bytes);
         let _ = oubli::storage::format1::decode::<Provenance>(&bytes);
         let _ = oubli::storage::Payload::decode(&bytes);
+    }
+}
+
+const FORMAT2_ROWS: &str = include_str!("fixtures/format2_rows.jsonl");
+
+#[test]
+fn format2_rows_read_and_migrate_as_the_format2_engine_wrote_them() {
+    let mut n = 0;
+    let mut with_meta = 0;
+    for line in FORMAT2_ROWS.lines() {
+        let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+        let bytes = unhex(rec["postcard"].as_str().unwrap());
+        let json = rec["json"].as_str().unwrap();
+        let old: RowFormat2 = oubli::storage::decode(&bytes).unwrap();
+        assert_eq!(serde_json::to_string(&old).unwrap(), json);
+        // The verifier's format-2 reader agrees.
+        let audit = RowRecord::decode_format(&bytes, 2).unwrap();
+        let strings: Vec<(String, oubli::audit::MetaValue)> = old
+            .metadata
+            .iter()
+            .map(|(k, v)| (k.clone(), oubli::audit::MetaValue::Str(v.clone())))
+            .collect();
+        assert_eq!(audit.metadata, strings);
+        // Migrated: every string stays a string, every other field is kept, and the JSON
+        // form (strings print as strings) is the format-2 engine's.
+        let new = Row::from(old.clone());
+        assert!(
+            new.metadata
+                .values()
+                .all(|v| matches!(v, MetaValue::Str(_)))
+        );
+        assert_eq!(serde_json::to_string(&new).unwrap(), json);
+        let reencoded = oubli::storage::encode(&new).unwrap();
+        assert_eq!(oubli::storage::decode::<Row>(&reencoded).unwrap(), new);
+        if !old.metadata.is_empty() {
+            with_meta += 1;
+        }
+        n += 1;
+    }
+    assert!(
+        n >= 100 && with_meta >= 50,
+        "{n} rows, {with_meta} with metadata"
+    );
+}
+
+#[test]
+fn non_finite_floats_in_a_record_are_corruption() {
+    let r = Row {
+        metadata: [("x".to_owned(), MetaValue::Float(1.5))].into(),
+        ..Row::from(RowFormat2 {
+            id: 1,
+            namespace: "n".into(),
+            key: None,
+            text: None,
+            kind: Kind::Source,
+            metadata: Default::default(),
+            created_at: 0,
+            surfaced_at: 0,
+            valid_until: None,
+            depth: Depth::Level(1.0),
+            derived_from: vec![],
+            superseded_by: None,
+            supersedes: None,
+            created_seq: 1,
+        })
+    };
+    let bytes = oubli::storage::encode(&r).unwrap();
+    let at = bytes
+        .windows(8)
+        .position(|w| w == 1.5f64.to_le_bytes())
+        .unwrap();
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut b = bytes.clone();
+        b[at..at + 8].copy_from_slice(&bad.to_le_bytes());
+        assert!(matches!(
+            oubli::storage::decode::<Row>(&b),
+            Err(Error::Corrupt(_))
+        ));
+        assert!(RowRecord::decode_format(&b, 3).is_err());
     }
 }

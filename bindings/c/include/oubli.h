@@ -161,6 +161,11 @@ typedef struct {
   const uint64_t *derived_from;
   // Number of `derived_from` ids.
   size_t derived_from_len;
+  // Typed metadata as a JSON object (NULL: none), e.g.
+  // `{"priority": 3, "score": 0.5, "done": false, "tags": ["a", "b"]}`: values are strings,
+  // integers, finite floats, bools or arrays of those. Merged with `metadata` (a key in
+  // both is refused).
+  const char *metadata_json;
 } OubliInscription;
 
 // What a mutating call acts on. Build it with designated initializers:
@@ -186,7 +191,7 @@ typedef struct {
   size_t k;
   // Only rows of this namespace (NULL: all).
   const char *ns;
-  // Only rows whose metadata has every one of these entries.
+  // Only rows whose metadata has every one of these entries (string equality).
   const OubliPair *filters;
   // Number of filters.
   size_t filters_len;
@@ -203,13 +208,18 @@ typedef struct {
   // Only hits whose score (relevance in [0, 1] times depth weight) is at least this; 0
   // keeps the `k` best (0.3 keeps relevant hits only, see docs/recall.md).
   double min_score;
+  // A metadata filter as a JSON object (NULL: none), applied with `filters`:
+  // `{"team": "x", "priority": {"$gte": 2}, "tags": {"$in": ["a", "b"]},
+  // "archived": {"$exists": false}}` (operators `$eq`, `$ne`, `$in`, `$gt`, `$gte`, `$lt`,
+  // `$lte`, `$exists`; see docs/scoping.md).
+  const char *filter_json;
 } OubliRecallQuery;
 
 // A list request (NULL means every live row).
 typedef struct {
   // Only rows of this namespace (NULL: all).
   const char *ns;
-  // Only rows whose metadata has every one of these entries.
+  // Only rows whose metadata has every one of these entries (string equality).
   const OubliPair *filters;
   // Number of filters.
   size_t filters_len;
@@ -223,6 +233,8 @@ typedef struct {
   uint32_t as_of_kind;
   // Sequence number or time, per `as_of_kind`.
   int64_t as_of;
+  // A metadata filter as a JSON object (NULL: none), as in `OubliRecallQuery`.
+  const char *filter_json;
 } OubliListQuery;
 
 #ifdef __cplusplus
@@ -518,11 +530,20 @@ size_t oubli_row_metadata_len(const OubliRow *row);
 // `row` is NULL or a live row.
 const char *oubli_row_metadata_key(const OubliRow *row, size_t i);
 
-// Value of metadata entry `i`, or NULL when out of range.
+// Value of metadata entry `i` as text, or NULL when out of range: a string value as it is;
+// an integer, float, bool or list as JSON (`3`, `0.5`, `true`, `["a","b"]`). For the types,
+// read `oubli_row_metadata_json`.
 //
 // # Safety
 // `row` is NULL or a live row.
 const char *oubli_row_metadata_value(const OubliRow *row, size_t i);
+
+// The row's metadata as a JSON object of typed values (`{"priority":3,"tags":["a"]}`;
+// `{}` when none). Owned by the row.
+//
+// # Safety
+// `row` is NULL (NULL is returned) or a live row.
+const char *oubli_row_metadata_json(const OubliRow *row);
 
 // The purge's id (its event's sequence number).
 //

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::ffi::{CStr, CString, c_char};
 
+use oubli::{Condition, Filter, MetaValue, Op, Scalar};
+
 use crate::errors::{Failure, OubliStatus, guard_value};
 
 /// A metadata entry or filter: two NUL-terminated UTF-8 strings.
@@ -104,7 +106,7 @@ pub(crate) unsafe fn opt_vector(
     Ok(Some(unsafe { slice(p, len, what) }?.to_vec()))
 }
 
-/// Reads pairs into a map.
+/// Reads pairs into a map of string metadata values.
 ///
 /// # Safety
 /// `p` points to `len` pairs of valid strings.
@@ -112,7 +114,7 @@ pub(crate) unsafe fn pairs(
     p: *const OubliPair,
     len: usize,
     what: &str,
-) -> Result<BTreeMap<String, String>, Failure> {
+) -> Result<BTreeMap<String, MetaValue>, Failure> {
     let mut out = BTreeMap::new();
     // SAFETY: forwarded contract.
     for pair in unsafe { slice(p, len, what) }? {
@@ -120,9 +122,70 @@ pub(crate) unsafe fn pairs(
         let k = unsafe { cstr(pair.key, what) }?;
         // SAFETY: forwarded contract.
         let v = unsafe { cstr(pair.value, what) }?;
-        out.insert(k.to_owned(), v.to_owned());
+        out.insert(k.to_owned(), MetaValue::Str(v.to_owned()));
     }
     Ok(out)
+}
+
+/// Reads pairs as a filter: every key must equal its (string) value.
+///
+/// # Safety
+/// As [`pairs`].
+pub(crate) unsafe fn pair_filter(
+    p: *const OubliPair,
+    len: usize,
+    what: &str,
+) -> Result<Filter, Failure> {
+    // SAFETY: forwarded contract.
+    let pairs = unsafe { pairs(p, len, what) }?;
+    Ok(Filter {
+        conditions: pairs
+            .into_iter()
+            .map(|(k, v)| Condition::new(k, Op::Eq(Scalar::Str(v.to_string()))))
+            .collect(),
+    })
+}
+
+/// Reads an optional JSON document (NULL: absent).
+///
+/// # Safety
+/// As [`cstr`].
+unsafe fn opt_json(p: *const c_char, what: &str) -> Result<Option<serde_json::Value>, Failure> {
+    // SAFETY: forwarded contract.
+    let Some(s) = (unsafe { opt_cstr(p, what) })? else {
+        return Ok(None);
+    };
+    serde_json::from_str(s)
+        .map(Some)
+        .map_err(|e| Failure::invalid(format!("{what} is not JSON: {e}")))
+}
+
+/// Reads optional typed metadata written as a JSON object (NULL: none).
+///
+/// # Safety
+/// As [`cstr`].
+pub(crate) unsafe fn metadata_json(
+    p: *const c_char,
+    what: &str,
+) -> Result<BTreeMap<String, MetaValue>, Failure> {
+    // SAFETY: forwarded contract.
+    match unsafe { opt_json(p, what) }? {
+        None => Ok(BTreeMap::new()),
+        Some(v) => Ok(oubli::metadata_from_json(&v)?),
+    }
+}
+
+/// Reads an optional filter written as a JSON object (NULL: none), as
+/// [`oubli::Filter::from_json`].
+///
+/// # Safety
+/// As [`cstr`].
+pub(crate) unsafe fn filter_json(p: *const c_char, what: &str) -> Result<Filter, Failure> {
+    // SAFETY: forwarded contract.
+    match unsafe { opt_json(p, what) }? {
+        None => Ok(Filter::default()),
+        Some(v) => Ok(Filter::from_json(&v)?),
+    }
 }
 
 /// Reads 32 bytes, if `p` is not NULL.

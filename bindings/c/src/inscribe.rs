@@ -5,7 +5,9 @@ use std::ffi::c_char;
 
 use oubli::{Inscription, Kind};
 
-use crate::convert::{OubliPair, cstr, handle, opt_cstr, opt_string, opt_vector, pairs, slice};
+use crate::convert::{
+    OubliPair, cstr, handle, metadata_json, opt_cstr, opt_string, opt_vector, pairs, slice,
+};
 use crate::errors::{Failure, OubliStatus};
 use crate::handle::{OubliStore, with_store_out};
 
@@ -34,6 +36,11 @@ pub struct OubliInscription {
     pub derived_from: *const u64,
     /// Number of `derived_from` ids.
     pub derived_from_len: usize,
+    /// Typed metadata as a JSON object (NULL: none), e.g.
+    /// `{"priority": 3, "score": 0.5, "done": false, "tags": ["a", "b"]}`: values are strings,
+    /// integers, finite floats, bools or arrays of those. Merged with `metadata` (a key in
+    /// both is refused).
+    pub metadata_json: *const c_char,
 }
 
 /// Reads an inscription.
@@ -49,6 +56,14 @@ pub(crate) unsafe fn read_inscription(ins: &OubliInscription) -> Result<Inscript
         out.kind = Kind::parse(k)?;
     }
     out.metadata = unsafe { pairs(ins.metadata, ins.metadata_len, "metadata") }?;
+    for (k, v) in unsafe { metadata_json(ins.metadata_json, "metadata_json") }? {
+        if out.metadata.contains_key(&k) {
+            return Err(Failure::invalid(format!(
+                "metadata key {k:?} is given in both metadata and metadata_json"
+            )));
+        }
+        out.metadata.insert(k, v);
+    }
     out.vector = unsafe { opt_vector(ins.vector, ins.vector_len, "vector") }?;
     if !ins.valid_until.is_null() {
         out.valid_until = Some(unsafe { *ins.valid_until });
@@ -102,6 +117,7 @@ pub unsafe extern "C" fn oubli_inscribe_text(
         valid_until: std::ptr::null(),
         derived_from: std::ptr::null(),
         derived_from_len: 0,
+        metadata_json: std::ptr::null(),
     };
     // SAFETY: forwarded contract.
     unsafe { oubli_inscribe(store, &ins, out_id) }

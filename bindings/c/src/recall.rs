@@ -6,7 +6,8 @@ use std::ffi::c_char;
 use oubli::{AsOf, Legs, ListQuery, RecallQuery};
 
 use crate::convert::{
-    OubliPair, boxed, c_string, cstr, handle, opt_cstr, opt_string, opt_vector, pairs,
+    OubliPair, boxed, c_string, cstr, filter_json, handle, opt_cstr, opt_string, opt_vector,
+    pair_filter,
 };
 use crate::errors::{Failure, OubliStatus};
 use crate::handle::{OubliStore, with_store_out};
@@ -37,7 +38,7 @@ pub struct OubliRecallQuery {
     pub k: usize,
     /// Only rows of this namespace (NULL: all).
     pub ns: *const c_char,
-    /// Only rows whose metadata has every one of these entries.
+    /// Only rows whose metadata has every one of these entries (string equality).
     pub filters: *const OubliPair,
     /// Number of filters.
     pub filters_len: usize,
@@ -54,6 +55,11 @@ pub struct OubliRecallQuery {
     /// Only hits whose score (relevance in [0, 1] times depth weight) is at least this; 0
     /// keeps the `k` best (0.3 keeps relevant hits only, see docs/recall.md).
     pub min_score: f64,
+    /// A metadata filter as a JSON object (NULL: none), applied with `filters`:
+    /// `{"team": "x", "priority": {"$gte": 2}, "tags": {"$in": ["a", "b"]},
+    /// "archived": {"$exists": false}}` (operators `$eq`, `$ne`, `$in`, `$gt`, `$gte`, `$lt`,
+    /// `$lte`, `$exists`; see docs/scoping.md).
+    pub filter_json: *const c_char,
 }
 
 /// A list request (NULL means every live row).
@@ -61,7 +67,7 @@ pub struct OubliRecallQuery {
 pub struct OubliListQuery {
     /// Only rows of this namespace (NULL: all).
     pub ns: *const c_char,
-    /// Only rows whose metadata has every one of these entries.
+    /// Only rows whose metadata has every one of these entries (string equality).
     pub filters: *const OubliPair,
     /// Number of filters.
     pub filters_len: usize,
@@ -75,6 +81,8 @@ pub struct OubliListQuery {
     pub as_of_kind: u32,
     /// Sequence number or time, per `as_of_kind`.
     pub as_of: i64,
+    /// A metadata filter as a JSON object (NULL: none), as in `OubliRecallQuery`.
+    pub filter_json: *const c_char,
 }
 
 /// Reads an `OUBLI_AS_OF_*` kind and its value.
@@ -123,7 +131,10 @@ pub unsafe extern "C" fn oubli_recall(
                 (false, false) => Legs::Hybrid,
             };
             rq.namespace = opt_string(q.ns, "ns")?;
-            rq.filters = pairs(q.filters, q.filters_len, "filters")?;
+            rq.filters = pair_filter(q.filters, q.filters_len, "filters")?;
+            rq.filters
+                .conditions
+                .extend(filter_json(q.filter_json, "filter_json")?.conditions);
             rq.vector = opt_vector(q.vector, q.vector_len, "vector")?;
             rq.as_of = as_of(q.as_of_kind, q.as_of)?;
             rq.min_score = q.min_score;
@@ -160,6 +171,7 @@ pub unsafe extern "C" fn oubli_recall_text(
         as_of_kind: OUBLI_AS_OF_NOW,
         as_of: 0,
         min_score: 0.0,
+        filter_json: std::ptr::null(),
     };
     // SAFETY: forwarded contract.
     unsafe { oubli_recall(store, &q, out) }
@@ -183,7 +195,10 @@ pub unsafe extern "C" fn oubli_list(
             let mut lq = ListQuery::default();
             if let Some(q) = q.as_ref() {
                 lq.namespace = opt_string(q.ns, "ns")?;
-                lq.filters = pairs(q.filters, q.filters_len, "filters")?;
+                lq.filters = pair_filter(q.filters, q.filters_len, "filters")?;
+                lq.filters
+                    .conditions
+                    .extend(filter_json(q.filter_json, "filter_json")?.conditions);
                 lq.include_submerged = q.flags & OUBLI_RECALL_INCLUDE_SUBMERGED != 0;
                 lq.include_expired = q.flags & OUBLI_RECALL_INCLUDE_EXPIRED != 0;
                 lq.after = (q.after != 0).then_some(q.after);

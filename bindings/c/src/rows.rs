@@ -15,6 +15,7 @@ pub struct OubliRow {
     namespace: CString,
     key: Option<CString>,
     metadata: Vec<(CString, CString)>,
+    metadata_json: CString,
 }
 
 /// The rows a recall returned, best first, with their scores (opaque).
@@ -37,8 +38,9 @@ impl From<Row> for OubliRow {
             metadata: row
                 .metadata
                 .iter()
-                .map(|(k, v)| (c_string(k), c_string(v)))
+                .map(|(k, v)| (c_string(k), c_string(&v.to_string())))
                 .collect(),
+            metadata_json: c_string(&oubli::metadata_to_json(&row.metadata).to_string()),
             row,
         }
     }
@@ -279,7 +281,9 @@ pub unsafe extern "C" fn oubli_row_metadata_key(row: *const OubliRow, i: usize) 
     unsafe { with_row(row, std::ptr::null(), |r| metadata_at(r, i, |(k, _)| k)) }
 }
 
-/// Value of metadata entry `i`, or NULL when out of range.
+/// Value of metadata entry `i` as text, or NULL when out of range: a string value as it is;
+/// an integer, float, bool or list as JSON (`3`, `0.5`, `true`, `["a","b"]`). For the types,
+/// read `oubli_row_metadata_json`.
 ///
 /// # Safety
 /// `row` is NULL or a live row.
@@ -287,4 +291,15 @@ pub unsafe extern "C" fn oubli_row_metadata_key(row: *const OubliRow, i: usize) 
 pub unsafe extern "C" fn oubli_row_metadata_value(row: *const OubliRow, i: usize) -> *const c_char {
     // SAFETY: forwarded contract.
     unsafe { with_row(row, std::ptr::null(), |r| metadata_at(r, i, |(_, v)| v)) }
+}
+
+/// The row's metadata as a JSON object of typed values (`{"priority":3,"tags":["a"]}`;
+/// `{}` when none). Owned by the row.
+///
+/// # Safety
+/// `row` is NULL (NULL is returned) or a live row.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn oubli_row_metadata_json(row: *const OubliRow) -> *const c_char {
+    // SAFETY: forwarded contract.
+    unsafe { with_row(row, std::ptr::null(), |r| r.metadata_json.as_ptr()) }
 }

@@ -35,6 +35,7 @@ fn zero_ins(t: &CString) -> OubliInscription {
         valid_until: ptr::null(),
         derived_from: ptr::null(),
         derived_from_len: 0,
+        metadata_json: ptr::null(),
     }
 }
 
@@ -329,6 +330,7 @@ fn release_pin_resurface_list_and_filters() {
             limit: 1,
             as_of_kind: OUBLI_AS_OF_NOW,
             as_of: 0,
+            filter_json: ptr::null(),
         };
         assert_eq!(oubli_list(f.store, &lq, &mut rows), OubliStatus::Ok);
         assert_eq!(oubli_rows_len(rows), 1);
@@ -349,6 +351,7 @@ fn release_pin_resurface_list_and_filters() {
             as_of_kind: OUBLI_AS_OF_SEQ,
             as_of: 3,
             min_score: 0.0,
+            filter_json: ptr::null(),
         };
         let mut hits = ptr::null_mut();
         assert_eq!(oubli_recall(f.store, &rq, &mut hits), OubliStatus::Ok);
@@ -785,4 +788,107 @@ fn forget_user_erases_one_users_namespaces() {
         );
     }
     assert_eq!(f.recall("door code"), vec!["Ben's door code is 8812"]);
+}
+
+#[test]
+fn typed_metadata_in_and_json_filters_out() {
+    let f = Fixture::new();
+    let texts = [
+        "Ticket one about the printer",
+        "Ticket two about the printer",
+    ];
+    let metas = [
+        c(r#"{"priority": 3, "tags": ["ops", "hw"], "score": 0.5, "open": true}"#),
+        c(r#"{"priority": 1, "tags": ["hw"], "open": false}"#),
+    ];
+    let mut ids = [0u64; 2];
+    // SAFETY: valid arguments; handles freed.
+    unsafe {
+        for i in 0..2 {
+            let t = c(texts[i]);
+            let mut ins = zero_ins(&t);
+            ins.metadata_json = metas[i].as_ptr();
+            assert_eq!(oubli_inscribe(f.store, &ins, &mut ids[i]), OubliStatus::Ok);
+        }
+        let mut row = ptr::null_mut();
+        assert_eq!(oubli_get(f.store, ids[0], &mut row), OubliStatus::Ok);
+        let json: serde_json::Value =
+            serde_json::from_str(&text(oubli_row_metadata_json(row)).unwrap()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"open": true, "priority": 3, "score": 0.5, "tags": ["ops", "hw"]})
+        );
+        // Entries come sorted by key; non-string values read as JSON text.
+        assert_eq!(text(oubli_row_metadata_key(row, 1)).unwrap(), "priority");
+        assert_eq!(text(oubli_row_metadata_value(row, 1)).unwrap(), "3");
+        oubli_row_free(row);
+
+        let list = |filter: &CString| {
+            let lq = OubliListQuery {
+                ns: ptr::null(),
+                filters: ptr::null(),
+                filters_len: 0,
+                flags: 0,
+                after: 0,
+                limit: 0,
+                as_of_kind: OUBLI_AS_OF_NOW,
+                as_of: 0,
+                filter_json: filter.as_ptr(),
+            };
+            let mut rows = ptr::null_mut();
+            let status = oubli_list(f.store, &lq, &mut rows);
+            if status != OubliStatus::Ok {
+                return Err(status);
+            }
+            let out: Vec<u64> = (0..oubli_rows_len(rows))
+                .map(|i| oubli_row_id(oubli_rows_get(rows, i)))
+                .collect();
+            oubli_rows_free(rows);
+            Ok(out)
+        };
+        assert_eq!(list(&c(r#"{"priority": {"$gte": 2}}"#)), Ok(vec![ids[0]]));
+        assert_eq!(list(&c(r#"{"tags": "hw"}"#)), Ok(ids.to_vec()));
+        assert_eq!(
+            list(&c(r#"{"score": {"$exists": false}}"#)),
+            Ok(vec![ids[1]])
+        );
+        assert_eq!(list(&c(r#"{"open": {"$ne": true}}"#)), Ok(vec![ids[1]]));
+
+        let rq = OubliRecallQuery {
+            text: c("printer").into_raw(),
+            k: 0,
+            ns: ptr::null(),
+            filters: ptr::null(),
+            filters_len: 0,
+            flags: OUBLI_RECALL_LEXICAL,
+            vector: ptr::null(),
+            vector_len: 0,
+            as_of_kind: OUBLI_AS_OF_NOW,
+            as_of: 0,
+            min_score: 0.0,
+            filter_json: c(r#"{"tags": {"$in": ["ops"]}}"#).into_raw(),
+        };
+        let mut hits = ptr::null_mut();
+        assert_eq!(oubli_recall(f.store, &rq, &mut hits), OubliStatus::Ok);
+        assert_eq!(oubli_hits_len(hits), 1);
+        assert_eq!(oubli_row_id(oubli_hits_row(hits, 0)), ids[0]);
+        oubli_hits_free(hits);
+        drop(CString::from_raw(rq.text as *mut c_char));
+        drop(CString::from_raw(rq.filter_json as *mut c_char));
+
+        // Bad JSON, an unknown operator and a NaN-free but oversized list are refused.
+        assert_eq!(list(&c("{nope")), Err(OubliStatus::InvalidArgument));
+        assert!(last_error().contains("filter_json"));
+        assert_eq!(
+            list(&c(r#"{"x": {"$near": 1}}"#)),
+            Err(OubliStatus::InvalidArgument)
+        );
+        let t = c("Ticket three");
+        let mut ins = zero_ins(&t);
+        let nested = c(r#"{"tags": [["nested"]]}"#);
+        ins.metadata_json = nested.as_ptr();
+        let mut id = 0;
+        assert_ne!(oubli_inscribe(f.store, &ins, &mut id), OubliStatus::Ok);
+        assert!(last_error().contains("metadata"));
+    }
 }

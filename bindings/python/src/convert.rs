@@ -1,12 +1,14 @@
-//! Argument conversion: strict types, UTF-8 checked strings, targets, times.
-
-use std::collections::BTreeMap;
+//! Argument conversion: strict types, UTF-8 checked strings, targets, times, typed metadata
+//! and filters.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use oubli::{AsOf, Inscription, Kind, Legs, Millis, RowId, Target};
+use oubli::{
+    AsOf, Condition, Filter, Inscription, Kind, Legs, MetaValue, Metadata, Millis, Op, RowId,
+    Scalar, Target,
+};
 
 use crate::errors::{invalid, invalid_utf8};
 use crate::types::PyTarget;
@@ -103,25 +105,27 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Ns {
     }
 }
 
-/// The text form of a metadata or filter value. The engine stores metadata as text: a `str` is
-/// kept as is; `int` as its decimal digits; `float` as Python's `repr` (`4.5`, `1e-07`; NaN and
-/// infinities are refused); `bool` as `"true"` / `"false"`. Values read back are `str`.
-pub fn scalar_text(v: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+/// Reads one metadata scalar: `str`, `bool` (checked first: a bool is never an int), `int`
+/// (within i64) or `float` (finite).
+pub fn meta_scalar(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Scalar> {
     if v.is_instance_of::<PyString>() {
-        return text(v, what);
+        return text(v, what).map(Scalar::Str);
     }
     if let Ok(b) = v.cast::<PyBool>() {
-        return Ok(if b.is_true() { "true" } else { "false" }.into());
+        return Ok(Scalar::Bool(b.is_true()));
     }
     if v.is_instance_of::<PyInt>() {
-        return Ok(v.str()?.to_str()?.to_owned());
+        return v
+            .extract::<i64>()
+            .map(Scalar::Int)
+            .map_err(|_| invalid(format!("{what} is outside the 64-bit integer range")));
     }
     if v.is_instance_of::<PyFloat>() {
         let f: f64 = v.extract()?;
         if !f.is_finite() {
             return Err(invalid(format!("{what} must be a finite number, not {f}")));
         }
-        return Ok(v.repr()?.to_str()?.to_owned());
+        return Ok(Scalar::Float(f));
     }
     Err(PyTypeError::new_err(format!(
         "{what} must be str, int, float or bool, not {}",
@@ -129,29 +133,143 @@ pub fn scalar_text(v: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     )))
 }
 
-/// Reads a `dict[str, str | int | float | bool]` (metadata or filters); values become text
-/// as [`scalar_text`] says.
-pub fn string_map(
-    obj: Option<&Bound<'_, PyAny>>,
-    what: &str,
-) -> PyResult<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    let Some(obj) = obj else { return Ok(out) };
-    if obj.is_none() {
-        return Ok(out);
+/// Reads one metadata value: a scalar ([`meta_scalar`]) or a `list` / `tuple` of scalars.
+pub fn meta_value(v: &Bound<'_, PyAny>, what: &str) -> PyResult<MetaValue> {
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let items = v
+            .try_iter()?
+            .map(|i| meta_scalar(&i?, &format!("{what} item")))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(MetaValue::List(items));
     }
-    let d = obj.cast::<PyDict>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be a dict of str to str, int, float or bool, not {}",
-            type_name(obj)
-        ))
-    })?;
-    for (k, v) in d.iter() {
-        let k = text(&k, &format!("{what} key"))?;
-        let v = scalar_text(&v, &format!("{what} value for {k:?}"))?;
+    Ok(meta_scalar(v, what)?.into())
+}
+
+/// A metadata value as the Python object it was written from (`str`, `int`, `float`,
+/// `bool`, `list`).
+pub fn meta_to_py<'py>(py: Python<'py>, v: &MetaValue) -> PyResult<Bound<'py, PyAny>> {
+    fn scalar<'py>(py: Python<'py>, s: &Scalar) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match s {
+            Scalar::Str(s) => PyString::new(py, s).into_any(),
+            Scalar::Int(i) => i.into_pyobject(py)?.into_any(),
+            Scalar::Float(f) => PyFloat::new(py, *f).into_any(),
+            Scalar::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        })
+    }
+    Ok(match v {
+        MetaValue::List(items) => PyList::new(
+            py,
+            items
+                .iter()
+                .map(|i| scalar(py, i))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any(),
+        MetaValue::Str(s) => scalar(py, &Scalar::Str(s.clone()))?,
+        MetaValue::Int(i) => scalar(py, &Scalar::Int(*i))?,
+        MetaValue::Float(f) => scalar(py, &Scalar::Float(*f))?,
+        MetaValue::Bool(b) => scalar(py, &Scalar::Bool(*b))?,
+    })
+}
+
+/// Metadata as a fresh `dict`.
+pub fn metadata_to_py<'py>(py: Python<'py>, m: &Metadata) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in m {
+        d.set_item(k, meta_to_py(py, v)?)?;
+    }
+    Ok(d)
+}
+
+fn as_dict<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyDict>> {
+    obj.cast::<PyDict>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be a dict, not {}", type_name(obj))))
+}
+
+/// Reads `metadata=`: a `dict[str, str | int | float | bool | list]`.
+pub fn metadata(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Metadata> {
+    let mut out = Metadata::new();
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(out);
+    };
+    for (k, v) in as_dict(obj, "metadata")?.iter() {
+        let k = text(&k, "metadata key")?;
+        let v = meta_value(&v, &format!("metadata value for {k:?}"))?;
         out.insert(k, v);
     }
     Ok(out)
+}
+
+/// Reads `filters=`: a dict of field to a scalar (equality) or a dict of operators
+/// (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$in`, `$exists`); every entry must hold.
+pub fn filter(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Filter> {
+    let mut f = Filter::new();
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(f);
+    };
+    for (k, spec) in as_dict(obj, "filters")?.iter() {
+        let field = text(&k, "filter field")?;
+        let what = format!("filter on {field:?}");
+        let Ok(ops) = spec.cast::<PyDict>() else {
+            if spec.is_instance_of::<PyList>() || spec.is_instance_of::<PyTuple>() {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}: a list is not a value to compare with; use {{\"$in\": [...]}}"
+                )));
+            }
+            let x = meta_scalar(&spec, &what)?;
+            f.conditions.push(Condition::new(field, Op::Eq(x)));
+            continue;
+        };
+        if ops.is_empty() {
+            return Err(invalid(format!("{what}: no operator")));
+        }
+        for (op, x) in ops.iter() {
+            let op = text(&op, &format!("{what}: operator"))?;
+            let op = match op.as_str() {
+                "$eq" => Op::Eq(meta_scalar(&x, &what)?),
+                "$ne" => Op::Ne(meta_scalar(&x, &what)?),
+                "$gt" => Op::Gt(meta_scalar(&x, &what)?),
+                "$gte" => Op::Gte(meta_scalar(&x, &what)?),
+                "$lt" => Op::Lt(meta_scalar(&x, &what)?),
+                "$lte" => Op::Lte(meta_scalar(&x, &what)?),
+                "$in" => {
+                    if x.is_instance_of::<PyString>() || x.is_instance_of::<PyDict>() {
+                        return Err(PyTypeError::new_err(format!(
+                            "{what}: $in needs a list, tuple or set of values"
+                        )));
+                    }
+                    let items = x
+                        .try_iter()
+                        .map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "{what}: $in needs a list, tuple or set of values"
+                            ))
+                        })?
+                        .map(|i| meta_scalar(&i?, &what))
+                        .collect::<PyResult<Vec<_>>>()?;
+                    Op::In(items)
+                }
+                "$exists" => match x.cast::<PyBool>() {
+                    Ok(b) if b.is_true() => Op::Exists,
+                    Ok(_) => Op::Missing,
+                    Err(_) => {
+                        return Err(PyTypeError::new_err(format!(
+                            "{what}: $exists needs True or False"
+                        )));
+                    }
+                },
+                other => {
+                    return Err(invalid(format!(
+                        "{what}: unknown operator {other:?} (expected $eq, $ne, $in, $gt, \
+                         $gte, $lt, $lte or $exists)"
+                    )));
+                }
+            };
+            f.conditions.push(Condition::new(field.clone(), op));
+        }
+    }
+    f.validate().map_err(crate::errors::to_py)?;
+    Ok(f)
 }
 
 /// Reads a non-negative integer (not a bool).
@@ -394,7 +512,7 @@ pub fn inscription(text_obj: &Bound<'_, PyAny>, f: &InsFields<'_, '_>) -> PyResu
     let mut ins = Inscription::new(text(text_obj, "text")?);
     ins.namespace = opt_namespace(f.namespace)?;
     ins.key = opt_text(f.key, "key")?;
-    ins.metadata = string_map(f.metadata, "metadata")?;
+    ins.metadata = metadata(f.metadata)?;
     if let Some(k) = opt_text(f.kind, "kind")? {
         ins.kind = kind(&k)?;
     }

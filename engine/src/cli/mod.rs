@@ -26,11 +26,11 @@ mod alias;
 mod compact;
 mod demo;
 mod erasure;
+mod filter_expr;
 mod mcp;
 mod output;
 mod time;
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -116,9 +116,14 @@ enum Cmd {
         /// Only rows of this namespace.
         #[arg(long, alias = "in")]
         ns: Option<String>,
-        /// Metadata filter KEY=VALUE (repeatable).
+        /// Metadata filter KEY=VALUE: the field equals the string VALUE (repeatable).
         #[arg(long = "filter", value_parser = parse_kv)]
         filters: Vec<(String, String)>,
+        /// Metadata condition (repeatable, all must hold): F=V, F!=V, F>V, F>=V, F<V, F<=V,
+        /// 'F in [V1, V2]', F? (exists), !F? (missing), or a JSON filter object; V is typed
+        /// when it reads as JSON (2, 2.5, true, "quoted"). See docs/metadata.md.
+        #[arg(long = "where", value_name = "EXPR", value_parser = filter_expr::parse_where)]
+        wheres: Vec<crate::Filter>,
         #[arg(long)]
         include_submerged: bool,
         /// Also return stale derived rows and notes (flagged).
@@ -140,9 +145,14 @@ enum Cmd {
         /// Only rows of this namespace.
         #[arg(long, alias = "in")]
         ns: Option<String>,
-        /// Metadata filter KEY=VALUE (repeatable).
+        /// Metadata filter KEY=VALUE: the field equals the string VALUE (repeatable).
         #[arg(long = "filter", value_parser = parse_kv)]
         filters: Vec<(String, String)>,
+        /// Metadata condition (repeatable, all must hold): F=V, F!=V, F>V, F>=V, F<V, F<=V,
+        /// 'F in [V1, V2]', F? (exists), !F? (missing), or a JSON filter object; V is typed
+        /// when it reads as JSON (2, 2.5, true, "quoted"). See docs/metadata.md.
+        #[arg(long = "where", value_name = "EXPR", value_parser = filter_expr::parse_where)]
+        wheres: Vec<crate::Filter>,
         #[arg(long)]
         include_submerged: bool,
         #[arg(long)]
@@ -297,9 +307,10 @@ struct Fields {
     /// source, derived or note.
     #[arg(long)]
     kind: Option<String>,
-    /// Metadata KEY=VALUE (repeatable).
-    #[arg(long = "meta", value_parser = parse_kv)]
-    meta: Vec<(String, String)>,
+    /// Metadata KEY=VALUE (a string) or KEY:=JSON (a typed value: 3, 0.5, true,
+    /// '["a","b"]'); repeatable.
+    #[arg(long = "meta", value_name = "KEY=VALUE|KEY:=JSON", value_parser = filter_expr::parse_meta)]
+    meta: Vec<(String, crate::MetaValue)>,
     /// Expiry: RFC 3339 (2026-12-31T00:00:00Z), a date, or milliseconds since the epoch.
     #[arg(long, value_parser = parse_time)]
     valid_until: Option<Millis>,
@@ -363,6 +374,18 @@ impl TargetArgs {
     }
 }
 
+/// The conjunction of `--filter` (string equality) and `--where` conditions.
+fn metadata_filter(filters: Vec<(String, String)>, wheres: Vec<crate::Filter>) -> crate::Filter {
+    let mut f = crate::Filter::new();
+    for (k, v) in filters {
+        f = f.eq(k, v);
+    }
+    for w in wheres {
+        f.conditions.extend(w.conditions);
+    }
+    f
+}
+
 fn parse_kv(s: &str) -> std::result::Result<(String, String), String> {
     s.split_once('=')
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -378,7 +401,7 @@ struct JsonlRow {
     key: Option<String>,
     kind: Option<String>,
     #[serde(default)]
-    metadata: BTreeMap<String, String>,
+    metadata: crate::Metadata,
     /// Epoch milliseconds or an RFC 3339 string.
     valid_until: Option<serde_json::Value>,
     #[serde(default)]
@@ -695,6 +718,7 @@ fn run(cli: Cli) -> Result<()> {
             k,
             ns,
             filters,
+            wheres,
             include_submerged,
             include_stale,
             as_of,
@@ -708,7 +732,7 @@ fn run(cli: Cli) -> Result<()> {
                 .include_submerged(include_submerged)
                 .include_stale(include_stale);
             q.namespace = ns;
-            q.filters = filters.into_iter().collect();
+            q.filters = metadata_filter(filters, wheres);
             q.as_of = as_of.get();
             let hits = s.recall(&q)?;
             if json {
@@ -743,6 +767,7 @@ fn run(cli: Cli) -> Result<()> {
             path,
             ns,
             filters,
+            wheres,
             include_submerged,
             limit,
             as_of,
@@ -750,7 +775,7 @@ fn run(cli: Cli) -> Result<()> {
             let s = open_read_only(&path)?;
             let rows = s.list(&ListQuery {
                 namespace: ns,
-                filters: filters.into_iter().collect(),
+                filters: metadata_filter(filters, wheres),
                 include_submerged,
                 limit,
                 as_of: as_of.get(),

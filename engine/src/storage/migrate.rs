@@ -1,17 +1,84 @@
 //! Migration of older file layouts to [`super::FORMAT_VERSION`], in one transaction.
 //!
 //! Format 1 encoded the records of [`super::ROWS`], [`super::POLICIES`], [`super::ALIASES`],
-//! [`super::PROVENANCE`] and [`super::NOTES`] with bincode 2 ([`super::format1`]); format 2
-//! encodes them with postcard ([`super::encode`]). Everything else is unchanged: payloads keep
-//! their explicit encoding ([`super::Payload::encode`]), and the event log, checkpoints and
-//! receipts (hand-specified encodings, hashed and signed) are not touched, so every event hash
-//! stays what it was.
+//! [`super::PROVENANCE`] and [`super::NOTES`] with bincode 2 ([`super::format1`]); formats 2
+//! and 3 encode them with postcard ([`super::encode`]). Format 3 changed one thing: row
+//! metadata values are typed ([`crate::MetaValue`]) where formats 1 and 2 held strings
+//! ([`RowFormat2`]); a string value becomes [`crate::MetaValue::Str`]. Everything else is
+//! unchanged: payloads keep their explicit encoding ([`super::Payload::encode`]), and the event
+//! log, checkpoints and receipts (hand-specified encodings, hashed and signed) are not touched,
+//! so every event hash stays what it was (and the row digests they carry: a row whose metadata
+//! holds only strings digests as before, see `oubli_audit::row_digest`).
+
+use std::collections::BTreeMap;
 
 use redb::{ReadableTable, TableDefinition};
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{FORMAT_VERSION, META, meta};
+use crate::depth::Depth;
 use crate::error::{Error, Result};
+use crate::metadata::MetaValue;
+use crate::row::{Kind, Millis, Row, RowId};
+
+/// A row record of store formats 1 and 2: [`Row`] with string metadata values (the serde
+/// layout both formats encoded).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowFormat2 {
+    /// Identifier.
+    pub id: RowId,
+    /// Namespace.
+    pub namespace: String,
+    /// Natural key.
+    pub key: Option<String>,
+    /// Text (absent in stored records).
+    pub text: Option<String>,
+    /// Kind.
+    pub kind: Kind,
+    /// String metadata.
+    pub metadata: BTreeMap<String, String>,
+    /// Creation time.
+    pub created_at: Millis,
+    /// Last surfacing time.
+    pub surfaced_at: Millis,
+    /// Expiry.
+    pub valid_until: Option<Millis>,
+    /// Depth.
+    pub depth: Depth,
+    /// Sources.
+    pub derived_from: Vec<RowId>,
+    /// Successor.
+    pub superseded_by: Option<RowId>,
+    /// Predecessor.
+    pub supersedes: Option<RowId>,
+    /// Seq of the creating event.
+    pub created_seq: u64,
+}
+
+impl From<RowFormat2> for Row {
+    fn from(r: RowFormat2) -> Row {
+        Row {
+            id: r.id,
+            namespace: r.namespace,
+            key: r.key,
+            text: r.text,
+            kind: r.kind,
+            metadata: r
+                .metadata
+                .into_iter()
+                .map(|(k, v)| (k, MetaValue::Str(v)))
+                .collect(),
+            created_at: r.created_at,
+            surfaced_at: r.surfaced_at,
+            valid_until: r.valid_until,
+            depth: r.depth,
+            derived_from: r.derived_from,
+            superseded_by: r.superseded_by,
+            supersedes: r.supersedes,
+            created_seq: r.created_seq,
+        }
+    }
+}
 
 /// Brings the database to [`FORMAT_VERSION`] if it holds an older supported format; returns
 /// the format it found. Runs in one write transaction: a crash leaves the file as it was. A
@@ -33,26 +100,37 @@ pub fn migrate(db: &redb::Database) -> Result<u32> {
             .map_err(|_| Error::Corrupt("meta format".into()))?;
         u32::from_le_bytes(b)
     };
-    if found != 1 {
+    let tx = match found {
+        1 => {
+            let tx = db.begin_write()?;
+            use super::format1::decode as bincode;
+            reencode_by_id::<Row, RowFormat2>(&tx, super::ROWS, bincode)?;
+            reencode_by_id::<crate::AliasGroup, _>(&tx, super::ALIASES, bincode)?;
+            reencode_by_id::<crate::Provenance, _>(&tx, super::PROVENANCE, bincode)?;
+            reencode_by_id::<crate::Note, _>(&tx, super::NOTES, bincode)?;
+            reencode_policies(&tx)?;
+            tx
+        }
+        2 => {
+            let tx = db.begin_write()?;
+            reencode_by_id::<Row, RowFormat2>(&tx, super::ROWS, super::decode)?;
+            tx
+        }
         // The current format needs nothing; a newer or unknown one is refused by the open.
-        return Ok(found);
-    }
-    let tx = db.begin_write()?;
-    reencode_by_id::<crate::row::Row, crate::row::Row>(&tx, super::ROWS)?;
-    reencode_by_id::<crate::AliasGroup, crate::AliasGroup>(&tx, super::ALIASES)?;
-    reencode_by_id::<crate::Provenance, crate::Provenance>(&tx, super::PROVENANCE)?;
-    reencode_by_id::<crate::Note, crate::Note>(&tx, super::NOTES)?;
-    reencode_policies(&tx)?;
+        _ => return Ok(found),
+    };
     tx.open_table(META)?
         .insert(meta::FORMAT, FORMAT_VERSION.to_le_bytes().as_slice())?;
     tx.commit()?;
     Ok(found)
 }
 
-/// Rewrites every record of `def` from its format-1 shape `Old` to the current `New`.
+/// Rewrites every record of `def` from its older shape `Old` (read with `decode`) to the
+/// current `New`.
 fn reencode_by_id<New, Old>(
     tx: &redb::WriteTransaction,
     def: TableDefinition<u64, &[u8]>,
+    decode: fn(&[u8]) -> Result<Old>,
 ) -> Result<()>
 where
     New: Serialize + From<Old>,
@@ -64,7 +142,7 @@ where
         .map(|e| e.map(|(k, v)| (k.value(), v.value().to_vec())))
         .collect::<std::result::Result<_, _>>()?;
     for (k, v) in old {
-        let record = New::from(super::format1::decode::<Old>(&v)?);
+        let record = New::from(decode(&v)?);
         t.insert(k, super::encode(&record)?.as_slice())?;
     }
     Ok(())

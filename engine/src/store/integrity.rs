@@ -59,7 +59,7 @@ pub(crate) fn row_fields<'a>(row: &'a Row, text: &'a str, vector: &'a [f32]) -> 
         metadata: row
             .metadata
             .iter()
-            .map(|(k, v)| (k.as_str(), v.as_bytes()))
+            .map(|(k, v)| (k.as_str(), v.to_audit()))
             .collect(),
         created_at: row.created_at,
         surfaced_at: row.surfaced_at,

@@ -304,11 +304,11 @@ impl Store {
             derivation.evaluate(rows.iter().map(|r| (r.id, &r.metadata)))
         })?;
         let claimed = match ins.metadata.get(VALUE_FIELD) {
-            Some(v) => Decimal::parse(v)?,
+            Some(v) => Decimal::from_meta(v)?,
             None => recomputed,
         };
         ins.metadata
-            .insert(VALUE_FIELD.to_owned(), claimed.to_string());
+            .insert(VALUE_FIELD.to_owned(), claimed.to_string().into());
         let template = template_for(&ins.text, &claimed.to_string());
         ins.text = template.replace("{value}", &claimed.to_string());
         let (ins, v) = self.prepare(ins)?;
@@ -410,7 +410,7 @@ impl Store {
                 .derived_from(heads.iter().map(|h| h.id));
             ins.metadata = row.metadata.clone();
             ins.metadata
-                .insert(VALUE_FIELD.to_owned(), value.to_string());
+                .insert(VALUE_FIELD.to_owned(), value.to_string().into());
             ins.valid_until = row.valid_until;
             Ok((ins, d, value, template))
         })?;

@@ -27,6 +27,7 @@ use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};
+use crate::metadata::{Condition, Filter, Op, Scalar};
 use crate::row::{Kind, Millis, Row, RowId, validate_field};
 use crate::storage::{self, ROWS};
 
@@ -66,8 +67,9 @@ pub struct RecallQuery {
     pub k: usize,
     /// Only rows of this namespace.
     pub namespace: Option<String>,
-    /// Only rows whose metadata has every one of these entries.
-    pub filters: BTreeMap<String, String>,
+    /// Only rows whose metadata meets every condition ([`Filter`]), applied to candidates
+    /// before scoring and `k`.
+    pub filters: Filter,
     /// Only rows of these kinds (all kinds when empty).
     pub kinds: Vec<Kind>,
     /// Also return submerged rows (weighted low).
@@ -95,7 +97,7 @@ impl RecallQuery {
             text: text.into(),
             k: 10,
             namespace: None,
-            filters: BTreeMap::new(),
+            filters: Filter::new(),
             kinds: Vec::new(),
             include_submerged: false,
             include_expired: false,
@@ -121,9 +123,16 @@ impl RecallQuery {
         self.namespace = Some(ns.into());
         self
     }
-    /// Adds a metadata equality filter.
-    pub fn filter(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
-        self.filters.insert(k.into(), v.into());
+    /// Adds a metadata equality condition (`k` equals `v`; a list field: contains `v`).
+    pub fn filter(mut self, k: impl Into<String>, v: impl Into<Scalar>) -> Self {
+        self.filters
+            .conditions
+            .push(Condition::new(k, Op::Eq(v.into())));
+        self
+    }
+    /// Adds a metadata condition (any [`Op`]).
+    pub fn matching(mut self, c: Condition) -> Self {
+        self.filters.conditions.push(c);
         self
     }
     /// Restricts to kinds.
@@ -210,8 +219,9 @@ pub struct Hit {
 pub struct ListQuery {
     /// Only rows of this namespace.
     pub namespace: Option<String>,
-    /// Only rows whose metadata has every one of these entries.
-    pub filters: BTreeMap<String, String>,
+    /// Only rows whose metadata meets every condition ([`Filter`]), applied before `limit`
+    /// counts rows.
+    pub filters: Filter,
     /// Only rows of these kinds (all when empty).
     pub kinds: Vec<Kind>,
     /// Also list submerged rows.
@@ -235,9 +245,16 @@ impl ListQuery {
         self.namespace = Some(ns.into());
         self
     }
-    /// Adds a metadata equality filter.
-    pub fn filter(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
-        self.filters.insert(k.into(), v.into());
+    /// Adds a metadata equality condition (`k` equals `v`; a list field: contains `v`).
+    pub fn filter(mut self, k: impl Into<String>, v: impl Into<Scalar>) -> Self {
+        self.filters
+            .conditions
+            .push(Condition::new(k, Op::Eq(v.into())));
+        self
+    }
+    /// Adds a metadata condition (any [`Op`]).
+    pub fn matching(mut self, c: Condition) -> Self {
+        self.filters.conditions.push(c);
         self
     }
 }
@@ -245,10 +262,10 @@ impl ListQuery {
 /// What the filter admits: the row's depth at its point in time and its stale mark.
 type Admitted = (Depth, Option<u64>);
 
-/// The filters shared by recall and list.
-struct Filter<'a> {
+/// The admission test shared by recall and list.
+struct Admission<'a> {
     namespace: Option<&'a str>,
-    filters: &'a BTreeMap<String, String>,
+    filters: &'a Filter,
     kinds: &'a [Kind],
     include_submerged: bool,
     include_expired: bool,
@@ -260,7 +277,7 @@ struct Filter<'a> {
     stale: HashMap<RowId, u64>,
 }
 
-impl<'a> Filter<'a> {
+impl<'a> Admission<'a> {
     /// The filter of a recall or list at `now`, or at the point `as_of` names (whose depths come
     /// from the log, and whose time decides validity). `include` is (submerged, expired,
     /// stale).
@@ -271,7 +288,7 @@ impl<'a> Filter<'a> {
         now: Millis,
         as_of: Option<AsOf>,
         namespace: Option<&'a str>,
-        filters: &'a BTreeMap<String, String>,
+        filters: &'a Filter,
         kinds: &'a [Kind],
         include: (bool, bool, bool),
     ) -> Result<Self> {
@@ -291,7 +308,7 @@ impl<'a> Filter<'a> {
                 }
             }
         }
-        Ok(Filter {
+        Ok(Admission {
             namespace,
             filters,
             kinds,
@@ -326,11 +343,7 @@ impl<'a> Filter<'a> {
         if !self.kinds.is_empty() && !self.kinds.contains(&row.kind) {
             return None;
         }
-        if !self
-            .filters
-            .iter()
-            .all(|(k, v)| row.metadata.get(k) == Some(v))
-        {
+        if !self.filters.matches(&row.metadata) {
             return None;
         }
         let stale = self.stale.get(&row.id).copied();
@@ -367,6 +380,7 @@ impl Store {
         if let Some(ns) = &q.namespace {
             validate_field("namespace", ns)?;
         }
+        q.filters.validate()?;
         let dim = self.read(|i| Ok(i.dim))?;
         let qv = match (&q.vector, q.legs) {
             (_, Legs::Lexical) => None,
@@ -377,7 +391,7 @@ impl Store {
         let range = self.opts.embedder.similarity_range();
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
-            let filter = Filter::new(
+            let filter = Admission::new(
                 inner,
                 &tx,
                 now,
@@ -397,10 +411,11 @@ impl Store {
         if let Some(ns) = &q.namespace {
             validate_field("namespace", ns)?;
         }
+        q.filters.validate()?;
         let now = self.now();
         self.read(|inner| {
             let tx = inner.db.begin_read()?;
-            let filter = Filter::new(
+            let filter = Admission::new(
                 inner,
                 &tx,
                 now,
@@ -441,7 +456,7 @@ impl Inner {
         q: &RecallQuery,
         qv: Option<&[f32]>,
         range: (f32, f32),
-        filter: &Filter<'_>,
+        filter: &Admission<'_>,
     ) -> Result<Vec<Hit>> {
         let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
         let mut admit = |id: RowId| -> Result<bool> {

@@ -45,9 +45,17 @@ from oubli_db.times import EpochMillis, LogSeq
 
 # A namespace: a str, or a tuple of labels (("user", "ana") is "user:ana"; see join_namespace).
 _Namespace = str | tuple[str, ...]
-# Metadata and filter values: stored as text (int as digits, float as repr, bool as
-# "true"/"false"); read back as str.
-_MetaValue = str | int | float | bool
+# Metadata values: str, int, float (finite), bool, or a list of those; read back as the same
+# Python types (a bool is never taken as an int).
+_MetaScalar = str | int | float | bool
+_MetaValue = _MetaScalar | builtins.list[_MetaScalar]
+_FilterOp = Mapping[
+    Literal["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$exists"],
+    _MetaScalar | Sequence[_MetaScalar],
+]
+# Filters: {"team": "x", "priority": {"$gte": 2}, "tags": {"$in": ["a"]},
+# "archived": {"$exists": False}}; every entry must hold.
+_Filter = Mapping[str, _MetaScalar | _FilterOp]
 # valid_until: a time (never a log sequence number).
 _ValidUntil = datetime | timedelta | EpochMillis
 # as_of: a time or a log sequence number (never epoch milliseconds as a bare int).
@@ -100,7 +108,7 @@ class Row:
     @property
     def kind(self) -> _Kind: ...
     @property
-    def metadata(self) -> dict[str, str]: ...
+    def metadata(self) -> dict[str, _MetaValue]: ...
     @property
     def created_at(self) -> EpochMillis:
         """Milliseconds since the Unix epoch."""
@@ -140,7 +148,7 @@ class Hit:
     @property
     def namespace(self) -> str: ...
     @property
-    def metadata(self) -> dict[str, str]: ...
+    def metadata(self) -> dict[str, _MetaValue]: ...
     @property
     def depth(self) -> float: ...
     @property
@@ -312,7 +320,7 @@ class Snapshot:
         *,
         k: int | None = None,
         namespace: _Namespace | None = None,
-        filters: Mapping[str, _MetaValue] | None = None,
+        filters: _Filter | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
@@ -324,7 +332,7 @@ class Snapshot:
         self,
         *,
         namespace: _Namespace | None = None,
-        filters: Mapping[str, _MetaValue] | None = None,
+        filters: _Filter | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
@@ -399,7 +407,7 @@ class Store:
         *,
         k: int | None = None,
         namespace: _Namespace | None = None,
-        filters: Mapping[str, _MetaValue] | None = None,
+        filters: _Filter | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,
@@ -412,7 +420,7 @@ class Store:
         self,
         *,
         namespace: _Namespace | None = None,
-        filters: Mapping[str, _MetaValue] | None = None,
+        filters: _Filter | None = None,
         kinds: _Kind | Iterable[_Kind] | None = None,
         include_submerged: bool = False,
         include_expired: bool = False,

@@ -1,12 +1,11 @@
 //! The query plumbing `Store` and `Snapshot` share: reading the filters and the `recall` /
 //! `list` arguments into engine queries, running them and converting the results.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use oubli::{AsOf, Kind, ListQuery, RecallQuery, Store};
+use oubli::{AsOf, Filter, Kind, ListQuery, RecallQuery, Store};
 
 use crate::convert::{self, uint};
 use crate::errors::invalid;
@@ -17,7 +16,7 @@ use super::call;
 /// The filters shared by recall and list.
 pub(super) struct Filters {
     namespace: Option<String>,
-    filters: BTreeMap<String, String>,
+    filters: Filter,
     kinds: Vec<Kind>,
 }
 
@@ -30,7 +29,7 @@ impl Filters {
     ) -> PyResult<Filters> {
         Ok(Filters {
             namespace: convert::opt_namespace(namespace)?,
-            filters: convert::string_map(filters, "filters")?,
+            filters: convert::filter(filters)?,
             kinds: convert::kinds(kinds)?,
         })
     }

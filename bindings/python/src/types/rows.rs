@@ -1,11 +1,11 @@
 //! Rows as the store hands them back: `Row`, the recalled `Hit` and what a supersede did.
 
-use std::collections::BTreeMap;
-
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use oubli::{Hit, Row};
+use oubli::{Hit, Metadata, Row};
+
+use crate::convert::metadata_to_py;
 
 use super::{depth_f64, py_opt_str, py_str};
 
@@ -28,8 +28,8 @@ pub struct PyRow {
     /// `"source"`, `"derived"` or `"note"`.
     #[pyo3(get)]
     pub kind: &'static str,
-    /// String metadata.
-    pub metadata: BTreeMap<String, String>,
+    /// Typed metadata.
+    pub metadata: Metadata,
     /// When the row was inscribed (ms since the Unix epoch).
     #[pyo3(get)]
     pub created_at: i64,
@@ -83,10 +83,11 @@ impl From<Row> for PyRow {
 
 #[pymethods]
 impl PyRow {
-    /// String metadata (a fresh dict on every access).
+    /// Metadata: `str`, `int`, `float`, `bool` or `list` values (a fresh dict on every
+    /// access).
     #[getter]
-    fn metadata(&self) -> BTreeMap<String, String> {
-        self.metadata.clone()
+    fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        metadata_to_py(py, &self.metadata)
     }
 
     /// The namespace as a tuple of labels (`"user:ana"` gives `("user", "ana")`; see
@@ -104,7 +105,7 @@ impl PyRow {
         d.set_item("key", &self.key)?;
         d.set_item("text", &self.text)?;
         d.set_item("kind", self.kind)?;
-        d.set_item("metadata", self.metadata.clone())?;
+        d.set_item("metadata", metadata_to_py(py, &self.metadata)?)?;
         d.set_item("created_at", self.created_at)?;
         d.set_item("surfaced_at", self.surfaced_at)?;
         d.set_item("valid_until", self.valid_until)?;
@@ -176,8 +177,8 @@ impl PyHit {
     }
     /// The row's metadata.
     #[getter]
-    fn metadata(&self) -> BTreeMap<String, String> {
-        self.row.get().metadata.clone()
+    fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        metadata_to_py(py, &self.row.get().metadata)
     }
     /// The row's depth.
     #[getter]

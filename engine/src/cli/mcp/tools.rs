@@ -42,9 +42,10 @@ pub struct RememberArgs {
     /// namespace).
     #[serde(default)]
     pub key: Option<String>,
-    /// Extra metadata (string values).
+    /// Extra metadata: string, integer, float, bool or list-of-those values
+    /// (`{"priority": 2, "tags": ["work"]}`).
     #[serde(default)]
-    pub metadata: BTreeMap<String, String>,
+    pub metadata: BTreeMap<String, serde_json::Value>,
     /// Who and where.
     #[serde(flatten)]
     pub scope: Scope,
@@ -58,6 +59,12 @@ pub struct RecallArgs {
     /// How many memories to return (default 10, at most 100).
     #[serde(default)]
     pub k: Option<usize>,
+    /// Only memories whose metadata matches, every entry must hold: `{"topic": "food",
+    /// "priority": {"$gte": 2}, "tags": {"$in": ["a", "b"]}, "archived": {"$exists": false}}`
+    /// (operators $eq, $ne, $in, $gt, $gte, $lt, $lte, $exists; a list field matches a value
+    /// it contains).
+    #[serde(default)]
+    pub filter: Option<serde_json::Value>,
     /// Who and where.
     #[serde(flatten)]
     pub scope: Scope,
@@ -137,8 +144,8 @@ pub struct Memory {
     pub namespace: String,
     /// Natural key, if any.
     pub key: Option<String>,
-    /// Metadata.
-    pub metadata: BTreeMap<String, String>,
+    /// Metadata, values as JSON (strings, numbers, bools, arrays).
+    pub metadata: BTreeMap<String, serde_json::Value>,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_at: i64,
     /// Forgetting state: pinned, surface, sinking, submerged or void.
@@ -152,7 +159,11 @@ impl From<&Row> for Memory {
             text: r.text.clone().unwrap_or_default(),
             namespace: r.namespace.clone(),
             key: r.key.clone(),
-            metadata: r.metadata.clone(),
+            metadata: r
+                .metadata
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_json()))
+                .collect(),
             created_at: r.created_at,
             state: format!("{:?}", r.depth.state()).to_lowercase(),
         }
@@ -327,6 +338,7 @@ impl OubliMcp {
             ins = ins.key(k);
         }
         for (k, v) in a.metadata {
+            let v = crate::MetaValue::from_json(&v).map_err(fail)?;
             ins = ins.meta(k, v);
         }
         let namespace = ins.namespace_or_default().to_owned();
@@ -341,7 +353,11 @@ impl OubliMcp {
     )]
     async fn recall(&self, Parameters(a): Parameters<RecallArgs>) -> ToolResult<RecallResult> {
         let k = a.k.unwrap_or(10).clamp(1, MAX_K);
-        let q = a.scope.recall(&a.query, k);
+        let mut q = a.scope.recall(&a.query, k);
+        if let Some(f) = &a.filter {
+            let f = crate::Filter::from_json(f).map_err(fail)?;
+            q.filters.conditions.extend(f.conditions);
+        }
         let hits: Vec<Hit> = self.call(move |s| s.recall(&q)).await?;
         Ok(Json(RecallResult {
             memories: hits

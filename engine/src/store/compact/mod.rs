@@ -55,7 +55,8 @@ pub const DEFAULT_QUERY_K: usize = 100;
 pub struct CompactScope {
     /// Only rows of this namespace (answer-determining sources outside it are left out too).
     pub namespace: Option<String>,
-    /// Only rows whose metadata has every one of these entries.
+    /// Only rows whose metadata has every one of these entries (string equality; a list
+    /// field: contains the string).
     pub filters: BTreeMap<String, String>,
     /// Exactly these rows, instead of every live row passing the filters.
     pub ids: Vec<RowId>,

@@ -11,6 +11,7 @@ use super::pack::{Candidate, pack};
 use super::text::{derived_label, line};
 use super::{Built, CompactOptions, CompactScope, DEFAULT_QUERY_K};
 use crate::error::{Error, Result};
+use crate::metadata::{Condition, Op, Scalar};
 use crate::row::{Kind, Row, RowId};
 use crate::storage::{self, ROWS};
 use crate::store::Store;
@@ -45,10 +46,10 @@ impl Store {
                         .namespace
                         .as_ref()
                         .is_none_or(|ns| *ns == row.namespace)
-                    && scope
-                        .filters
-                        .iter()
-                        .all(|(k, v)| row.metadata.get(k) == Some(v))
+                    && scope.filters.iter().all(|(k, v)| {
+                        Condition::new(k.clone(), Op::Eq(Scalar::Str(v.clone())))
+                            .holds(&row.metadata)
+                    })
             };
             let mut rows: Vec<Row> = Vec::new();
             if scope.ids.is_empty() {
