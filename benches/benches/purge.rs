@@ -69,7 +69,7 @@ fn main() {
                 s.inscribe_batch(chunk.to_vec()).unwrap();
             }
             s.inscribe(Inscription::new(
-                "patient record KVRP-4410 diagnosis is confidential",
+                "patient record KVRPZ-QX diagnosis is confidential",
             ))
             .unwrap();
             // The slow embedder's cost applies from here on: to the purge only.
@@ -84,7 +84,7 @@ fn main() {
                 .deterministic_seed([3; 32]);
             let s = Store::open_with(dir.path().join("p.oubli"), opts).unwrap();
             let t = Instant::now();
-            let r = s.purge(Target::query("KVRP-4410")).unwrap();
+            let r = s.purge(Target::query("KVRPZ-QX")).unwrap();
             let ms = t.elapsed().as_secs_f64() * 1e3;
             assert_eq!(r.erased.len(), 1);
             println!(

@@ -103,6 +103,13 @@ fn register(index: &Index) {
 
 use super::analyzer::analyzer;
 
+/// The single-threaded writer, without background merges (see the module docs).
+fn new_writer(index: &Index) -> Result<IndexWriter<TantivyDocument>> {
+    let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    w.set_merge_policy(Box::new(NoMergePolicy));
+    Ok(w)
+}
+
 impl TextIndex {
     /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
     /// writer is opened.
@@ -133,11 +140,10 @@ impl TextIndex {
         };
         register(&index);
         let writer = if writable {
-            let w: IndexWriter<TantivyDocument> =
-                index.writer_with_num_threads(1, WRITER_MEMORY)?;
-            w.set_merge_policy(Box::new(NoMergePolicy));
-            Some(w)
+            Some(new_writer(&index)?)
         } else {
+            // Opened on first change: a read-only handle catching up with rows newer than the
+            // index indexes them into staged files that never reach the file (it never writes).
             None
         };
         let reader = index
@@ -210,6 +216,9 @@ impl TextIndex {
     }
 
     fn writer(&mut self) -> Result<&mut IndexWriter<TantivyDocument>> {
+        if self.writer.is_none() {
+            self.writer = Some(new_writer(&self.index)?);
+        }
         self.writer.as_mut().ok_or(Error::ReadOnly)
     }
 
@@ -265,7 +274,7 @@ impl TextIndex {
         }
         chosen.sort_by_key(|s| (s.0, s.1));
         let ids: Vec<_> = chosen.iter().map(|s| s.2).collect();
-        let writer = self.writer.as_mut().ok_or(Error::ReadOnly)?;
+        let writer = self.writer()?;
         writer
             .merge(&ids)
             .wait()
@@ -283,7 +292,7 @@ impl TextIndex {
     pub fn merge_all(&mut self) -> Result<()> {
         let segments = self.index.searchable_segment_ids()?;
         let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
-        let writer = self.writer.as_mut().ok_or(Error::ReadOnly)?;
+        let writer = self.writer()?;
         if needs_merge {
             writer
                 .merge(&segments)
@@ -335,8 +344,7 @@ impl TextIndex {
         let (schema, f_id, f_text, f_keys) = schema();
         let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
         register(&index);
-        let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let w = new_writer(&index)?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)

@@ -567,23 +567,11 @@ impl Inner {
     }
 
     /// Brings the text index up to the log head: re-indexes every row touched since the index's
-    /// last commit (a crash between the row commit and the index commit leaves it behind).
+    /// last commit (the file's index lags the log by the last write while its files are staged,
+    /// and a crash can leave it further behind). A read-only handle does the same in memory: its
+    /// index files are staged and never written.
     pub(crate) fn catch_up_text(&mut self) -> Result<()> {
         let tx = self.db.begin_read()?;
-        if !self.db.is_writable() {
-            let rows = storage::open_read(&tx, PAYLOADS)?
-                .ok_or_else(|| Error::Corrupt("payloads table missing".into()))?;
-            let mut all = Vec::new();
-            for e in rows.iter()? {
-                let (k, v) = e?;
-                let p = storage::Payload::decode(v.value())?;
-                all.push((k.value(), p.text));
-            }
-            self.text =
-                TextIndex::in_memory(all.iter().map(|(i, t)| (*i, t.as_str())), self.head_seq)?;
-            self.text_behind = false;
-            return Ok(());
-        }
         let events = storage::open_read(&tx, storage::EVENTS)?
             .ok_or_else(|| Error::Corrupt("events table missing".into()))?;
         let payloads = storage::open_read(&tx, PAYLOADS)?
