@@ -1,12 +1,13 @@
 //! The adapter for oubli itself.
 //!
-//! Every [`Adapter::reset`] closes the current store and creates a fresh store file in a
-//! temporary directory, with a manual clock (so scenarios can advance time) and a fixed
-//! deterministic seed (so runs are byte-reproducible). A control call whose query matches
+//! Every [`Adapter::reset`] closes the current store and creates a fresh one, with a manual
+//! clock (so scenarios can advance time) and a fixed deterministic seed (so runs are
+//! byte-reproducible). The fresh store lives in memory ([`Storage::Memory`], the default:
+//! `Store::in_memory`, same semantics but no disk) or in a fresh file ([`Storage::File`]). A control call whose query matches
 //! nothing ([`oubli::Error::NoMatch`]) is a normal outcome: zero rows affected. A supersede
 //! that matches nothing still inscribes the new text, since the new fact holds either way.
 //!
-//! Store files are scratch: they go under `$OUBLI_BENCH_DIR` when set, else under the system's
+//! Store files (with [`Storage::File`]) are scratch: they go under `$OUBLI_BENCH_DIR` when set, else under the system's
 //! temporary directory, and are opened with `StoreOptions::durable(false)` (commits are atomic
 //! but do not wait for fsync), which keeps thousands of fresh stores fast on a busy disk.
 
@@ -69,8 +70,19 @@ impl EmbedderChoice {
     }
 }
 
+/// Where each fresh store lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Storage {
+    /// In memory (`Store::in_memory`): nothing touches disk.
+    #[default]
+    Memory,
+    /// A fresh file per store in a temporary directory, opened with `durable(false)`.
+    File,
+}
+
 /// oubli behind the Adapter Protocol.
 pub struct OubliAdapter {
+    storage: Storage,
     dir: tempfile::TempDir,
     store: Option<Store>,
     clock: Arc<ManualClock>,
@@ -138,8 +150,13 @@ impl OubliAdapter {
         Self::with_embedder(EmbedderChoice::Hash(oubli::embed::DEFAULT_DIM))
     }
 
-    /// An adapter whose stores use `choice`.
+    /// An adapter whose stores use `choice` and live in memory.
     pub fn with_embedder(choice: EmbedderChoice) -> Result<Self, AdapterError> {
+        Self::with_storage(choice, Storage::Memory)
+    }
+
+    /// An adapter whose stores use `choice` and live in `storage`.
+    pub fn with_storage(choice: EmbedderChoice, storage: Storage) -> Result<Self, AdapterError> {
         let dir = tempfile::Builder::new()
             .prefix("oubli-bench-")
             .tempdir_in(scratch_root())
@@ -147,6 +164,7 @@ impl OubliAdapter {
                 AdapterError::Store(format!("cannot create a temporary directory: {e}"))
             })?;
         Ok(OubliAdapter {
+            storage,
             dir,
             store: None,
             clock: Arc::new(ManualClock::new(START_MILLIS)),
@@ -185,9 +203,11 @@ impl Adapter for OubliAdapter {
             let path = old.path().to_path_buf();
             old.close().map_err(store_error)?;
             drop(old);
-            std::fs::remove_file(&path).map_err(|e| {
-                AdapterError::Store(format!("cannot remove {}: {e}", path.display()))
-            })?;
+            if self.storage == Storage::File {
+                std::fs::remove_file(&path).map_err(|e| {
+                    AdapterError::Store(format!("cannot remove {}: {e}", path.display()))
+                })?;
+            }
         }
         self.generation += 1;
         self.clock = Arc::new(ManualClock::new(START_MILLIS));
@@ -196,11 +216,17 @@ impl Adapter for OubliAdapter {
             .embedder(self.embedder.clone())
             .deterministic_seed(SEED)
             .durable(false);
-        let path = self
-            .dir
-            .path()
-            .join(format!("case-{}.oubli", self.generation));
-        self.store = Some(Store::create_with(&path, options).map_err(store_error)?);
+        let store = match self.storage {
+            Storage::Memory => Store::in_memory(options),
+            Storage::File => {
+                let path = self
+                    .dir
+                    .path()
+                    .join(format!("case-{}.oubli", self.generation));
+                Store::create_with(&path, options)
+            }
+        };
+        self.store = Some(store.map_err(store_error)?);
         Ok(())
     }
 
@@ -302,14 +328,17 @@ mod tests {
 
     #[test]
     fn each_reset_is_a_fresh_empty_store() {
-        let mut a = OubliAdapter::new().unwrap();
-        a.reset().unwrap();
-        a.inscribe("Ann's email is ann@example.org").unwrap();
-        assert_eq!(a.recall_texts("Ann email", 10).unwrap().len(), 1);
-        a.reset().unwrap();
-        assert!(a.recall_texts("Ann email", 10).unwrap().is_empty());
-        // Only the current store file remains in the directory.
-        assert_eq!(std::fs::read_dir(a.dir.path()).unwrap().count(), 1);
+        for storage in [Storage::Memory, Storage::File] {
+            let mut a = OubliAdapter::with_storage(EmbedderChoice::Hash(64), storage).unwrap();
+            a.reset().unwrap();
+            a.inscribe("Ann's email is ann@example.org").unwrap();
+            assert_eq!(a.recall_texts("Ann email", 10).unwrap().len(), 1);
+            a.reset().unwrap();
+            assert!(a.recall_texts("Ann email", 10).unwrap().is_empty());
+            // Only the current store file remains in the directory; none in memory.
+            let files = std::fs::read_dir(a.dir.path()).unwrap().count();
+            assert_eq!(files, usize::from(storage == Storage::File), "{storage:?}");
+        }
     }
 
     #[test]

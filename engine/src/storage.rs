@@ -10,6 +10,8 @@
 //! string metadata; [`migrate()`] rewrites them on open ([`format1`] is the hand-written
 //! bincode reader it uses, [`migrate::RowFormat2`] the row record of formats 1 and 2).
 
+use std::sync::Arc;
+
 use redb::{ReadableTable, TableDefinition};
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -220,8 +222,13 @@ pub fn open_in_memory(path: &std::path::Path) -> Result<redb::Database> {
 }
 
 fn open_checked_copy(path: &std::path::Path) -> Result<redb::Database> {
+    open_checked_bytes(std::fs::read(path)?)
+}
+
+/// Opens a private in-memory database over `bytes` (a whole store image), checking every page
+/// checksum and that it holds a store.
+fn open_checked_bytes(bytes: Vec<u8>) -> Result<redb::Database> {
     use redb::StorageBackend;
-    let bytes = std::fs::read(path)?;
     let run = move || -> Result<redb::Database> {
         let backend = redb::backends::InMemoryBackend::new();
         StorageBackend::set_len(&backend, bytes.len() as u64)?;
@@ -258,6 +265,78 @@ pub fn check_file_integrity(path: &std::path::Path) -> Result<()> {
     open_in_memory(path).map(drop)
 }
 
+/// Checks every page checksum of the committed state of an in-memory store's image (on a
+/// private copy of its bytes).
+pub fn check_image_integrity(image: &MemoryImage) -> Result<()> {
+    open_checked_bytes(image.bytes()?).map(drop)
+}
+
+/// The bytes of a store that never touches disk: a redb in-memory backend that the store keeps a
+/// handle to, so that its image can be read (for the raw byte scan of the erasure check and the
+/// integrity check) and wiped when scrub replaces it.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryImage(Arc<redb::backends::InMemoryBackend>);
+
+impl MemoryImage {
+    /// A new, empty image.
+    pub fn new() -> MemoryImage {
+        MemoryImage::default()
+    }
+
+    /// The backend to hand to redb (it shares the bytes with this handle).
+    pub fn backend(&self) -> SharedMemoryBackend {
+        SharedMemoryBackend(self.0.clone())
+    }
+
+    /// A copy of every byte of the image.
+    pub fn bytes(&self) -> Result<Vec<u8>> {
+        use redb::StorageBackend;
+        let len = StorageBackend::len(&*self.0)?;
+        let mut out = vec![0u8; len as usize];
+        StorageBackend::read(&*self.0, 0, &mut out)?;
+        Ok(out)
+    }
+
+    /// Overwrites every byte of the image with zeros and empties it. Only for an image no
+    /// database reads any more (scrub wipes the image it replaced).
+    pub fn wipe(&self) -> Result<()> {
+        use redb::StorageBackend;
+        let len = StorageBackend::len(&*self.0)?;
+        const CHUNK: usize = 1 << 20;
+        let zeros = vec![0u8; CHUNK.min(len as usize)];
+        let mut at = 0u64;
+        while at < len {
+            let n = (len - at).min(CHUNK as u64) as usize;
+            StorageBackend::write(&*self.0, at, &zeros[..n])?;
+            at += n as u64;
+        }
+        StorageBackend::set_len(&*self.0, 0)?;
+        Ok(())
+    }
+}
+
+/// A redb storage backend over the bytes of a [`MemoryImage`].
+#[derive(Debug)]
+pub struct SharedMemoryBackend(Arc<redb::backends::InMemoryBackend>);
+
+impl redb::StorageBackend for SharedMemoryBackend {
+    fn len(&self) -> std::result::Result<u64, std::io::Error> {
+        redb::StorageBackend::len(&*self.0)
+    }
+    fn read(&self, offset: u64, out: &mut [u8]) -> std::result::Result<(), std::io::Error> {
+        redb::StorageBackend::read(&*self.0, offset, out)
+    }
+    fn set_len(&self, len: u64) -> std::result::Result<(), std::io::Error> {
+        redb::StorageBackend::set_len(&*self.0, len)
+    }
+    fn sync_data(&self) -> std::result::Result<(), std::io::Error> {
+        redb::StorageBackend::sync_data(&*self.0)
+    }
+    fn write(&self, offset: u64, data: &[u8]) -> std::result::Result<(), std::io::Error> {
+        redb::StorageBackend::write(&*self.0, offset, data)
+    }
+}
+
 /// The redb handle: the writer's, or a reader's private in-memory copy.
 pub enum Db {
     /// A writable database (the one writer; other processes cannot open the file for writing).
@@ -265,6 +344,8 @@ pub enum Db {
     /// A read-only view of a private in-memory copy of the file ([`open_in_memory`]): what
     /// read-only handles read. Nothing is ever written, to the file or the copy.
     Snapshot(redb::Database),
+    /// A writable database that never touches disk (`Store::in_memory`), over `image`.
+    Memory(redb::Database, MemoryImage),
 }
 
 impl Db {
@@ -273,21 +354,29 @@ impl Db {
         use redb::ReadableDatabase;
         Ok(match self {
             Db::Writable(d) => d.begin_read()?,
-            Db::Snapshot(d) => d.begin_read()?,
+            Db::Snapshot(d) | Db::Memory(d, _) => d.begin_read()?,
         })
     }
 
     /// Starts a write transaction; [`Error::ReadOnly`] on a read-only handle.
     pub fn begin_write(&self) -> Result<redb::WriteTransaction> {
         match self {
-            Db::Writable(d) => Ok(d.begin_write()?),
+            Db::Writable(d) | Db::Memory(d, _) => Ok(d.begin_write()?),
             Db::Snapshot(_) => Err(Error::ReadOnly),
         }
     }
 
     /// True for a writable handle.
     pub fn is_writable(&self) -> bool {
-        matches!(self, Db::Writable(_))
+        matches!(self, Db::Writable(_) | Db::Memory(..))
+    }
+
+    /// The image of a store that never touches disk; `None` for a file.
+    pub fn memory_image(&self) -> Option<&MemoryImage> {
+        match self {
+            Db::Memory(_, image) => Some(image),
+            _ => None,
+        }
     }
 }
 

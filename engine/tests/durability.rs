@@ -814,3 +814,27 @@ fn repair_rebuilds_damaged_indexes_and_every_command_works_meanwhile() {
     s.verify_log(None).unwrap();
     assert_eq!(s.head().unwrap().0, 5);
 }
+
+#[test]
+fn a_reader_sees_the_writers_last_write_while_its_index_files_are_staged() {
+    let t = temp();
+    let w = Store::create(&t.path).unwrap();
+    w.inscribe(Inscription::new("first row about green tea"))
+        .unwrap();
+    w.inscribe(Inscription::new("zebra crossing permit renewed"))
+        .unwrap();
+    // The writer is still open: the text index files of its last write are staged, not in the
+    // file. The reader re-indexes that write's rows in its own copy.
+    let r = Store::open_with(&t.path, StoreOptions::default().read_only(true)).unwrap();
+    let hits = r
+        .recall(&oubli::RecallQuery::new("zebra permit").legs(oubli::Legs::Lexical))
+        .unwrap();
+    assert_eq!(
+        texts(&hits),
+        vec!["zebra crossing permit renewed".to_string()]
+    );
+    // The file was not written by the reader.
+    drop(r);
+    w.inscribe(Inscription::new("a third row")).unwrap();
+    w.verify_file().unwrap();
+}

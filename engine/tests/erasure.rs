@@ -181,3 +181,61 @@ fn purge_with_an_ann_snapshot_rebuilds_it() {
             .any(|h| h.row.text.as_deref() == Some("snapshot filler row 17"))
     );
 }
+
+/// Counts the texts it embeds (a hash embedder underneath).
+struct Counting {
+    inner: oubli::HashEmbedder,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl Embedder for Counting {
+    fn id(&self) -> String {
+        self.inner.id()
+    }
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn embed(&self, text: &str) -> oubli::Result<Vec<f32>> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.embed(text)
+    }
+}
+
+/// Embedder calls of one purge by query in an in-memory store of `rows` filler rows.
+fn purge_embeds(rows: usize, secret: &str) -> usize {
+    let counting = std::sync::Arc::new(Counting {
+        inner: oubli::HashEmbedder::new(64).unwrap(),
+        calls: Default::default(),
+    });
+    let s = Store::in_memory(StoreOptions::default().embedder(counting.clone())).unwrap();
+    let filler: Vec<Inscription> = (0..rows)
+        .map(|i| Inscription::new(format!("filler memory {i} about gardening and tea")))
+        .collect();
+    s.inscribe_batch(filler).unwrap();
+    s.inscribe(Inscription::new(secret)).unwrap();
+    counting.calls.store(0, std::sync::atomic::Ordering::SeqCst);
+    let r = s.purge(Target::query("KVRP-4410")).unwrap();
+    assert_eq!(r.erased.len(), 1);
+    assert!(
+        r.audit.summary.control_compared,
+        "the control store was compared"
+    );
+    counting.calls.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+#[test]
+fn purge_never_re_embeds_rows_and_embeds_each_probe_once() {
+    let secret = "patient record KVRP-4410 diagnosis is confidential";
+    let small = purge_embeds(20, secret);
+    let large = purge_embeds(400, secret);
+    // The rows (and the control store's copies of them) are never embedded again: the count
+    // does not grow with the store.
+    assert_eq!(small, large);
+    // Only the audit's probes (built from the erased text, plus the selector) are embedded, once
+    // each, whatever the number of recall channels and the control store that use them.
+    let probes = oubli::residual::probes(secret).len() + 1;
+    assert!(
+        small <= probes,
+        "{small} embedder calls for {probes} probes"
+    );
+}

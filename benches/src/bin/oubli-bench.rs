@@ -11,7 +11,7 @@ use oubli_bench::adapter::Adapter;
 use oubli_bench::adversarial::admit;
 use oubli_bench::baseline::NaiveAdapter;
 use oubli_bench::case::{Item, load_files, to_jsonl};
-use oubli_bench::oubli_adapter::{EmbedderChoice, OubliAdapter};
+use oubli_bench::oubli_adapter::{EmbedderChoice, OubliAdapter, Storage};
 use oubli_bench::ratchet::Ratchet;
 use oubli_bench::report::{
     RunReport, compare, format_comparison, format_scale, format_table, summarize,
@@ -33,10 +33,12 @@ struct Cli {
 }
 
 /// Which store to drive.
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum StoreChoice {
-    /// oubli itself, one fresh store file per case.
+    /// oubli itself, one fresh in-memory store per case.
     Oubli,
+    /// oubli itself, one fresh store file per case (in a temporary directory).
+    OubliFile,
     /// The naive substring-delete baseline.
     Baseline,
 }
@@ -172,9 +174,14 @@ enum Command {
 /// The adapter and the name of its embedder.
 fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<(Box<dyn Adapter>, String), String> {
     match choice {
-        StoreChoice::Oubli => {
+        StoreChoice::Oubli | StoreChoice::OubliFile => {
             let e = EmbedderChoice::parse(embedder).map_err(|e| e.to_string())?;
-            let adapter = OubliAdapter::with_embedder(e).map_err(|e| e.to_string())?;
+            let storage = if choice == StoreChoice::Oubli {
+                Storage::Memory
+            } else {
+                Storage::File
+            };
+            let adapter = OubliAdapter::with_storage(e, storage).map_err(|e| e.to_string())?;
             Ok((Box::new(adapter), e.name()))
         }
         StoreChoice::Baseline => {

@@ -1,21 +1,24 @@
 //! A tantivy [`Directory`] whose files are rows of a redb table.
 //!
-//! Each file tantivy writes becomes one value of [`TEXT_INDEX_FILES`], written in its own redb
-//! transaction when tantivy finishes the file. Segment files are written with
-//! [`Durability::None`]; the atomic files (`meta.json`, `.managed.json`) with
-//! [`Durability::Immediate`], which makes every earlier non-durable write durable too, so a
-//! tantivy commit is durable exactly when its `meta.json` is. Tantivy must never commit while the
-//! caller holds a redb write transaction (redb has one writer): the store sequences this.
+//! Files tantivy writes (segment files, `meta.json`, `.managed.json`) and deletes are staged in
+//! memory, where tantivy and the store's searches read them at once, and reach the redb table in
+//! the store's next write transaction ([`RedbDirectory::stage_into`]): one redb commit, and one
+//! fsync, per durable write, instead of a transaction per file. The index is derived data: a
+//! crash loses at most the staged files, and the store re-indexes the rows newer than the
+//! committed `meta.json` on open. The staged state is consistent because tantivy writes a commit's
+//! segment files before its `meta.json` and deletes old files only after it, and staged changes
+//! are written together, in order of staging, in one transaction. Tantivy must never touch the
+//! directory while the caller holds a redb write transaction that it is not staging into (redb has
+//! one writer): the store sequences this.
 //!
 //! Immutable segment files are cached in memory once read, like pages of an mmap.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use parking_lot::RwLock;
-use redb::Durability;
+use parking_lot::{Mutex, RwLock};
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
     AntiCallToken, Directory, DirectoryLock, FileHandle, Lock, OwnedBytes, TerminatingWrite,
@@ -24,14 +27,37 @@ use tantivy::directory::{
 
 use crate::storage::{Db, TEXT_INDEX_FILES};
 
+/// A file change not yet in the redb table: new contents, or `None` for a deletion.
+type Change = Option<OwnedBytes>;
+
 /// The tantivy directory stored in the redb file.
 #[derive(Clone)]
 pub struct RedbDirectory {
     db: Arc<Db>,
     cache: Arc<RwLock<HashMap<PathBuf, OwnedBytes>>>,
     watchers: Arc<WatchCallbackList>,
-    /// Whether `meta.json` writes wait for the disk (see `StoreOptions::durable`).
-    durable: bool,
+    /// Changes staged for the next write transaction, by file name.
+    staged: Arc<Mutex<BTreeMap<String, Change>>>,
+}
+
+/// The changes [`RedbDirectory::stage_into`] put into a transaction; hand them to
+/// [`RedbDirectory::committed`] once it commits.
+#[derive(Default)]
+pub struct Staged(Vec<(String, Change)>);
+
+impl Staged {
+    /// True when nothing was staged.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+fn same(a: &Change, b: &Change) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.as_slice().as_ptr() == b.as_slice().as_ptr() && a.len() == b.len(),
+        _ => false,
+    }
 }
 
 impl std::fmt::Debug for RedbDirectory {
@@ -50,16 +76,19 @@ fn io_err(e: impl std::fmt::Display) -> io::Error {
 
 impl RedbDirectory {
     /// A directory over `db`'s [`TEXT_INDEX_FILES`] table.
-    pub fn new(db: Arc<Db>, durable: bool) -> Self {
+    pub fn new(db: Arc<Db>) -> Self {
         RedbDirectory {
             db,
             cache: Arc::default(),
             watchers: Arc::default(),
-            durable,
+            staged: Arc::default(),
         }
     }
 
     fn read(&self, path: &Path) -> io::Result<Option<Vec<u8>>> {
+        if let Some(change) = self.staged.lock().get(&key(path)) {
+            return Ok(change.as_ref().map(|b| b.as_slice().to_vec()));
+        }
         let tx = self.db.begin_read().map_err(io_err)?;
         let table = match tx.open_table(TEXT_INDEX_FILES) {
             Ok(t) => t,
@@ -70,19 +99,57 @@ impl RedbDirectory {
         Ok(v.map(|v| v.value().to_vec()))
     }
 
-    fn write(&self, path: &Path, data: &[u8], durability: Durability) -> io::Result<()> {
-        let mut tx = self.db.begin_write().map_err(io_err)?;
-        tx.set_durability(durability).map_err(io_err)?;
-        {
-            let mut table = tx.open_table(TEXT_INDEX_FILES).map_err(io_err)?;
-            table.insert(key(path).as_str(), data).map_err(io_err)?;
+    fn stage(&self, path: &Path, change: Change) {
+        self.staged.lock().insert(key(path), change);
+    }
+
+    /// Writes every staged change into `tx` (the store's write transaction), in file-name
+    /// order. The changes stay staged until [`RedbDirectory::committed`] is told `tx` committed,
+    /// so a transaction that is dropped loses nothing.
+    pub fn stage_into(&self, tx: &redb::WriteTransaction) -> crate::error::Result<Staged> {
+        let staged: Vec<(String, Change)> = self
+            .staged
+            .lock()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if staged.is_empty() {
+            return Ok(Staged::default());
         }
-        tx.commit().map_err(io_err)
+        let mut table = tx.open_table(TEXT_INDEX_FILES)?;
+        for (k, change) in &staged {
+            match change {
+                Some(bytes) => {
+                    table.insert(k.as_str(), bytes.as_slice())?;
+                }
+                None => {
+                    table.remove(k.as_str())?;
+                }
+            }
+        }
+        Ok(Staged(staged))
+    }
+
+    /// Forgets the staged changes that `staged`'s transaction committed (a change staged again
+    /// since stays staged).
+    pub fn committed(&self, staged: Staged) {
+        let mut pending = self.staged.lock();
+        for (k, change) in staged.0 {
+            if pending.get(&k).is_some_and(|now| same(now, &change)) {
+                pending.remove(&k);
+            }
+        }
+    }
+
+    /// True when changes wait for a write transaction.
+    pub fn has_staged(&self) -> bool {
+        !self.staged.lock().is_empty()
     }
 
     /// Deletes every file of the index (used when an index of an older layout is replaced).
     pub fn delete_all(&self) -> crate::error::Result<()> {
         self.clear_cache();
+        self.staged.lock().clear();
         let tx = self.db.begin_write()?;
         {
             let mut table = tx.open_table(TEXT_INDEX_FILES)?;
@@ -121,29 +188,16 @@ impl Directory for RedbDirectory {
     }
 
     fn delete(&self, path: &Path) -> Result<(), DeleteError> {
-        self.cache.write().remove(path);
-        let wrap = |e: io::Error| DeleteError::IoError {
+        let existed = self.read(path).map_err(|e| DeleteError::IoError {
             io_error: Arc::new(e),
             filepath: path.to_path_buf(),
-        };
-        let mut tx = self.db.begin_write().map_err(|e| wrap(io_err(e)))?;
-        tx.set_durability(Durability::None)
-            .map_err(|e| wrap(io_err(e)))?;
-        let existed = {
-            let mut table = tx
-                .open_table(TEXT_INDEX_FILES)
-                .map_err(|e| wrap(io_err(e)))?;
-            table
-                .remove(key(path).as_str())
-                .map_err(|e| wrap(io_err(e)))?
-                .is_some()
-        };
-        tx.commit().map_err(|e| wrap(io_err(e)))?;
-        if existed {
-            Ok(())
-        } else {
-            Err(DeleteError::FileDoesNotExist(path.to_path_buf()))
+        })?;
+        self.cache.write().remove(path);
+        if existed.is_none() {
+            return Err(DeleteError::FileDoesNotExist(path.to_path_buf()));
         }
+        self.stage(path, None);
+        Ok(())
     }
 
     fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
@@ -177,12 +231,7 @@ impl Directory for RedbDirectory {
     }
 
     fn atomic_write(&self, path: &Path, data: &[u8]) -> io::Result<()> {
-        let d = if self.durable {
-            Durability::Immediate
-        } else {
-            Durability::None
-        };
-        self.write(path, data, d)?;
+        self.stage(path, Some(OwnedBytes::new(data.to_vec())));
         if path == Path::new("meta.json") {
             drop(self.watchers.broadcast());
         }
@@ -223,12 +272,9 @@ impl Write for FileWriter {
 
 impl TerminatingWrite for FileWriter {
     fn terminate_ref(&mut self, _: AntiCallToken) -> io::Result<()> {
-        let data = std::mem::take(&mut self.data);
-        self.dir.write(&self.path, &data, Durability::None)?;
-        self.dir
-            .cache
-            .write()
-            .insert(self.path.clone(), OwnedBytes::new(data));
+        let data = OwnedBytes::new(std::mem::take(&mut self.data));
+        self.dir.stage(&self.path, Some(data.clone()));
+        self.dir.cache.write().insert(self.path.clone(), data);
         Ok(())
     }
 }

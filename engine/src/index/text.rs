@@ -5,9 +5,12 @@
 //! only postings and each document's row id as a fast field.
 //!
 //! Determinism: one indexing thread, no background merges (segments are merged synchronously at
-//! commit once there are more than [`MAX_SEGMENTS`]), so the same operations give the same
-//! segments and the same BM25 statistics. The commit payload records the last log sequence number
-//! the index reflects; the store re-indexes newer rows on open.
+//! commit once there are more than [`MAX_SEGMENTS`], see [`merge_choice`]), so the same
+//! operations give the same segments and the same BM25 statistics. The commit payload records the
+//! last log sequence number the index reflects; the store re-indexes newer rows on open.
+//!
+//! A commit writes nothing to the file by itself: its files are staged in the directory and reach
+//! the file in the store's next write transaction (see [`super::directory`]).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -24,13 +27,37 @@ use tantivy::{
     Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
 };
 
-use super::directory::RedbDirectory;
+use super::directory::{RedbDirectory, Staged};
 use crate::error::{Error, Result};
 use crate::row::RowId;
 use crate::storage::Db;
 
-/// Segments allowed before a commit merges them all into one.
-pub const MAX_SEGMENTS: usize = 8;
+/// Segments allowed before a commit merges some of them (see [`merge_choice`]).
+pub const MAX_SEGMENTS: usize = 12;
+/// Size ratio between merge tiers: a segment of `n` documents is in tier `log_TIER(n)`.
+const TIER: u32 = 8;
+
+/// Which segments a commit merges when there are more than [`MAX_SEGMENTS`], given each
+/// segment's document count (deleted ones included): every segment of the lowest size tier that
+/// holds two or more (tier `t` holds segments of `TIER^t ..< TIER^(t+1)` documents). Never a
+/// whole-index merge on the write path: a large segment is merged only once another segment of
+/// its tier has grown, so a merge's cost is bounded by its tier and amortized over the writes
+/// that filled it. Depends only on the counts (no order, no randomness), so the same operations
+/// merge the same documents. Returns indexes into `docs`; empty when no tier holds two.
+pub fn merge_choice(docs: &[u32]) -> Vec<usize> {
+    let tier = |n: u32| n.max(1).ilog(TIER);
+    let Some(lowest) = docs
+        .iter()
+        .map(|&n| tier(n))
+        .filter(|t| docs.iter().filter(|&&m| tier(m) == *t).count() >= 2)
+        .min()
+    else {
+        return Vec::new();
+    };
+    (0..docs.len())
+        .filter(|&i| tier(docs[i]) == lowest)
+        .collect()
+}
 /// The text field's tokenizer: the analyzer's version (see [`super::analyzer`]). Changing it
 /// changes the schema, which makes stores rebuild their index on open.
 const TOKENIZER: &str = super::analyzer::ANALYZER_VERSION;
@@ -76,11 +103,18 @@ fn register(index: &Index) {
 
 use super::analyzer::analyzer;
 
+/// The single-threaded writer, without background merges (see the module docs).
+fn new_writer(index: &Index) -> Result<IndexWriter<TantivyDocument>> {
+    let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    w.set_merge_policy(Box::new(NoMergePolicy));
+    Ok(w)
+}
+
 impl TextIndex {
     /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
-    /// writer is opened; `durable` whether its commits wait for the disk.
-    pub fn open(db: Arc<Db>, writable: bool, durable: bool) -> Result<TextIndex> {
-        let dir = RedbDirectory::new(db, durable);
+    /// writer is opened.
+    pub fn open(db: Arc<Db>, writable: bool) -> Result<TextIndex> {
+        let dir = RedbDirectory::new(db);
         let (schema, f_id, f_text, f_keys) = schema();
         let exists = Index::exists(&dir).map_err(|e| Error::TextIndex(e.to_string()))?;
         let index = if exists {
@@ -106,11 +140,10 @@ impl TextIndex {
         };
         register(&index);
         let writer = if writable {
-            let w: IndexWriter<TantivyDocument> =
-                index.writer_with_num_threads(1, WRITER_MEMORY)?;
-            w.set_merge_policy(Box::new(NoMergePolicy));
-            Some(w)
+            Some(new_writer(&index)?)
         } else {
+            // Opened on first change: a read-only handle catching up with rows newer than the
+            // index indexes them into staged files that never reach the file (it never writes).
             None
         };
         let reader = index
@@ -152,8 +185,29 @@ impl TextIndex {
 
     /// Deletes every file of the index stored in `db`: the repair path, after which the store
     /// rebuilds the index from its rows.
-    pub fn reset(db: Arc<Db>, durable: bool) -> Result<()> {
-        RedbDirectory::new(db, durable).delete_all()
+    pub fn reset(db: Arc<Db>) -> Result<()> {
+        RedbDirectory::new(db).delete_all()
+    }
+
+    /// Writes the index files staged since the last write transaction into `tx` (see
+    /// [`super::directory`]); hand the result to [`TextIndex::committed`] once `tx` commits.
+    pub fn stage_into(&self, tx: &redb::WriteTransaction) -> Result<Staged> {
+        match &self.dir {
+            Some(dir) => dir.stage_into(tx),
+            None => Ok(Staged::default()),
+        }
+    }
+
+    /// Forgets the staged files `staged`'s transaction committed.
+    pub fn committed(&self, staged: Staged) {
+        if let Some(dir) = &self.dir {
+            dir.committed(staged);
+        }
+    }
+
+    /// True when index files wait for a write transaction.
+    pub fn has_staged(&self) -> bool {
+        self.dir.as_ref().is_some_and(RedbDirectory::has_staged)
     }
 
     /// The last log sequence number whose changes the committed index reflects.
@@ -162,6 +216,9 @@ impl TextIndex {
     }
 
     fn writer(&mut self) -> Result<&mut IndexWriter<TantivyDocument>> {
+        if self.writer.is_none() {
+            self.writer = Some(new_writer(&self.index)?);
+        }
         self.writer.as_mut().ok_or(Error::ReadOnly)
     }
 
@@ -190,11 +247,42 @@ impl TextIndex {
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(&seq.to_string());
         prepared.commit()?;
-        let segments = self.index.searchable_segment_ids()?;
-        if segments.len() > MAX_SEGMENTS {
-            self.merge_all()?;
+        self.reader.reload()?;
+        if self.index.searchable_segment_ids()?.len() > MAX_SEGMENTS {
+            self.merge_tier()?;
         }
         self.indexed_seq = seq;
+        Ok(())
+    }
+
+    /// Merges the segments [`merge_choice`] picks, in a deterministic order (by lowest row id,
+    /// then size), and deletes the files of the old segments.
+    fn merge_tier(&mut self) -> Result<()> {
+        let searcher = self.reader.searcher();
+        let mut segments = Vec::new();
+        for seg in searcher.segment_readers() {
+            let min_id = seg.fast_fields().u64("id")?.min_value();
+            segments.push((min_id, seg.max_doc(), seg.segment_id()));
+        }
+        let docs: Vec<u32> = segments.iter().map(|s| s.1).collect();
+        let mut chosen: Vec<_> = merge_choice(&docs)
+            .into_iter()
+            .map(|i| segments[i])
+            .collect();
+        if chosen.len() < 2 {
+            return Ok(());
+        }
+        chosen.sort_by_key(|s| (s.0, s.1));
+        let ids: Vec<_> = chosen.iter().map(|s| s.2).collect();
+        let writer = self.writer()?;
+        writer
+            .merge(&ids)
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
         self.reader.reload()?;
         Ok(())
     }
@@ -204,7 +292,7 @@ impl TextIndex {
     pub fn merge_all(&mut self) -> Result<()> {
         let segments = self.index.searchable_segment_ids()?;
         let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
-        let writer = self.writer.as_mut().ok_or(Error::ReadOnly)?;
+        let writer = self.writer()?;
         if needs_merge {
             writer
                 .merge(&segments)
@@ -256,8 +344,7 @@ impl TextIndex {
         let (schema, f_id, f_text, f_keys) = schema();
         let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
         register(&index);
-        let w: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
-        w.set_merge_policy(Box::new(NoMergePolicy));
+        let w = new_writer(&index)?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -356,5 +443,23 @@ impl TextIndex {
     /// Number of live documents.
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_choice;
+
+    #[test]
+    fn merges_the_lowest_tier_holding_two_never_the_whole_index() {
+        // A 10k-row base segment and one-row commits: only the small ones merge.
+        let mut docs = vec![10_000];
+        docs.extend([1; 12]);
+        assert_eq!(merge_choice(&docs), (1..13).collect::<Vec<_>>());
+        // The base joins a merge only beside another segment of its tier.
+        assert_eq!(merge_choice(&[10_000, 9_000, 7, 100]), vec![0, 1]);
+        assert_eq!(merge_choice(&[10_000, 7, 100, 600]), Vec::<usize>::new());
+        // The order of the segments does not change the choice.
+        assert_eq!(merge_choice(&[1, 10_000, 1]), vec![0, 2]);
     }
 }

@@ -227,9 +227,12 @@ impl Store {
             channels: CHANNELS.iter().map(|c| c.to_string()).collect(),
             ..Default::default()
         };
-        for probe in &all_probes {
+        // Each probe is embedded once, here, and its vector reused by every channel and by the
+        // control store: the audit's embedder calls grow with the probes, never with the rows.
+        let vectors = self.probe_vectors(&all_probes)?;
+        for (probe, vector) in all_probes.iter().zip(&vectors) {
             for channel in CHANNELS {
-                let base = RecallQuery::new(probe.clone()).k(k);
+                let base = with_vector(RecallQuery::new(probe.clone()).k(k), vector);
                 let q = match channel {
                     "bm25" => base.legs(Legs::Lexical),
                     "vector" => base.legs(Legs::Vector),
@@ -276,7 +279,7 @@ impl Store {
         let live = self.read(|i| Ok(i.vectors.len()))?;
         if req.control.unwrap_or(live <= CONTROL_MAX_ROWS) {
             s.control_compared = true;
-            s.control_mismatches = self.compare_with_control(&all_probes, k)?;
+            s.control_mismatches = self.compare_with_control(&all_probes, &vectors, k)?;
         }
         s.clean = s.hits_gold == 0
             && s.hits_reconstruction == 0
@@ -293,21 +296,25 @@ impl Store {
     /// probes whose per-leg top-k (ids and scores, all depths) differ from this store's. The
     /// control mirrors depths and stale marks so that it compares like with like: a submerged or
     /// stale row ranks the same in both.
-    fn compare_with_control(&self, probes: &[String], k: usize) -> Result<u64> {
+    fn compare_with_control(
+        &self,
+        probes: &[String],
+        vectors: &[Option<Vec<f32>>],
+        k: usize,
+    ) -> Result<u64> {
         let rows: Vec<ControlRow> = self.read(control_rows)?;
-        let dir = tempfile_dir()?;
         let opts = StoreOptions::default()
             .embedder(self.opts.embedder.clone())
             .ann_threshold(self.opts.ann_threshold)
             .deterministic_seed([0; 32]);
-        let control = Store::create_with(dir.join("control.oubli"), opts)?;
+        let control = Store::in_memory(opts)?;
         let ids = control.inscribe_batch(rows.iter().map(|r| r.ins.clone()).collect())?;
         mirror_states(&control, &ids, &rows)?;
         let map: BTreeMap<RowId, RowId> = ids.into_iter().zip(rows.iter().map(|r| r.id)).collect();
         let mut mismatches = 0;
-        for p in probes {
+        for (p, vector) in probes.iter().zip(vectors) {
             for legs in [Legs::Lexical, Legs::Vector] {
-                let q = RecallQuery::new(p.clone())
+                let q = with_vector(RecallQuery::new(p.clone()), vector)
                     .k(k)
                     .legs(legs)
                     .include_submerged(true)
@@ -339,8 +346,33 @@ impl Store {
             }
         }
         drop(control);
-        let _ = std::fs::remove_dir_all(&dir);
         Ok(mismatches)
+    }
+}
+
+impl Store {
+    /// The query vector of each probe, embedded once: `None` for a probe recall rejects before
+    /// embedding (no words), which then fails in recall exactly as it would without a vector.
+    fn probe_vectors(&self, probes: &[String]) -> Result<Vec<Option<Vec<f32>>>> {
+        // The embedder's output as is: recall checks and normalizes it, exactly as it does the
+        // vector it embeds itself.
+        probes
+            .iter()
+            .map(|p| {
+                if crate::row::validate_text(p).is_err() {
+                    return Ok(None);
+                }
+                self.opts.embedder.embed(p).map(Some)
+            })
+            .collect()
+    }
+}
+
+/// `q` with the probe's precomputed vector, when it has one.
+fn with_vector(q: RecallQuery, vector: &Option<Vec<f32>>) -> RecallQuery {
+    match vector {
+        Some(v) => q.vector(v.clone()),
+        None => q,
     }
 }
 
@@ -412,19 +444,6 @@ fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
         });
     }
     Ok(out)
-}
-
-fn tempfile_dir() -> Result<std::path::PathBuf> {
-    let base = std::env::temp_dir();
-    for n in 0..1000u32 {
-        let d = base.join(format!("oubli-control-{}-{n}", std::process::id()));
-        if std::fs::create_dir(&d).is_ok() {
-            return Ok(d);
-        }
-    }
-    Err(crate::Error::Io(std::io::Error::other(
-        "no temporary directory for the control store",
-    )))
 }
 
 #[cfg(test)]

@@ -91,7 +91,11 @@ impl Inner {
         };
         let result = f(&mut batch)?;
         let (ops, next_row, head_seq, head_hash) = batch.finish()?;
+        // The text index files staged by the last index commit go in this same transaction: one
+        // commit (one fsync) per durable write.
+        let staged = self.text.stage_into(&tx)?;
         tx.commit()?;
+        self.text.committed(staged);
         self.next_row = next_row;
         self.head_seq = head_seq;
         self.head_hash = head_hash;

@@ -39,7 +39,11 @@ impl Store {
     /// in-memory copy (the file is only read). Fails with [`Error::Corrupt`] naming the failure.
     #[tracing::instrument(name = "oubli::Store::verify_file", level = "debug", skip_all)]
     pub fn verify_file(&self) -> Result<()> {
-        storage::check_file_integrity(&self.path)
+        let image = self.read(|i| Ok(i.db.memory_image().cloned()))?;
+        match image {
+            Some(image) => storage::check_image_integrity(&image),
+            None => storage::check_file_integrity(&self.path),
+        }
     }
 }
 

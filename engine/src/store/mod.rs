@@ -137,6 +137,48 @@ fn map_open_error(path: &Path, e: redb::DatabaseError) -> Error {
     }
 }
 
+/// Creates every table and writes the meta records of a new store (its key, embedder, format
+/// and genesis head) in one transaction.
+fn init_tables(db: &redb::Database, opts: &StoreOptions) -> Result<()> {
+    let (secret, keep_secret) = match opts.signing_key {
+        Some(s) => (s, false),
+        None => (entropy::os_random()?, true),
+    };
+    let signing = SigningKey::from_bytes(&secret);
+    let public_key = signing.verifying_key().to_bytes();
+    let embedder = opts.embedder.clone();
+    let tx = db.begin_write()?;
+    macro_rules! create_table {
+        ($t:expr) => {
+            tx.open_table($t)?;
+        };
+    }
+    for_each_table!(create_table);
+    {
+        let mut m = tx.open_table(META)?;
+        m.insert(
+            meta::FORMAT,
+            storage::FORMAT_VERSION.to_le_bytes().as_slice(),
+        )?;
+        m.insert(meta::EMBEDDER, embedder.id().as_bytes())?;
+        m.insert(meta::DIM, (embedder.dim() as u32).to_le_bytes().as_slice())?;
+        m.insert(meta::PUBLIC_KEY, public_key.as_slice())?;
+        if keep_secret {
+            m.insert(meta::SECRET_KEY, secret.as_slice())?;
+        }
+        m.insert(meta::NEXT_ROW, 1u64.to_le_bytes().as_slice())?;
+        m.insert(
+            meta::CANONICALIZER,
+            crate::canon::CANONICALIZER_VERSION.as_bytes(),
+        )?;
+        let mut head = 0u64.to_le_bytes().to_vec();
+        head.extend_from_slice(&genesis_hash(&public_key));
+        m.insert(meta::HEAD, head.as_slice())?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
 /// Runs redb's open, turning a panic on a mangled file into [`Error::Corrupt`].
 fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
@@ -187,52 +229,58 @@ impl Store {
                 .create(&path)
                 .map_err(|e| map_open_error(&path, e))
         })?;
-        let (secret, keep_secret) = match opts.signing_key {
-            Some(s) => (s, false),
-            None => (entropy::os_random()?, true),
-        };
-        let signing = SigningKey::from_bytes(&secret);
-        let public_key = signing.verifying_key().to_bytes();
-        let embedder = opts.embedder.clone();
-        let init = || -> Result<()> {
-            let tx = db.begin_write()?;
-            macro_rules! create_table {
-                ($t:expr) => {
-                    tx.open_table($t)?;
-                };
-            }
-            for_each_table!(create_table);
-            {
-                let mut m = tx.open_table(META)?;
-                m.insert(
-                    meta::FORMAT,
-                    storage::FORMAT_VERSION.to_le_bytes().as_slice(),
-                )?;
-                m.insert(meta::EMBEDDER, embedder.id().as_bytes())?;
-                m.insert(meta::DIM, (embedder.dim() as u32).to_le_bytes().as_slice())?;
-                m.insert(meta::PUBLIC_KEY, public_key.as_slice())?;
-                if keep_secret {
-                    m.insert(meta::SECRET_KEY, secret.as_slice())?;
-                }
-                m.insert(meta::NEXT_ROW, 1u64.to_le_bytes().as_slice())?;
-                m.insert(
-                    meta::CANONICALIZER,
-                    crate::canon::CANONICALIZER_VERSION.as_bytes(),
-                )?;
-                let mut head = 0u64.to_le_bytes().to_vec();
-                head.extend_from_slice(&genesis_hash(&public_key));
-                m.insert(meta::HEAD, head.as_slice())?;
-            }
-            tx.commit()?;
-            Ok(())
-        };
-        if let Err(e) = init() {
+        if let Err(e) = init_tables(&db, &opts) {
             drop(db);
             let _ = std::fs::remove_file(&path);
             return Err(e);
         }
         drop(db);
         Store::open_with(&path, opts)
+    }
+
+    /// Creates a store that never touches disk: its redb database lives in memory, with the
+    /// same semantics as a file store (log, checkpoints, receipts, purge, scrub, recall), except
+    /// that nothing survives the handle. Meant for tests, conformance runs and scratch memories.
+    ///
+    /// `path()` is empty. Scrub copies every table into a fresh in-memory image, swaps it in and
+    /// overwrites the old image with zeros, so no erased byte survives in the image; read it with
+    /// [`Store::memory_image`] for the raw byte scan. `durable` and `read_only` do not apply
+    /// (`read_only` is rejected).
+    #[tracing::instrument(name = "oubli::Store::in_memory", level = "debug", skip_all)]
+    pub fn in_memory(opts: StoreOptions) -> Result<Store> {
+        if opts.read_only {
+            return Err(Error::InvalidArgument(
+                "an in-memory store cannot be read-only".into(),
+            ));
+        }
+        let image = storage::MemoryImage::new();
+        let db = guarded(|| {
+            redb::Builder::new()
+                .create_with_backend(image.backend())
+                .map_err(|e| Error::Storage(e.to_string()))
+        })?;
+        init_tables(&db, &opts)?;
+        let inner = Inner::from_db(Db::Memory(db, image), &opts)?;
+        Ok(Store {
+            path: PathBuf::new(),
+            opts,
+            inner: RwLock::new(Some(inner)),
+        })
+    }
+
+    /// A copy of every byte of an in-memory store's image ([`Store::in_memory`]); `None` for a
+    /// store in a file (read the file instead). This is what a raw byte scan of an in-memory
+    /// store reads.
+    pub fn memory_image(&self) -> Result<Option<Vec<u8>>> {
+        self.read(|i| i.db.memory_image().map(|m| m.bytes()).transpose())
+    }
+
+    /// True for a store made with [`Store::in_memory`].
+    pub fn is_in_memory(&self) -> bool {
+        self.inner
+            .read()
+            .as_ref()
+            .is_some_and(|i| i.db.memory_image().is_some())
     }
 
     /// Opens an existing store at `path`.
@@ -272,7 +320,7 @@ impl Store {
         Ok(store)
     }
 
-    /// The file this store lives in.
+    /// The file this store lives in (empty for an in-memory store).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -310,12 +358,20 @@ impl Store {
 }
 
 impl Drop for Inner {
-    /// A store opened with `durable(false)` makes its last commits durable when it closes.
+    /// Writes the text index files still staged, and makes the last commits of a store opened
+    /// with `durable(false)` durable, when the store closes.
     fn drop(&mut self) {
-        if !self.durable
+        if (!self.durable || self.text.has_staged())
             && let Ok(tx) = self.db.begin_write()
         {
-            let _ = tx.commit();
+            match self.text.stage_into(&tx) {
+                Ok(staged) => {
+                    if tx.commit().is_ok() {
+                        self.text.committed(staged);
+                    }
+                }
+                Err(_) => drop(tx),
+            }
         }
     }
 }
@@ -450,7 +506,7 @@ impl Inner {
             ..Default::default()
         };
         let mut inner = Inner {
-            text: open_text(&db, opts, head_seq, &mut rebuilt_on_open)?,
+            text: open_text(&db, head_seq, &mut rebuilt_on_open)?,
             durable: opts.durable,
             text_behind: false,
             db,
@@ -476,7 +532,7 @@ impl Inner {
                 .rebuilt_on_open
                 .text
                 .push(format!("could not be caught up: {e}"));
-            inner.text = rebuilt_text(&inner.db, opts, inner.head_seq)?;
+            inner.text = rebuilt_text(&inner.db, inner.head_seq)?;
             inner.text_behind = false;
         }
         if snapshot_damaged && inner.db.is_writable() {
@@ -511,23 +567,11 @@ impl Inner {
     }
 
     /// Brings the text index up to the log head: re-indexes every row touched since the index's
-    /// last commit (a crash between the row commit and the index commit leaves it behind).
+    /// last commit (the file's index lags the log by the last write while its files are staged,
+    /// and a crash can leave it further behind). A read-only handle does the same in memory: its
+    /// index files are staged and never written.
     pub(crate) fn catch_up_text(&mut self) -> Result<()> {
         let tx = self.db.begin_read()?;
-        if !self.db.is_writable() {
-            let rows = storage::open_read(&tx, PAYLOADS)?
-                .ok_or_else(|| Error::Corrupt("payloads table missing".into()))?;
-            let mut all = Vec::new();
-            for e in rows.iter()? {
-                let (k, v) = e?;
-                let p = storage::Payload::decode(v.value())?;
-                all.push((k.value(), p.text));
-            }
-            self.text =
-                TextIndex::in_memory(all.iter().map(|(i, t)| (*i, t.as_str())), self.head_seq)?;
-            self.text_behind = false;
-            return Ok(());
-        }
         let events = storage::open_read(&tx, storage::EVENTS)?
             .ok_or_else(|| Error::Corrupt("events table missing".into()))?;
         let payloads = storage::open_read(&tx, PAYLOADS)?
@@ -547,6 +591,22 @@ impl Inner {
         }
         self.text.commit(self.head_seq)?;
         self.text_behind = false;
+        Ok(())
+    }
+
+    /// Writes the text index files staged since the last write transaction in a transaction of
+    /// their own (before the file is copied, so the copy holds the index as it is in memory).
+    pub(crate) fn flush_text_files(&mut self) -> Result<()> {
+        if !self.text.has_staged() {
+            return Ok(());
+        }
+        let mut tx = self.db.begin_write()?;
+        if !self.durable {
+            tx.set_durability(redb::Durability::None)?;
+        }
+        let staged = self.text.stage_into(&tx)?;
+        tx.commit()?;
+        self.text.committed(staged);
         Ok(())
     }
 
@@ -571,14 +631,9 @@ impl Inner {
 /// Opens the text index. A damaged one (unreadable, or a file failing its checksum) is derived
 /// data: it is rebuilt from the rows, in the file by a writable handle, in memory by a read-only
 /// one.
-fn open_text(
-    db: &Arc<Db>,
-    opts: &StoreOptions,
-    head_seq: u64,
-    rebuilt: &mut repair::Rebuilt,
-) -> Result<TextIndex> {
+fn open_text(db: &Arc<Db>, head_seq: u64, rebuilt: &mut repair::Rebuilt) -> Result<TextIndex> {
     let opened = guarded(|| {
-        let t = TextIndex::open(db.clone(), db.is_writable(), opts.durable)?;
+        let t = TextIndex::open(db.clone(), db.is_writable())?;
         let damaged = t.damaged_files()?;
         if damaged.is_empty() {
             Ok(t)
@@ -590,12 +645,12 @@ fn open_text(
         Ok(t) => return Ok(t),
         Err(e) => rebuilt.text.push(e.to_string()),
     }
-    rebuilt_text(db, opts, head_seq)
+    rebuilt_text(db, head_seq)
 }
 
 /// The text index rebuilt from the rows, at `head_seq`: in the file (every old index file
 /// deleted first) by a writable handle, in memory by a read-only one.
-fn rebuilt_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<TextIndex> {
+fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
     let tx = db.begin_read()?;
     let mut rows = Vec::new();
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
@@ -608,8 +663,8 @@ fn rebuilt_text(db: &Arc<Db>, opts: &StoreOptions, head_seq: u64) -> Result<Text
     drop(tx);
     let rows = rows.iter().map(|(i, t)| (*i, t.as_str()));
     if db.is_writable() {
-        TextIndex::reset(db.clone(), opts.durable)?;
-        let mut t = TextIndex::open(db.clone(), true, opts.durable)?;
+        TextIndex::reset(db.clone())?;
+        let mut t = TextIndex::open(db.clone(), true)?;
         t.rebuild(rows, head_seq)?;
         Ok(t)
     } else {

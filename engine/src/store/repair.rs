@@ -57,7 +57,7 @@ impl Store {
                 Ok(files) => text_damaged.extend(files),
                 Err(e) => text_damaged.push(format!("the index could not be read: {e}")),
             }
-            inner.text = rebuilt_text(&inner.db, opts, inner.head_seq)?;
+            inner.text = rebuilt_text(&inner.db, inner.head_seq)?;
             inner.text_behind = false;
             let text_rows = inner.text.num_docs();
 

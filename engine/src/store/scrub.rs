@@ -19,7 +19,7 @@ use super::batch::Batch;
 use super::{Inner, Store, copy_tables};
 use crate::error::{Error, Result};
 use crate::log::EventKind;
-use crate::storage::{self, Db, PAYLOADS, Payload};
+use crate::storage::{self, Db, MemoryImage, PAYLOADS, Payload};
 
 fn temp_path(path: &Path) -> PathBuf {
     let mut p = path.as_os_str().to_owned();
@@ -59,6 +59,11 @@ impl Store {
     /// in between (readers in other processes keep reading whichever file they opened).
     pub(super) fn rewrite_file(&self, guard: &mut Option<Inner>) -> Result<()> {
         let inner = guard.as_mut().ok_or(Error::Closed)?;
+        // The copy must hold the text index as rebuilt, not the files it replaced.
+        inner.flush_text_files()?;
+        if let Some(old) = inner.db.memory_image().cloned() {
+            return self.rewrite_image(guard, old);
+        }
         let tmp = temp_path(&self.path);
         // This handle holds the writer's lock: a copy already there is a crashed scrub's.
         let _ = std::fs::remove_file(&tmp);
@@ -100,6 +105,32 @@ impl Store {
                 Err(e)
             }
         }
+    }
+}
+
+impl Store {
+    /// The in-memory counterpart of the file rewrite: copies every table into a fresh image,
+    /// swaps it in, closes the old database and overwrites every byte of the old image with
+    /// zeros, so that no freed page of it survives.
+    fn rewrite_image(&self, guard: &mut Option<Inner>, old: MemoryImage) -> Result<()> {
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let image = MemoryImage::new();
+        let fresh = redb::Builder::new()
+            .create_with_backend(image.backend())
+            .map_err(|e| Error::Storage(e.to_string()))?;
+        {
+            let src = inner.db.begin_read()?;
+            let dst = fresh.begin_write()?;
+            copy_tables(&src, &dst)?;
+            dst.commit()?;
+        }
+        // On failure the old image is still whole and in use: nothing to undo.
+        let new = Inner::from_db(Db::Memory(fresh, image), &self.opts)?;
+        let replaced = guard.replace(new);
+        // Closing the old state drops every handle on the old database (the text index's
+        // directory, the writer) before its bytes are wiped.
+        drop(replaced);
+        old.wipe()
     }
 }
 
