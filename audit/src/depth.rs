@@ -16,7 +16,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// A row's forgetting state. See the [module docs](self).
+///
+/// Deserialization accepts only what the engine writes: a level in `[0, 1]`. NaN, infinities
+/// and levels outside the range are an error, so a damaged record never yields a depth that
+/// compares with nothing.
 #[derive(Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "StoredDepth")]
 pub enum Depth {
     /// Pinned: depth `+inf`, never decays.
     Pinned,
@@ -24,6 +29,29 @@ pub enum Depth {
     Level(f64),
     /// Erased: text, vector and postings are gone.
     Void,
+}
+
+/// The wire form of [`Depth`] (same variants in the same order, so every serde format encodes
+/// both alike), checked by `TryFrom` before it becomes a `Depth`.
+#[derive(Deserialize)]
+#[serde(rename = "Depth")]
+enum StoredDepth {
+    Pinned,
+    Level(f64),
+    Void,
+}
+
+impl TryFrom<StoredDepth> for Depth {
+    type Error = String;
+
+    fn try_from(d: StoredDepth) -> Result<Depth, String> {
+        match d {
+            StoredDepth::Pinned => Ok(Depth::Pinned),
+            StoredDepth::Void => Ok(Depth::Void),
+            StoredDepth::Level(l) if (0.0..=1.0).contains(&l) => Ok(Depth::Level(l)),
+            StoredDepth::Level(l) => Err(format!("depth level {l} is outside [0, 1]")),
+        }
+    }
 }
 
 /// The coarse state a depth falls into.
@@ -198,6 +226,30 @@ mod tests {
         assert_eq!(Depth::Void.state(), DepthState::Void);
         assert!(!Depth::SUBMERGED.is_live());
         assert!(Depth::level(0.01).is_live());
+    }
+
+    #[test]
+    fn deserialization_refuses_levels_the_engine_never_writes() {
+        for d in [
+            Depth::Pinned,
+            Depth::Void,
+            Depth::SURFACE,
+            Depth::level(0.25),
+        ] {
+            let json = serde_json::to_string(&d).unwrap();
+            let back: Depth = serde_json::from_str(&json).unwrap();
+            assert!(back.identical(d), "{json}");
+        }
+        // Negative zero is kept bit for bit: verification tells it from +0.0.
+        let zero: Depth = serde_json::from_str(r#"{"Level":-0.0}"#).unwrap();
+        assert!(zero.identical(Depth::Level(-0.0)));
+        for bad in [
+            r#"{"Level":1.5}"#,
+            r#"{"Level":-0.25}"#,
+            r#"{"Level":1e308}"#,
+        ] {
+            assert!(serde_json::from_str::<Depth>(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
