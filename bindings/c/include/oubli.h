@@ -261,6 +261,9 @@ void oubli_string_free(char *s);
 // Opens (or with `OUBLI_OPEN_CREATE` creates) the store at `path`. `options` may be NULL.
 // On success `*out` holds a handle to free with `oubli_store_free`.
 //
+// The path `":memory:"` (with `OUBLI_OPEN_CREATE`) makes a new store that never touches disk,
+// as in SQLite: same log, receipts, purge and recall, no durability, gone when freed.
+//
 // # Safety
 // `path` is a NUL-terminated string; `options` is NULL or valid (its `seed` and
 // `signing_key` NULL or 32 bytes); `out` is writable.

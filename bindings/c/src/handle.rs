@@ -80,6 +80,9 @@ pub(crate) unsafe fn with_store_out<T>(
 /// Opens (or with `OUBLI_OPEN_CREATE` creates) the store at `path`. `options` may be NULL.
 /// On success `*out` holds a handle to free with `oubli_store_free`.
 ///
+/// The path `":memory:"` (with `OUBLI_OPEN_CREATE`) makes a new store that never touches disk,
+/// as in SQLite: same log, receipts, purge and recall, no durability, gone when freed.
+///
 /// # Safety
 /// `path` is a NUL-terminated string; `options` is NULL or valid (its `seed` and
 /// `signing_key` NULL or 32 bytes); `out` is writable.
@@ -114,7 +117,15 @@ pub unsafe extern "C" fn oubli_store_open(
                 opts = opts.signing_key(key);
             }
         }
-        let store = if flags & OUBLI_OPEN_EXCLUSIVE != 0 {
+        let store = if path == ":memory:" {
+            if flags & (OUBLI_OPEN_CREATE | OUBLI_OPEN_EXCLUSIVE) == 0 {
+                return Err(oubli::Error::InvalidArgument(
+                    "\":memory:\" makes a new store: pass OUBLI_OPEN_CREATE".into(),
+                )
+                .into());
+            }
+            Store::in_memory(opts)?
+        } else if flags & OUBLI_OPEN_EXCLUSIVE != 0 {
             Store::create_with(path, opts)?
         } else if flags & OUBLI_OPEN_CREATE != 0 {
             Store::open_or_create(path, opts)?

@@ -892,3 +892,54 @@ fn typed_metadata_in_and_json_filters_out() {
         assert!(last_error().contains("metadata"));
     }
 }
+
+#[test]
+fn memory_path_opens_a_store_that_never_touches_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = std::env::current_dir().unwrap();
+    let memory = c(":memory:");
+    let opts = OubliOpenOptions {
+        flags: OUBLI_OPEN_CREATE,
+        hash_dim: 0,
+        seed: ptr::null(),
+        signing_key: ptr::null(),
+    };
+    let (mut a, mut b) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: valid arguments; the handles are freed.
+    unsafe {
+        assert_eq!(
+            oubli_store_open(memory.as_ptr(), ptr::null(), &mut a),
+            OubliStatus::InvalidArgument
+        );
+        assert!(last_error().contains("OUBLI_OPEN_CREATE"));
+        assert_eq!(
+            oubli_store_open(memory.as_ptr(), &opts, &mut a),
+            OubliStatus::Ok
+        );
+        assert_eq!(
+            oubli_store_open(memory.as_ptr(), &opts, &mut b),
+            OubliStatus::Ok
+        );
+        let t = c("Ana's door code is 4417");
+        let mut id = 0;
+        assert_eq!(
+            oubli_inscribe_text(a, t.as_ptr(), ptr::null(), ptr::null(), &mut id),
+            OubliStatus::Ok
+        );
+        let q = c("door code");
+        for (store, want) in [(a, 1), (b, 0)] {
+            let mut hits = ptr::null_mut();
+            assert_eq!(
+                oubli_recall_text(store, q.as_ptr(), 5, &mut hits),
+                OubliStatus::Ok
+            );
+            assert_eq!(oubli_hits_len(hits), want, "each :memory: store is its own");
+            oubli_hits_free(hits);
+        }
+        oubli_store_free(a);
+        oubli_store_free(b);
+    }
+    // Nothing was written where the process stands, nor in the temp dir.
+    assert!(!cwd.join(":memory:").exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

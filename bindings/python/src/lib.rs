@@ -10,6 +10,7 @@
 mod convert;
 mod embed;
 mod errors;
+mod planner;
 mod store;
 mod types;
 

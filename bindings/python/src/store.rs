@@ -50,13 +50,18 @@ struct OpenOptions {
     embedder_id: Option<String>,
     seed: Option<[u8; 32]>,
     signing_key: Option<[u8; 32]>,
+    /// A planner callable was given: such a file is never shared (the callable is this
+    /// `Store`'s own).
+    planner: bool,
 }
 
 impl OpenOptions {
     /// Whether a file opened with `self` may serve a call asking for `wanted`: the same
     /// options, and the same embedder unless `wanted` leaves the choice to the store.
     fn admits(&self, wanted: &OpenOptions) -> bool {
-        self.read_only == wanted.read_only
+        !self.planner
+            && !wanted.planner
+            && self.read_only == wanted.read_only
             && self.scrub_on_purge == wanted.scrub_on_purge
             && self.seed == wanted.seed
             && self.signing_key == wanted.signing_key
@@ -103,6 +108,10 @@ fn registry_path(path: &Path) -> PathBuf {
 /// engine handle, when the options (`read_only`, `embedder`, `seed`, `signing_key`,
 /// `scrub_on_purge`) are the same; each `Store` object is closed on its own, and the file is
 /// closed with the last one. Different options raise `LockedError` (code `locked`) saying so.
+///
+/// The path `":memory:"` makes a new store that never touches disk (as in SQLite): the same
+/// log, receipts, purge and recall, no durability, gone when closed; every such `Store` is a
+/// separate store. For tests and evaluation harnesses.
 #[pyclass(frozen, name = "Store", module = "oubli_db")]
 pub struct PyStore {
     pub(crate) inner: Arc<Store>,
@@ -144,12 +153,15 @@ impl PyStore {
     }
 }
 
+/// The path that makes an in-memory store.
+const MEMORY_PATH: &str = ":memory:";
+
 #[pymethods]
 impl PyStore {
     #[new]
     #[pyo3(signature = (
         path, *, create = None, read_only = false, embedder = None, seed = None,
-        signing_key = None, scrub_on_purge = true
+        signing_key = None, scrub_on_purge = true, planner = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -161,14 +173,17 @@ impl PyStore {
         seed: Option<&Bound<'_, PyAny>>,
         signing_key: Option<&Bound<'_, PyAny>>,
         scrub_on_purge: bool,
+        planner: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let embedder = crate::embed::resolve(embedder)?;
+        let planner = planner.map(crate::planner::PyPlanner::new).transpose()?;
         let wanted = OpenOptions {
             read_only,
             scrub_on_purge,
             embedder_id: embedder.as_ref().map(|e| e.id()),
             seed: convert::bytes32(seed, "seed")?,
             signing_key: convert::bytes32(signing_key, "signing_key")?,
+            planner: planner.is_some(),
         };
         let mut opts = StoreOptions::default()
             .read_only(read_only)
@@ -181,6 +196,23 @@ impl PyStore {
         }
         if let Some(k) = wanted.signing_key {
             opts = opts.signing_key(k);
+        }
+        if let Some(p) = planner {
+            opts = opts.planner(Arc::new(p));
+        }
+        if path.as_os_str() == MEMORY_PATH {
+            // As in SQLite: a new store that never touches disk, private to this object.
+            if create == Some(false) {
+                return Err(to_py(oubli::Error::InvalidArgument(
+                    "\":memory:\" makes a new store; create=False cannot open one".into(),
+                )));
+            }
+            let store = py.detach(|| Store::in_memory(opts)).map_err(to_py)?;
+            return Ok(PyStore {
+                inner: Arc::new(store),
+                closed: AtomicBool::new(false),
+                handles: Arc::new(AtomicUsize::new(1)),
+            });
         }
         let key = registry_path(&path);
         py.detach(|| {
@@ -257,10 +289,26 @@ impl PyStore {
         self.closed.load(Ordering::SeqCst)
     }
 
-    /// The file the store lives in.
+    /// The file the store lives in (`":memory:"` for an in-memory store).
     #[getter]
     fn path(&self) -> PathBuf {
+        if self.inner.is_in_memory() {
+            return PathBuf::from(MEMORY_PATH);
+        }
         self.inner.path().to_path_buf()
+    }
+
+    /// True for a store opened with the path `":memory:"`.
+    #[getter]
+    fn in_memory(&self) -> bool {
+        self.inner.is_in_memory()
+    }
+
+    /// Every byte of an in-memory store's image (what a raw byte scan of its erasure reads);
+    /// `None` for a store in a file (read the file instead).
+    fn memory_image<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let image = call(py, self.store()?, |s| s.memory_image())?;
+        Ok(image.map(|b| PyBytes::new(py, &b)))
     }
 
     /// The store's ed25519 public key (32 bytes): give it to whoever verifies receipts.

@@ -69,6 +69,31 @@ def test_read_only_handles_share_the_file_and_refuse_writes(path: Path) -> None:
         assert e.value.code == "read_only"
 
 
+def test_memory_path_makes_a_private_store_that_never_touches_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    with oubli.Store(":memory:", seed=bytes(32)) as a, oubli.Store(":memory:") as b:
+        assert a.in_memory and str(a.path) == ":memory:"
+        a.inscribe("Ana's door code is 4417", namespace="user:ana", key="door")
+        assert texts(a.recall("door code", namespace="user:ana")) == ["Ana's door code is 4417"]
+        assert b.recall("door code") == []  # each ":memory:" store is its own
+        image = a.memory_image()
+        assert image is not None and b"4417" in image
+        report = a.purge(key="door", namespace="user:ana")
+        oubli.verify_receipt(report.receipt.document, a.public_key)
+        a.verify_log()
+        after = a.memory_image()
+        assert after is not None and b"4417" not in after
+    assert os.listdir(tmp_path) == []
+    with oubli.Store(path_in := tmp_path / "f.oubli") as f:
+        assert not f.in_memory and f.memory_image() is None and Path(f.path) == path_in
+    with pytest.raises(oubli.InvalidInputError):
+        oubli.Store(":memory:", create=False)
+
+
 def test_a_second_writer_is_locked_out(path: Path) -> None:
     """Another process cannot open the file for writing (in this process a second Store
     shares the handle: test_parity.py)."""

@@ -82,6 +82,17 @@ _MAX_DEPTH = 60
 _MAX_K = 10_000
 
 
+def _meta_str(row: Row, key: str) -> str:
+    """A metadata entry this store wrote (always a string)."""
+    return str(row.metadata[key])
+
+
+def _meta_int(row: Row, key: str, default: int) -> int:
+    """An integer this store wrote as a string metadata entry, or `default`."""
+    value = row.metadata.get(key)
+    return default if value is None else int(str(value))
+
+
 def _ms_to_datetime(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
@@ -218,9 +229,9 @@ class OubliStore(BaseStore):
     def _refresh(self, row: Row) -> Row:
         """Pushes an item's expiry back to now plus its TTL (a new version); rows without a
         TTL are returned as they are."""
-        ttl = row.metadata.get(_TTL)
-        if ttl is None:
+        if _TTL not in row.metadata:
             return row
+        ttl = _meta_int(row, _TTL, 0)
         value = self._value(row)
         index_text = self._index_text(value, None)
         if index_text is None and self._embeddings is not None:
@@ -231,7 +242,7 @@ class OubliStore(BaseStore):
             row.text,
             metadata=dict(row.metadata),
             vector=vector,
-            valid_until=EpochMillis(self._now() + int(ttl)),
+            valid_until=EpochMillis(self._now() + ttl),
         ).new_id
         return self.store.get(new)
 
@@ -242,9 +253,8 @@ class OubliStore(BaseStore):
 
     @staticmethod
     def _item_namespace(row: Row) -> tuple[str, ...]:
-        meta = row.metadata
-        depth = int(meta[_DEPTH])
-        return tuple(meta[f"{_LEVEL}{i}"] for i in range(depth))
+        depth = int(_meta_str(row, _DEPTH))
+        return tuple(_meta_str(row, f"{_LEVEL}{i}") for i in range(depth))
 
     @staticmethod
     def _value(row: Row) -> dict[str, Any]:
@@ -258,7 +268,7 @@ class OubliStore(BaseStore):
             namespace=self._item_namespace(row),
             key=row.key or "",
             value=self._value(row),
-            created_at=_ms_to_datetime(int(row.metadata.get(_CREATED, row.created_at))),
+            created_at=_ms_to_datetime(_meta_int(row, _CREATED, row.created_at)),
             updated_at=_ms_to_datetime(row.created_at),
         )
 
@@ -267,7 +277,7 @@ class OubliStore(BaseStore):
             namespace=self._item_namespace(row),
             key=row.key or "",
             value=self._value(row),
-            created_at=_ms_to_datetime(int(row.metadata.get(_CREATED, row.created_at))),
+            created_at=_ms_to_datetime(_meta_int(row, _CREATED, row.created_at)),
             updated_at=_ms_to_datetime(row.created_at),
             score=score,
         )
@@ -315,7 +325,7 @@ class OubliStore(BaseStore):
             # An expired item is gone: a put makes a new one (superseding the expired row).
             created = None
         else:
-            created = int(old.metadata.get(_CREATED, old.created_at)) if old is not None else None
+            created = _meta_int(old, _CREATED, old.created_at) if old is not None else None
         ttl_minutes = op.ttl
         if ttl_minutes is not None and (not isinstance(ttl_minutes, (int, float)) or ttl_minutes <= 0):
             raise InvalidInputError(f"ttl must be a positive number of minutes, not {ttl_minutes!r}")

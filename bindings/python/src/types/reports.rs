@@ -169,6 +169,8 @@ pub struct PyPlan {
     #[pyo3(get)]
     pub rows: Vec<u64>,
     matches: Vec<oubli::TargetMatch>,
+    rejected: Vec<oubli::Rejected>,
+    planner: Option<oubli::planner::PlannerOutcome>,
 }
 
 impl From<oubli::Plan> for PyPlan {
@@ -176,6 +178,8 @@ impl From<oubli::Plan> for PyPlan {
         PyPlan {
             rows: p.rows,
             matches: p.matches,
+            rejected: p.rejected,
+            planner: p.planner,
         }
     }
 }
@@ -187,6 +191,21 @@ impl PyPlan {
     #[getter]
     fn matches<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.matches)
+    }
+
+    /// Candidate rows the target did not match, nearest first: dicts with `id`, `coverage` and
+    /// `reason` (what a no-match names as its candidates).
+    #[getter]
+    fn rejected<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.rejected)
+    }
+
+    /// What became of the planner's proposal: `None` without a planner, else a dict with
+    /// `outcome` (`"accepted"` or `"rejected"`) and `detail` (the planner's reason, or why
+    /// its plan was not used).
+    #[getter]
+    fn planner<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.planner)
     }
 
     fn __repr__(&self) -> String {
