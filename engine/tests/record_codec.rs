@@ -486,3 +486,50 @@ fn non_finite_floats_in_a_record_are_corruption() {
         assert!(RowRecord::decode_format(&b, 3).is_err());
     }
 }
+
+/// Found by the `record_decode` fuzz target: a row record whose depth level was NaN decoded,
+/// giving a depth that compares with nothing. Levels the engine never writes (NaN, infinities,
+/// outside `[0, 1]`) are corruption; both zeros still read back bit for bit.
+#[test]
+fn depth_levels_the_engine_never_writes_are_corruption() {
+    let row = |depth| {
+        Row::from(RowFormat2 {
+            id: 1,
+            namespace: "n".into(),
+            key: None,
+            text: None,
+            kind: Kind::Source,
+            metadata: Default::default(),
+            created_at: 0,
+            surfaced_at: 0,
+            valid_until: None,
+            depth,
+            derived_from: vec![],
+            superseded_by: None,
+            supersedes: None,
+            created_seq: 1,
+        })
+    };
+    for level in [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -0.5,
+        1.5,
+        f64::MAX,
+    ] {
+        let bytes = oubli::storage::encode(&row(Depth::Level(level))).unwrap();
+        assert!(
+            matches!(
+                oubli::storage::decode::<Row>(&bytes),
+                Err(Error::Corrupt(_))
+            ),
+            "{level}"
+        );
+    }
+    for level in [0.0, -0.0, 0.5, 1.0] {
+        let bytes = oubli::storage::encode(&row(Depth::Level(level))).unwrap();
+        let back = oubli::storage::decode::<Row>(&bytes).unwrap();
+        assert!(back.depth.identical(Depth::Level(level)), "{level}");
+    }
+}
