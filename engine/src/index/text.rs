@@ -329,6 +329,12 @@ impl TextIndex {
         }
         self.commit(seq)?;
         self.merge_all()?;
+        // Tantivy deletes the replaced segment files from its own thread; wait for it, so that
+        // no file holding an erased term is still in the directory when scrub copies the store.
+        self.writer()?
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::Storage(format!("text index garbage collection: {e}")))?;
         if let Some(dir) = &self.dir {
             dir.clear_cache();
         }
