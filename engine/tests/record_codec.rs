@@ -454,22 +454,7 @@ fn format2_rows_read_and_migrate_as_the_format2_engine_wrote_them() {
 fn non_finite_floats_in_a_record_are_corruption() {
     let r = Row {
         metadata: [("x".to_owned(), MetaValue::Float(1.5))].into(),
-        ..Row::from(RowFormat2 {
-            id: 1,
-            namespace: "n".into(),
-            key: None,
-            text: None,
-            kind: Kind::Source,
-            metadata: Default::default(),
-            created_at: 0,
-            surfaced_at: 0,
-            valid_until: None,
-            depth: Depth::Level(1.0),
-            derived_from: vec![],
-            superseded_by: None,
-            supersedes: None,
-            created_seq: 1,
-        })
+        ..plain_row(Depth::Level(1.0))
     };
     let bytes = oubli::storage::encode(&r).unwrap();
     let at = bytes
@@ -492,24 +477,7 @@ fn non_finite_floats_in_a_record_are_corruption() {
 /// outside `[0, 1]`) are corruption; both zeros still read back bit for bit.
 #[test]
 fn depth_levels_the_engine_never_writes_are_corruption() {
-    let row = |depth| {
-        Row::from(RowFormat2 {
-            id: 1,
-            namespace: "n".into(),
-            key: None,
-            text: None,
-            kind: Kind::Source,
-            metadata: Default::default(),
-            created_at: 0,
-            surfaced_at: 0,
-            valid_until: None,
-            depth,
-            derived_from: vec![],
-            superseded_by: None,
-            supersedes: None,
-            created_seq: 1,
-        })
-    };
+    let row = plain_row;
     for level in [
         f64::NAN,
         f64::INFINITY,
@@ -532,4 +500,24 @@ fn depth_levels_the_engine_never_writes_are_corruption() {
         let back = oubli::storage::decode::<Row>(&bytes).unwrap();
         assert!(back.depth.identical(Depth::Level(level)), "{level}");
     }
+}
+
+/// A minimal row record with `depth` and no metadata.
+fn plain_row(depth: Depth) -> Row {
+    Row::from(RowFormat2 {
+        id: 1,
+        namespace: "n".into(),
+        key: None,
+        text: None,
+        kind: Kind::Source,
+        metadata: Default::default(),
+        created_at: 0,
+        surfaced_at: 0,
+        valid_until: None,
+        depth,
+        derived_from: vec![],
+        superseded_by: None,
+        supersedes: None,
+        created_seq: 1,
+    })
 }
