@@ -180,10 +180,35 @@ fn check_contents(s: &Store, fx: Fixture) {
     assert_eq!(shop.len(), 1);
     assert_eq!(shop[0].metadata["price"], MetaValue::Str("2".into()));
 
-    // The log is the older engine's, unchanged.
+    // The log is the older engine's, unchanged, and verifies; a writable open may have
+    // appended what `check_appended` allows after it.
     let (seq, head) = s.head().unwrap();
-    assert_eq!((seq, hex(&head).as_str()), (fx.head_seq, fx.head_hash));
+    assert!(seq >= fx.head_seq);
+    let old_head = s.events(fx.head_seq + 1, fx.head_seq + 1).unwrap();
+    match old_head.first() {
+        Some(next) => assert_eq!(hex(&next.prev_hash), fx.head_hash),
+        None => assert_eq!((seq, hex(&head).as_str()), (fx.head_seq, fx.head_hash)),
+    }
     s.verify_log(None).unwrap();
+}
+
+/// The events a writable open of an older store appends after its log: exactly one `config`
+/// event committing to this engine's canonicalizer (the fixtures were written with an older
+/// one, and targeting from then on follows the new rules), touching no row.
+fn check_appended(before: &BTreeMap<u64, Vec<u8>>, after: &BTreeMap<u64, Vec<u8>>, s: &Store) {
+    let old_len = before.len() as u64;
+    for (seq, bytes) in before {
+        assert_eq!(after.get(seq), Some(bytes), "event {seq} changed");
+    }
+    assert_eq!(after.len() as u64, old_len + 1, "one event appended");
+    let e = &s.events(old_len + 1, old_len + 1).unwrap()[0];
+    assert_eq!(e.kind, oubli::EventKind::Config);
+    assert!(e.transitions.is_empty() && e.digests.is_empty());
+    let version = format!("oubli-canonicalizer:{}", oubli::CANONICALIZER_VERSION);
+    assert_eq!(
+        e.commitments,
+        vec![*blake3::hash(version.as_bytes()).as_bytes()]
+    );
 }
 
 fn writable_open_migrates_and_keeps_the_log(fx: Fixture) {
@@ -199,8 +224,17 @@ fn writable_open_migrates_and_keeps_the_log(fx: Fixture) {
         s.close().unwrap();
     }
     assert_eq!(format_of(&t.path), storage::FORMAT_VERSION);
-    assert_eq!(raw_table(&t.path, EVENTS), events);
-    assert_eq!(raw_table(&t.path, CHECKPOINTS), checkpoints);
+    {
+        let s = Store::open_with(&t.path, opts(true)).unwrap();
+        check_appended(&events, &raw_table(&t.path, EVENTS), &s);
+    }
+    // The old checkpoints are kept as they were (the appended event may add its own).
+    let now = raw_table(&t.path, CHECKPOINTS);
+    assert!(checkpoints.iter().all(|(seq, c)| now.get(seq) == Some(c)));
+    assert!(
+        now.keys()
+            .all(|seq| checkpoints.contains_key(seq) || *seq > fx.head_seq)
+    );
     assert_eq!(raw_table(&t.path, RECEIPTS), receipts);
 
     // The independent verifier checks the migrated file against the old receipt: every live
