@@ -441,3 +441,45 @@ fn a_store_written_by_an_older_canonicalizer_logs_the_upgrade_once() {
     let s = Store::open_with(&t.path, opts).unwrap();
     assert_eq!(s.head().unwrap().0, seq, "no second upgrade event");
 }
+
+/// Commentary after the description ("..., it was entered by mistake") and words naming the
+/// record ("the entry saying ...") are not evidence the row must hold; they never widen a
+/// request either.
+#[test]
+fn commentary_and_record_words_are_no_evidence_and_never_widen() {
+    let facts: &[&str] = &[
+        "Yael Mizrahi is allergic to penicillin.",
+        "Yael Mizrahi is not allergic to cephalosporins.",
+        "Yael Mizrahi tolerates ibuprofen well.",
+        "Yael Mizrahi's phone is 052-903-1177.",
+        "Sami Odeh works at the harbour office.",
+        "Sami Odeh lives in Haifa.",
+        "Lena Berg booked a flight to Oslo.",
+        "Lena Berg booked a hotel in Bergen.",
+    ];
+    // The request's description alone decides which row it is.
+    let left = survivors_after_purge(
+        facts,
+        "the entry saying Yael is not allergic to cephalosporins, nobody has actually tested that",
+    );
+    assert!(!left.iter().any(|t| t.contains("cephalosporins")));
+    assert_eq!(left.len(), facts.len() - 1, "{left:?}");
+    let left = survivors_after_purge(
+        facts,
+        "Yael's penicillin allergy record, it was entered for the wrong patient",
+    );
+    assert!(!left.iter().any(|t| t.contains("penicillin")));
+    assert_eq!(left.len(), facts.len() - 1, "{left:?}");
+    // A request that only names its subject keeps its commentary as evidence: no row holds
+    // it, so nothing is erased (never "everything about Sami").
+    let left = survivors_after_purge(facts, "Sami Odeh, he has left the company");
+    assert_eq!(left.len(), facts.len(), "{left:?}");
+    // "all" inside commentary does not make the request subject-wide.
+    let left = survivors_after_purge(facts, "Lena's Oslo flight, she cancelled all of it");
+    assert!(!left.iter().any(|t| t.contains("Oslo")));
+    assert!(left.iter().any(|t| t.contains("Bergen")), "{left:?}");
+    // A record word alone is the attribute: "Yael's record" on a store without it is a
+    // no-match, not everything about Yael or anyone else.
+    let left = survivors_after_purge(facts, "Yael's record");
+    assert_eq!(left.len(), facts.len(), "{left:?}");
+}

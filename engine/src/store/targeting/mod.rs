@@ -27,6 +27,7 @@
 //! why.
 
 mod consult;
+pub(crate) mod framing;
 pub(crate) mod query;
 pub(crate) mod score;
 

@@ -54,6 +54,16 @@ pub(crate) fn is_title(form: &str) -> bool {
     TITLES.contains(&form)
 }
 
+/// True for a negation word ("not", "never", "doesnt").
+pub(crate) fn is_negation(form: &str) -> bool {
+    NEGATIONS.contains(&form)
+}
+
+/// True for a word that widens a request to everything about its subject ("everything").
+pub(crate) fn is_fan_out(form: &str) -> bool {
+    FAN_OUT.contains(&form)
+}
+
 /// True if `text` states something negatively.
 pub(crate) fn is_negated(text: &str) -> bool {
     text::tokens(text)
@@ -72,6 +82,9 @@ pub(crate) struct QWord {
     pub name: bool,
     /// The chunk index in the query.
     pub pos: usize,
+    /// True for a word naming the stored record ("entry", "status") in a query that describes
+    /// its attribute otherwise: evidence where a row holds it, not missing where it does not.
+    pub optional: bool,
 }
 
 /// A run of query chunks joined by identifier separators that holds a digit: every digit chunk
@@ -140,10 +153,15 @@ impl QueryShape {
             .into_iter()
             .filter(|i| typed_kind(i.kind))
             .collect();
-        let negated = is_negated(text);
-        let fan_out = chunks
-            .iter()
-            .any(|c| FAN_OUT.contains(&c.form.as_str()) && standalone(text, &c.span));
+        // Commentary ("..., it was entered by mistake") and words naming the record ("the entry
+        // saying ...") are no evidence the target must hold (see `framing`).
+        let framing = super::framing::frame(text, &chunks);
+        let negated = is_negated(&framing.description_text(text, &chunks));
+        let fan_out = chunks.iter().enumerate().any(|(i, c)| {
+            framing.in_description(i)
+                && FAN_OUT.contains(&c.form.as_str())
+                && standalone(text, &c.span)
+        });
 
         let mut words = Vec::new();
         for (pos, c) in chunks.iter().enumerate() {
@@ -160,9 +178,14 @@ impl QueryShape {
                 && text[chunks[pos - 1].span.end..c.span.start]
                     .chars()
                     .all(|ch| ch == '\'' || ch == '’');
-            if possessive_s || c.form.is_empty() {
+            if possessive_s || c.form.is_empty() || framing.set_aside(pos, c) {
                 continue;
             }
+            // "the Gold status record": a word naming the record is evidence where the row
+            // holds it, and no missing evidence where it does not.
+            let optional = framing.drop_reference_words
+                && super::framing::is_reference_word(&c.form)
+                && !name_like(c);
             let lower = c.form.as_str();
             if text::is_stopword(lower)
                 || NEGATIONS.contains(&lower)
@@ -179,6 +202,7 @@ impl QueryShape {
                 chunk: c.clone(),
                 name,
                 pos,
+                optional,
             });
         }
         // The first word of a query is capitalized by grammar, not because it is a name, when
@@ -312,9 +336,10 @@ impl QueryShape {
         }
     }
 
-    /// Number of evidence units: words plus identifier constraints.
+    /// Number of evidence units every row is measured against: words (optional ones aside)
+    /// plus identifier constraints.
     pub fn units(&self) -> usize {
-        self.words.len() + self.typed.len() + self.codes.len()
+        self.words.iter().filter(|w| !w.optional).count() + self.typed.len() + self.codes.len()
     }
 
     /// True if the query has identifiers: they decide, names and words only rank.

@@ -323,8 +323,20 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // Identifiers are attribute evidence: "Tom's 4821" is about the PIN.
     let mut attribute_units = q.typed.len() + q.codes.len();
     let mut attribute_hits = attribute_units - missing.len();
+    // Optional words the row holds join the units it is measured against.
+    let mut optional_hits = 0usize;
     for (wi, w) in q.words.iter().enumerate() {
         let attribute = !q.in_name_run(wi) && !super::query::is_request_word(&w.stem);
+        if w.optional {
+            if find_word(w, row).is_some() || code_parts.contains(&w.pos) {
+                optional_hits += 1;
+                hit_units += 1;
+                attribute_units += usize::from(attribute);
+                attribute_hits += usize::from(attribute);
+                matched.push(w.stem.clone());
+            }
+            continue;
+        }
         attribute_units += usize::from(attribute);
         if code_parts.contains(&w.pos) {
             hit_units += 1;
@@ -520,7 +532,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             }
         }
     }
-    let units = q.units().max(1);
+    let units = (q.units() + optional_hits).max(1);
     let coverage = hit_units as f64 / units as f64;
     let polarity_ok = if evidence.is_empty() {
         row.negated.iter().any(|&n| n) == q.negated

@@ -1,0 +1,359 @@
+//! Request framing: which part of a forgetting request describes its target, and which part is
+//! commentary about it.
+//!
+//! People rarely ask for an erasure in a bare noun phrase. They add why ("the sulfa allergy
+//! listed for Rania Aziz, it was entered by mistake"), lead with what happened ("We changed the
+//! locks, so please erase the old front door code"), and name the thing through the store
+//! itself ("the entry saying ...", "Ahmad's smoking status", "the note about ..."). Counting
+//! every one of those words as evidence the targeted row must hold makes the right row miss the
+//! coverage threshold. This module splits a request into clause segments and marks:
+//!
+//! - **commentary**: a segment after a clause break (`,` `;` `—` `–` ` - ` or a sentence end)
+//!   that opens with a subject pronoun or a conjunction ("it was ...", "she moved", "because",
+//!   "so ..."), unless it is itself a request with content ("so please erase the old door
+//!   code"); a leading segment without a request verb when a later one has a request with
+//!   content ("We changed the locks, so please erase ...");
+//! - **reference words**: words that name the stored record rather than the fact ("entry",
+//!   "note", "record", "status", "details", "saying", "listed"). They are optional evidence: a
+//!   row holding one ("Gold status") counts it, a row without one is not missing anything.
+//!
+//! Both only ever *remove* evidence from a request that still describes its target on its own:
+//! commentary is set aside only when the description holds an attribute word, an identifier or
+//! "everything"; reference words become optional only when another attribute word remains. A request whose
+//! only content is commentary or reference words keeps every word, so it can never widen to
+//! "everything about" its subject. Names in commentary are set aside only when the description
+//! names a subject or an identifier itself. Identifiers are never set aside. Negation and
+//! "everything" are read from the description alone ("the booking, she cancelled all of it" is
+//! not a request for everything).
+
+use crate::canon::Chunk;
+use crate::index::keys::{has_digit, name_like};
+use crate::text;
+
+/// Subject pronouns: a clause they open after a clause break is commentary ("she asked us to
+/// delete it", "it was entered by mistake"). Possessive determiners ("her old one") continue
+/// the description and are not here; demonstratives count only before an auxiliary (see
+/// [`DEMONSTRATIVES`]).
+const PRONOUNS: &[&str] = &[
+    "he", "she", "they", "it", "we", "i", "you", "nobody", "someone", "somebody", "everyone",
+    "there",
+];
+
+/// Conjunctions: a clause they open after a clause break is commentary ("because ...", "so
+/// ..."), unless it is itself a request with content ("so please erase the old door code").
+const CONJUNCTIONS: &[&str] = &[
+    "because", "since", "so", "but", "which", "who", "as", "though", "although",
+];
+
+/// Demonstratives: they open commentary only when an auxiliary follows within two words ("that
+/// number is out of service", "this was wrong"), not as determiners ("that one from 2019").
+const DEMONSTRATIVES: &[&str] = &["that", "this", "those", "these"];
+
+/// Auxiliaries (and the contracted forms' chunks) that make a demonstrative a subject.
+const AUXILIARIES: &[&str] = &[
+    "is", "was", "are", "were", "has", "had", "have", "s", "will", "would", "ll", "d", "isn",
+    "wasn", "won", "can", "could", "should", "must", "might", "may", "got", "needs", "need",
+];
+
+/// Words that name a stored record rather than the fact it holds.
+const REFERENCE_WORDS: &[&str] = &[
+    "entry",
+    "entries",
+    "note",
+    "notes",
+    "record",
+    "records",
+    "status",
+    "detail",
+    "details",
+    "info",
+    "information",
+    "data",
+    "memory",
+    "memories",
+    "mention",
+    "mentions",
+    "saying",
+    "says",
+    "said",
+    "stating",
+    "states",
+    "stated",
+    "listed",
+    "logged",
+    "recorded",
+    "stored",
+    "saved",
+    "noted",
+    "entered",
+    "filed",
+];
+
+/// Request verbs (shared with the query parser's list).
+fn is_request(form: &str) -> bool {
+    super::query::is_request_word(form)
+}
+
+/// True for a word that names a stored record ("entry", "note", "status").
+pub(crate) fn is_reference_word(form: &str) -> bool {
+    REFERENCE_WORDS.contains(&form)
+}
+
+/// What the framing found, per chunk of the request.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Framing {
+    /// True for chunks in commentary segments.
+    pub commentary: Vec<bool>,
+    /// True if commentary words are set aside (the description stands on its own).
+    pub drop_commentary: bool,
+    /// True if commentary names are set aside too (the description names a subject or holds
+    /// an identifier).
+    pub drop_commentary_names: bool,
+    /// True if reference words are set aside (the description keeps another attribute word).
+    pub drop_reference_words: bool,
+}
+
+impl Framing {
+    /// True if the chunk at `pos` is set aside as commentary.
+    pub fn set_aside(&self, pos: usize, chunk: &Chunk) -> bool {
+        if !self.drop_commentary || !self.commentary.get(pos).copied().unwrap_or(false) {
+            return false;
+        }
+        if has_digit(chunk) {
+            return false;
+        }
+        !name_like(chunk) || self.drop_commentary_names
+    }
+
+    /// True if the chunk at `pos` belongs to the description (or nothing is set aside).
+    pub fn in_description(&self, pos: usize) -> bool {
+        !self.drop_commentary || !self.commentary.get(pos).copied().unwrap_or(false)
+    }
+
+    /// The text of the description: the original text of each run of description chunks,
+    /// joined by spaces (the whole text when nothing is set aside).
+    pub fn description_text(&self, text: &str, chunks: &[Chunk]) -> String {
+        if !self.drop_commentary {
+            return text.to_owned();
+        }
+        let mut out = String::new();
+        let mut i = 0;
+        while i < chunks.len() {
+            if !self.in_description(i) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chunks.len() && self.in_description(i) {
+                i += 1;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&text[chunks[start].span.start..chunks[i - 1].span.end]);
+        }
+        out
+    }
+}
+
+/// True if the text between two chunks breaks a clause.
+fn clause_break(text: &str, prev: &Chunk, next: &Chunk) -> bool {
+    let between = &text[prev.span.end..next.span.start];
+    if between.contains([',', ';', '—', '–', '!', '?']) || between.contains(" - ") {
+        return true;
+    }
+    // A period ends a sentence when white space follows it and it does not close a title or an
+    // initial ("Dr. Katz", "J. Smith").
+    between.contains(". ") && prev.form.chars().count() > 1 && !super::query::is_title(&prev.form)
+}
+
+/// True if a chunk of content: a word that is not a stopword, a request or reference word, a
+/// negation or an opener; or a digit-bearing chunk.
+fn content(c: &Chunk) -> bool {
+    has_digit(c)
+        || !(text::is_stopword(&c.form)
+            || is_request(&c.form)
+            || is_reference_word(&c.form)
+            || PRONOUNS.contains(&c.form.as_str())
+            || CONJUNCTIONS.contains(&c.form.as_str())
+            || DEMONSTRATIVES.contains(&c.form.as_str())
+            || super::query::is_negation(&c.form)
+            || super::query::is_title(&c.form)
+            || c.form.chars().count() < 2)
+}
+
+/// How a clause segment opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opens {
+    /// The first segment, or one continuing the description.
+    Description,
+    /// A subject pronoun (or a demonstrative before an auxiliary): commentary.
+    Pronoun,
+    /// A conjunction: commentary unless it is a request with content.
+    Conjunction,
+}
+
+/// Frames the request whose chunks are `chunks`.
+pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
+    if chunks.is_empty() {
+        return Framing::default();
+    }
+    // Segments: (first chunk, end chunk, how it opens).
+    let mut segments: Vec<(usize, usize, Opens)> = Vec::new();
+    let mut start = 0;
+    for i in 1..=chunks.len() {
+        if i == chunks.len() || clause_break(text, &chunks[i - 1], &chunks[i]) {
+            let first = chunks[start].form.as_str();
+            let next = chunks.get(start + 1).map(|n| n.form.as_str());
+            let opens = if start == 0 {
+                Opens::Description
+            } else if PRONOUNS.contains(&first)
+                || DEMONSTRATIVES.contains(&first)
+                    && chunks[start + 1..i.min(start + 3)]
+                        .iter()
+                        .any(|n| AUXILIARIES.contains(&n.form.as_str()))
+            {
+                Opens::Pronoun
+            } else if CONJUNCTIONS.contains(&first)
+                && !(first == "as" && matches!(next, Some("of" | "well")))
+            {
+                Opens::Conjunction
+            } else {
+                Opens::Description
+            };
+            segments.push((start, i, opens));
+            start = i;
+        }
+    }
+    let requests_with_content: Vec<bool> = segments
+        .iter()
+        .map(|&(a, b, opens)| {
+            opens != Opens::Pronoun
+                && chunks[a..b].iter().any(|c| is_request(&c.form))
+                && chunks[a..b].iter().any(|c| content(c) && !name_like(c))
+        })
+        .collect();
+    let description: Vec<bool> = if requests_with_content.iter().any(|&r| r) {
+        requests_with_content
+    } else {
+        segments.iter().map(|s| s.2 == Opens::Description).collect()
+    };
+    let mut commentary = vec![false; chunks.len()];
+    for (&(a, b, _), &d) in segments.iter().zip(&description) {
+        if !d {
+            commentary[a..b].iter_mut().for_each(|c| *c = true);
+        }
+    }
+    let desc = || {
+        chunks
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !commentary[*i])
+            .map(|(_, c)| c)
+    };
+    let attribute_words = desc()
+        .filter(|c| content(c) && !name_like(c) && !has_digit(c))
+        .count();
+    let identifiers = desc().any(has_digit);
+    let names = desc().any(|c| name_like(c) && content(c));
+    let fan_out = desc().any(|c| super::query::is_fan_out(&c.form));
+    Framing {
+        drop_commentary: commentary.iter().any(|&c| c)
+            && (attribute_words > 0 || identifiers || fan_out),
+        drop_commentary_names: names || identifiers,
+        drop_reference_words: attribute_words > 0,
+        commentary,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canon;
+
+    fn kept(text: &str) -> Vec<String> {
+        let chunks = canon::chunks(text);
+        let f = frame(text, &chunks);
+        chunks
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| !f.set_aside(*i, c))
+            .map(|(_, c)| c.form.clone())
+            .collect()
+    }
+
+    #[test]
+    fn trailing_commentary_is_set_aside() {
+        assert_eq!(
+            kept("the sulfa allergy listed for Rania Aziz, it was entered by mistake"),
+            ["the", "sulfa", "allergy", "listed", "for", "rania", "aziz"]
+        );
+        // A pronoun's clause is commentary even when it holds a request verb.
+        assert_eq!(
+            kept("Priya's e-mail address, she asked us to delete it"),
+            ["priya", "s", "e", "mail", "address"]
+        );
+        assert_eq!(
+            kept("Sven's opt-out from marketing calls, he asked us to reset that"),
+            ["sven", "s", "opt", "out", "from", "marketing", "calls"]
+        );
+        assert_eq!(
+            kept("extension 310 for the front desk, that number is out of service"),
+            ["extension", "310", "for", "the", "front", "desk"]
+        );
+    }
+
+    #[test]
+    fn continuations_stay() {
+        // A determiner, a possessive and "as of" continue the description.
+        let t = "Esther's former family doctor, that one before 2024";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+        let t = "Anna's phone number, her old one";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+        let t = "Pablo's prednisone dose, as of March";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+    }
+
+    #[test]
+    fn a_later_request_with_content_is_the_description() {
+        assert_eq!(
+            kept("We changed the locks, so please erase the old front door code 4512"),
+            [
+                "so", "please", "erase", "the", "old", "front", "door", "code", "4512"
+            ]
+        );
+        // An anaphoric "so drop it" has no content: the first segment describes the target.
+        assert_eq!(
+            kept("Tamar Peretz's Ward 4 admission; she was discharged yesterday, so drop it"),
+            ["tamar", "peretz", "s", "ward", "4", "admission"]
+        );
+    }
+
+    #[test]
+    fn a_request_that_is_only_a_subject_keeps_its_commentary() {
+        // Setting the commentary aside would leave "Sami Odeh" alone: everything about him.
+        let t = "Sami Odeh, he has left the company";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+    }
+
+    #[test]
+    fn reference_words_are_optional_only_beside_another_attribute_word() {
+        let f = |t: &str| frame(t, &canon::chunks(t)).drop_reference_words;
+        assert!(f("Ahmad's smoking status"));
+        assert!(f("the expired Gold status record for Kittipong"));
+        assert!(!f("Priya's record"));
+        assert!(!f("the note about Ana"));
+    }
+
+    #[test]
+    fn names_in_commentary_stay_when_the_description_names_nobody() {
+        let t = "the car loan; it was paid off early by Oluwaseun";
+        assert_eq!(kept(t), ["the", "car", "loan", "oluwaseun"]);
+    }
+
+    #[test]
+    fn titles_and_initials_do_not_end_a_sentence() {
+        let t = "the note about Dr. Leah Katz not taking new patients";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+    }
+}
