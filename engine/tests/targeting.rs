@@ -483,3 +483,41 @@ fn commentary_and_record_words_are_no_evidence_and_never_widen() {
     let left = survivors_after_purge(facts, "Yael's record");
     assert_eq!(left.len(), facts.len(), "{left:?}");
 }
+
+/// A hyphenated given name written with a lowercase second half ("Ji-su", "Jun-seo") is one
+/// name: the whole of it must match, so "Park Jun-seo" never reaches "Park Jun-young".
+#[test]
+fn hyphenated_given_names_are_whole_names() {
+    let facts: &[&str] = &[
+        "Park Jun-seo's annual salary is 67 million won.",
+        "Park Jun-young's annual salary is 71 million won.",
+        "Park Jun-seo's manager is Shin Ha-ram.",
+    ];
+    let left = survivors_after_purge(facts, "Park Jun-seo's annual salary");
+    assert_eq!(
+        left,
+        [
+            "Park Jun-young's annual salary is 71 million won.",
+            "Park Jun-seo's manager is Shin Ha-ram."
+        ]
+    );
+    let left = survivors_after_purge(facts, "Park Jun-young's salary");
+    assert_eq!(left.len(), 2);
+    assert!(!left.iter().any(|t| t.contains("71 million")));
+}
+
+/// A given name written in Latin letters must match every syllable of a Hangul or Han name it
+/// is compared with: "Kim Ji-su" is 김지수, never 김지호.
+#[test]
+fn romanized_given_names_match_every_syllable_across_scripts() {
+    let facts: &[&str] = &[
+        "김지수 is a candidate for the Finance Controller role.",
+        "김지수's interview is on 22 May at 14:00.",
+        "김지호 is a candidate for the Tax Manager role.",
+    ];
+    let left = survivors_after_purge(facts, "everything about the candidate Kim Ji-su");
+    assert_eq!(left, ["김지호 is a candidate for the Tax Manager role."]);
+    let left = survivors_after_purge(facts, "everything about Kim Ji-ho");
+    assert_eq!(left.len(), 2);
+    assert!(left.iter().all(|t| t.contains("김지수")));
+}

@@ -196,7 +196,8 @@ impl QueryShape {
             }
             let stem = keys::stem(lower);
             // "Delete Priya's number": a capitalized request word names nobody.
-            let name = name_like(c) && !is_request_word(&stem);
+            let name = (name_like(c) || super::score::name_part(text, &chunks, pos))
+                && !is_request_word(&stem);
             words.push(QWord {
                 stem,
                 chunk: c.clone(),

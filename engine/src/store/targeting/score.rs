@@ -193,6 +193,29 @@ fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<usize> {
     (!after.contains(first)).then_some(end + 1)
 }
 
+/// True if chunk `i` of `chunks` (of `text`) is written as part of a name: capitalized (or
+/// from a caseless script), or the lowercase second half of a hyphenated given name ("Ji-su",
+/// "Jun-seo", "Wei-ming"): a Latin chunk glued by a hyphen to a capitalized chunk of two
+/// letters or more that does not start the text (where "Follow-up" is capitalized by grammar).
+pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
+    let c = &chunks[i];
+    if c.capitalized {
+        return true;
+    }
+    let Some(prev) = i.checked_sub(1).map(|p| &chunks[p]) else {
+        return false;
+    };
+    i >= 2
+        && prev.capitalized
+        && prev.script == Script::Latin
+        && c.script == Script::Latin
+        && prev.form.chars().count() >= 2
+        && &text[prev.span.end..c.span.start] == "-"
+        && !has_digit(c)
+        && !has_digit(prev)
+        && !crate::text::is_stopword(&c.form)
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -455,9 +478,28 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     row.chunks[rp].gap == Some(canon::Gap::Joiner)
                 };
                 let latin = cased(rc.script) && cased(qw.chunk.script);
+                // A Hangul name is one unspaced word of syllables, one romanized syllable each.
+                // Where the query romanizes two syllables of one name as one word ("Ji-su"),
+                // the row's syllable next to the matched one must be the query's next
+                // syllable: "Kim Ji-su" is not 김지호. (Words the query spaces apart may span
+                // several syllables, and Han readings are not one syllable per character in
+                // every language: "Sato Takeru" is 佐藤健, so Han rows are left out.)
+                let (lo, hi) = (rp.min(rn as usize), rp.max(rn as usize));
+                let (qa, qb) = if dq > 0 {
+                    (&q.words[wi].chunk, &qw.chunk)
+                } else {
+                    (&qw.chunk, &q.words[wi].chunk)
+                };
+                let one_query_word = qa.span.end <= qb.span.start
+                    && matches!(&q.text[qa.span.end..qb.span.start], "" | "-");
+                let unspaced = one_query_word
+                    && qa.script == Script::Latin
+                    && qb.script == Script::Latin
+                    && rc.script == Script::Hangul
+                    && row.chunks[rp].script == rc.script
+                    && row.chunks[lo].span.end == row.chunks[hi].span.start;
                 if joined
-                    && latin
-                    && rc.capitalized
+                    && (latin && name_part(row.text, &row.chunks, rn as usize) || unspaced)
                     && !super::query::is_title(&rc.form)
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
@@ -482,11 +524,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             continue;
         };
         let (lo, hi) = (a.min(b), a.max(b));
-        let before = lo.checked_sub(1).map(|i| &row.chunks[i]);
-        let after = row.chunks.get(hi + 1);
-        let extends = |c: &Chunk, joined: bool| {
+        let before = lo.checked_sub(1);
+        let after = (hi + 1 < row.chunks.len()).then_some(hi + 1);
+        let extends = |i: usize, joined: bool| {
+            let c = &row.chunks[i];
             joined
-                && c.capitalized
+                && name_part(row.text, &row.chunks, i)
                 && cased(c.script)
                 && !has_digit(c)
                 && !crate::text::is_stopword(&c.form)
@@ -495,24 +538,25 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         };
         // Only white space may stand between the parts of one name ("Zoe Lefevre: Rx" is two
         // things).
-        let spaced = |a: &Chunk, b: &Chunk| {
-            row.text[a.span.end..b.span.start]
+        let spaced = |a: usize, b: usize| {
+            row.text[row.chunks[a].span.end..row.chunks[b].span.start]
                 .chars()
                 .all(char::is_whitespace)
         };
-        if before.is_some_and(|c| extends(c, spaced(c, &row.chunks[lo])))
-            || after.is_some_and(|c| extends(c, spaced(&row.chunks[hi], c)))
+        if before.is_some_and(|i| extends(i, spaced(i, lo)))
+            || after.is_some_and(|i| extends(i, spaced(hi, i)))
         {
             longer_name = true;
         }
         // A hyphen glues a given name together: "Zhang Wei" is not "Zhang Wei-Ming".
         let full_name = run.len() >= 2 && word_hit[first] != word_hit[last];
-        if let Some(c) = after
+        if let Some(i) = after
             && full_name
             && veto.is_none()
-            && &row.text[row.chunks[hi].span.end..c.span.start] == "-"
-            && extends(c, true)
+            && &row.text[row.chunks[hi].span.end..row.chunks[i].span.start] == "-"
+            && extends(i, true)
         {
+            let c = &row.chunks[i];
             veto = Some(format!(
                 "names {:?}, not {:?}",
                 &row.text[row.chunks[lo].span.start..c.span.end],
