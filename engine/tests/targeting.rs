@@ -521,3 +521,25 @@ fn romanized_given_names_match_every_syllable_across_scripts() {
     assert_eq!(left.len(), 2);
     assert!(left.iter().all(|t| t.contains("김지수")));
 }
+
+/// A request that asks whether something holds ("whether ...", "... status", 能不能) fits a row
+/// of either polarity: a supersede of "Ahmad's smoking status" replaces "does not smoke".
+#[test]
+fn questions_of_truth_fit_rows_of_either_polarity() {
+    let (_t, s) = store_with(&[
+        "Ahmad Jaber does not smoke.",
+        "Ahmad Jaber's father smoked for 30 years.",
+        "Ahmad Jaber works as a taxi driver.",
+    ]);
+    s.supersede(
+        Target::query("Ahmad's smoking status"),
+        Inscription::new("Ahmad Jaber started smoking again in 2024."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert!(
+        !left.iter().any(|t| t.contains("does not smoke")),
+        "{left:?}"
+    );
+    assert!(left.iter().any(|t| t.contains("father smoked")), "{left:?}");
+}

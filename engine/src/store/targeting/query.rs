@@ -64,6 +64,27 @@ pub(crate) fn is_fan_out(form: &str) -> bool {
     FAN_OUT.contains(&form)
 }
 
+/// True if `text` asks whether something holds instead of stating it: "whether", "or not", a
+/// "status" ("smoking status", "visa status"), or a Chinese A-not-A question (能不能, 有没有,
+/// 是不是). Such a request fits a row of either polarity: "whether Ahmed has a credit card" is
+/// about "Ahmed does not have a credit card" as much as about "Ahmed has one".
+pub(crate) fn asks_about_truth(text: &str) -> bool {
+    let tokens = text::tokens(text);
+    if tokens
+        .iter()
+        .any(|t| t == "whether" || t == "status" || t == "statuses")
+        || tokens.windows(2).any(|w| w[0] == "or" && w[1] == "not")
+    {
+        return true;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars.windows(3).any(|w| {
+        w[0] == w[2]
+            && matches!(w[1], '不' | '没' | '沒')
+            && ('\u{4e00}'..='\u{9fff}').contains(&w[0])
+    })
+}
+
 /// True if `text` states something negatively.
 pub(crate) fn is_negated(text: &str) -> bool {
     text::tokens(text)
@@ -114,6 +135,9 @@ pub(crate) struct QueryShape {
     pub codes: Vec<CodeRun>,
     /// True if the query is negative.
     pub negated: bool,
+    /// True if the query asks about a fact's truth rather than stating it ("whether Ahmed has a
+    /// credit card", "Ahmad's smoking status", 能不能): rows of either polarity fit it.
+    pub polarity_neutral: bool,
     /// True if the query asks for everything about its subject (a standalone "everything",
     /// "all", "any", ... ; not "all-hands").
     pub fan_out: bool,
@@ -156,7 +180,9 @@ impl QueryShape {
         // Commentary ("..., it was entered by mistake") and words naming the record ("the entry
         // saying ...") are no evidence the target must hold (see `framing`).
         let framing = super::framing::frame(text, &chunks);
-        let negated = is_negated(&framing.description_text(text, &chunks));
+        let description = framing.description_text(text, &chunks);
+        let polarity_neutral = asks_about_truth(&description);
+        let negated = !polarity_neutral && is_negated(&description);
         let fan_out = chunks.iter().enumerate().any(|(i, c)| {
             framing.in_description(i)
                 && FAN_OUT.contains(&c.form.as_str())
@@ -188,6 +214,7 @@ impl QueryShape {
                 && !name_like(c);
             let lower = c.form.as_str();
             if text::is_stopword(lower)
+                || lower == "whether"
                 || NEGATIONS.contains(&lower)
                 || (FAN_OUT.contains(&lower) && standalone(text, &c.span))
                 || TITLES.contains(&lower)
@@ -331,6 +358,7 @@ impl QueryShape {
             typed,
             codes,
             negated,
+            polarity_neutral,
             fan_out,
             marked,
             keys,
@@ -401,6 +429,28 @@ mod tests {
         assert!(is_negated("Omar does not drink coffee"));
         assert!(is_negated("Leah isn't allergic"));
         assert!(!is_negated("Leah is allergic to penicillin"));
+    }
+
+    #[test]
+    fn questions_of_truth_are_polarity_neutral() {
+        for q in [
+            "whether Ahmed has a credit card",
+            "Ahmad's smoking status",
+            "does Lena eat meat or not",
+            "张强的信用卡能不能在境外用",
+            "他有没有车",
+        ] {
+            let shape = QueryShape::parse(q);
+            assert!(shape.polarity_neutral && !shape.negated, "{q}");
+        }
+        for q in [
+            "Ahmed does not have a credit card",
+            "他不吃肉",
+            "if it rains, Lena stays",
+        ] {
+            assert!(!asks_about_truth(q), "{q}");
+        }
+        assert!(QueryShape::parse("Ahmed does not have a credit card").negated);
     }
 
     #[test]

@@ -578,12 +578,14 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     }
     let units = (q.units() + optional_hits).max(1);
     let coverage = hit_units as f64 / units as f64;
-    let polarity_ok = if evidence.is_empty() {
+    let polarity_ok = if q.polarity_neutral {
+        true
+    } else if evidence.is_empty() {
         row.negated.iter().any(|&n| n) == q.negated
     } else {
         evidence.iter().all(|&c| row.negated[c] == q.negated)
     };
-    if q.negated != row.negated.iter().any(|&n| n) {
+    if !q.polarity_neutral && q.negated != row.negated.iter().any(|&n| n) {
         reasons.push(if q.negated {
             "query is negative, row is not".into()
         } else {
