@@ -543,3 +543,21 @@ fn questions_of_truth_fit_rows_of_either_polarity() {
     );
     assert!(left.iter().any(|t| t.contains("father smoked")), "{left:?}");
 }
+
+/// "Priya's husband's e-mail" is the husband's: a request about Priya's e-mail never erases it,
+/// and a request that names the relation does.
+#[test]
+fn a_possessive_relation_makes_another_subject() {
+    let facts: &[&str] = &[
+        "Priya Singh's e-mail is priya.singh@mailbox.in.",
+        "Priya Singh's husband's e-mail is arun.singh@mailbox.in.",
+        "Priya Singh's older brother lives in Pune.",
+    ];
+    let left = survivors_after_purge(facts, "Priya's e-mail address");
+    assert_eq!(left, &facts[1..]);
+    let left = survivors_after_purge(facts, "Priya's husband's e-mail");
+    assert_eq!(left, [facts[0], facts[2]]);
+    // Subject-wide requests still reach rows that mention the subject through a relation.
+    let left = survivors_after_purge(facts, "everything about Priya Singh");
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -216,6 +216,123 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
         && !crate::text::is_stopword(&c.form)
 }
 
+/// Nouns that name a person by their relation to someone: family, household and the people
+/// who serve or work with them. After a possessive ("Priya's husband", "Ahmad's father") they
+/// make that other person the subject of what follows.
+const RELATIONS: &[&str] = &[
+    "husband",
+    "wife",
+    "spouse",
+    "partner",
+    "fiance",
+    "fiancee",
+    "girlfriend",
+    "boyfriend",
+    "son",
+    "daughter",
+    "child",
+    "children",
+    "kid",
+    "kids",
+    "baby",
+    "stepson",
+    "stepdaughter",
+    "father",
+    "mother",
+    "dad",
+    "mum",
+    "mom",
+    "parent",
+    "parents",
+    "stepfather",
+    "stepmother",
+    "brother",
+    "sister",
+    "sibling",
+    "siblings",
+    "twin",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "grandson",
+    "granddaughter",
+    "grandchild",
+    "grandchildren",
+    "uncle",
+    "aunt",
+    "cousin",
+    "nephew",
+    "niece",
+    "friend",
+    "flatmate",
+    "roommate",
+    "neighbour",
+    "neighbor",
+    "colleague",
+    "boss",
+    "manager",
+    "assistant",
+    "secretary",
+    "employer",
+    "landlord",
+    "tenant",
+    "lawyer",
+    "accountant",
+    "doctor",
+    "dentist",
+    "nurse",
+    "carer",
+    "caregiver",
+    "nanny",
+    "babysitter",
+    "tutor",
+    "teacher",
+    "coach",
+    "guardian",
+    "sponsor",
+    "advisor",
+    "adviser",
+];
+
+/// Words that may stand between a possessive and a relation ("Priya's late husband").
+const RELATION_MODIFIERS: &[&str] = &[
+    "older", "younger", "elder", "eldest", "oldest", "youngest", "little", "big", "late", "ex",
+    "former", "new", "step", "first", "second", "best",
+];
+
+/// If the name ending at chunk `end` of `row` (or running on from it: "Priya Singh") is a
+/// possessive followed by a relation noun ("Priya's husband", "Ahmad's older brother"), the
+/// index of that relation chunk.
+fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize> {
+    // The rest of the row's name first ("Priya" of the query, "Priya Singh's" in the row).
+    let mut end = end;
+    while let Some(next) = row.chunks.get(end + 1)
+        && next.capitalized
+        && cased(next.script)
+        && row.text[row.chunks[end].span.end..next.span.start]
+            .chars()
+            .all(char::is_whitespace)
+    {
+        end += 1;
+    }
+    let s = row.chunks.get(end + 1)?;
+    let between = &row.text[row.chunks[end].span.end..s.span.start];
+    if s.form != "s" || !matches!(between, "'" | "’") {
+        return None;
+    }
+    let mut i = end + 2;
+    if row
+        .chunks
+        .get(i)
+        .is_some_and(|c| RELATION_MODIFIERS.contains(&c.form.as_str()))
+    {
+        i += 1;
+    }
+    let c = row.chunks.get(i)?;
+    (RELATIONS.contains(&c.form.as_str()) && c.script == Script::Latin).then_some(i)
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -560,6 +677,20 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!(
                 "names {:?}, not {:?}",
                 &row.text[row.chunks[lo].span.start..c.span.end],
+                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+            ));
+        }
+        // "Priya's husband's e-mail" is the husband's, not Priya's: a row where the query's
+        // subject is only the possessor of a relation the query does not name states a fact
+        // about someone else. ("Everything about Priya" still reaches it.)
+        if let Some(r) = possessive_relation(row, hi)
+            && veto.is_none()
+            && !q.fan_out
+            && !q.words.iter().any(|w| word_matches(w, &row.chunks[r]))
+        {
+            veto = Some(format!(
+                "is about {:?}, not {:?}",
+                &row.text[row.chunks[lo].span.start..row.chunks[r].span.end],
                 &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
             ));
         }
