@@ -682,8 +682,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
         // "Priya's husband's e-mail" is the husband's, not Priya's: a row where the query's
         // subject is only the possessor of a relation the query does not name states a fact
-        // about someone else. ("Everything about Priya" still reaches it.)
+        // about someone else. ("Everything about Priya" still reaches it, and so does a row
+        // of several clauses, where another clause may be about Priya herself.)
         if let Some(r) = possessive_relation(row, hi)
+            && row.clauses.len() <= 1
             && veto.is_none()
             && !q.fan_out
             && !q.words.iter().any(|w| word_matches(w, &row.chunks[r]))
