@@ -8,9 +8,11 @@
 //! every one of those words as evidence the targeted row must hold makes the right row miss the
 //! coverage threshold. This module splits a request into clause segments and marks:
 //!
-//! - **commentary**: a segment after a clause break (`,` `;` `—` `–` ` - ` or a sentence end)
-//!   that opens with a subject pronoun or a conjunction ("it was ...", "she moved", "because",
-//!   "so ..."), unless it is itself a request with content ("so please erase the old door
+//! - **commentary**: a segment after a clause break (`,` `;` `—` `–` ` - ` or a sentence end,
+//!   and their CJK and Arabic forms) that opens with a subject pronoun (of English or another
+//!   common language: "she moved", "她已经离职了", "він уже випустився") or a conjunction
+//!   ("because", "so ..."), or, after a strong break, with a possessive ("; her test came back
+//!   negative"), unless it is itself a request with content ("so please erase the old door
 //!   code"); a leading segment without a request verb when a later one has a request with
 //!   content ("We changed the locks, so please erase ...");
 //! - **reference words**: words that name the stored record rather than the fact ("entry",
@@ -26,8 +28,8 @@
 //! "everything" are read from the description alone ("the booking, she cancelled all of it" is
 //! not a request for everything).
 
-use crate::canon::Chunk;
-use crate::index::keys::{has_digit, name_like};
+use crate::canon::{self, Chunk};
+use crate::index::keys::has_digit;
 use crate::text;
 
 /// Subject pronouns: a clause they open after a clause break is commentary ("she asked us to
@@ -38,6 +40,79 @@ const PRONOUNS: &[&str] = &[
     "he", "she", "they", "it", "we", "i", "you", "nobody", "someone", "somebody", "everyone",
     "there",
 ];
+
+/// Subject pronouns of other languages, in the form a chunk has after folding (lowercase, no
+/// diacritics; Han one character per chunk): French, Spanish, Portuguese, Italian, German,
+/// Dutch, Russian, Ukrainian, Greek, Arabic, Hebrew, Chinese, Japanese. A request written in
+/// those languages frames its commentary the same way ("黄丽的代发工资单位，她已经离职了").
+const OTHER_PRONOUNS: &[&str] = &[
+    // French, Spanish, Portuguese, Italian.
+    "il",
+    "elle",
+    "ils",
+    "elles",
+    "nous",
+    "on",
+    "el",
+    "ella",
+    "ellos",
+    "ellas",
+    "nosotros",
+    "ele",
+    "eles",
+    "elas",
+    "nos",
+    "lui",
+    "lei",
+    "loro",
+    "noi",
+    // German, Dutch.
+    "er",
+    "sie",
+    "wir",
+    "hij",
+    "zij",
+    "ze",
+    // Russian, Ukrainian.
+    "он",
+    "она",
+    "оно",
+    "они",
+    "мы",
+    "я",
+    "він",
+    "вона",
+    "воно",
+    "вони",
+    "ми",
+    // Greek.
+    "αυτος",
+    "αυτη",
+    "αυτο",
+    "αυτοι",
+    "εμεις",
+    // Arabic, Hebrew.
+    "هو",
+    "هي",
+    "هم",
+    "نحن",
+    "הוא",
+    "היא",
+    "הם",
+    "הן",
+    "אנחנו",
+    // Chinese, Japanese (one character per chunk).
+    "他",
+    "她",
+    "它",
+    "我",
+    "彼",
+];
+
+/// Possessive determiners: after a strong break (`;`, a dash, a sentence end) they open a
+/// clause of commentary ("Shira's latex allergy; her patch test came back negative"); after a
+/// comma they continue the description ("Anna's phone number, her old one").
+const POSSESSIVES: &[&str] = &["her", "his", "their", "our", "my", "its"];
 
 /// Conjunctions: a clause they open after a clause break is commentary ("because ...", "so
 /// ..."), unless it is itself a request with content ("so please erase the old door code").
@@ -122,7 +197,7 @@ impl Framing {
         if has_digit(chunk) {
             return false;
         }
-        !name_like(chunk) || self.drop_commentary_names
+        !written_as_name(chunk) || self.drop_commentary_names
     }
 
     /// True if the chunk at `pos` belongs to the description (or nothing is set aside).
@@ -156,25 +231,62 @@ impl Framing {
     }
 }
 
-/// True if the text between two chunks breaks a clause.
-fn clause_break(text: &str, prev: &Chunk, next: &Chunk) -> bool {
+/// How strongly the text between two chunks breaks a clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Break {
+    /// No break.
+    None,
+    /// A comma (Latin, CJK or Arabic).
+    Comma,
+    /// A semicolon, a dash, or a sentence end.
+    Strong,
+}
+
+/// The clause break between two chunks.
+fn clause_break(text: &str, prev: &Chunk, next: &Chunk) -> Break {
     let between = &text[prev.span.end..next.span.start];
-    if between.contains([',', ';', '—', '–', '!', '?']) || between.contains(" - ") {
-        return true;
+    if between.contains([';', '；', '؛', '—', '–', '!', '?', '！', '？', '。'])
+        || between.contains(" - ")
+    {
+        return Break::Strong;
+    }
+    if between.contains([',', '，', '،']) {
+        return Break::Comma;
     }
     // A period ends a sentence when white space follows it and it does not close a title or an
     // initial ("Dr. Katz", "J. Smith").
-    between.contains(". ") && prev.form.chars().count() > 1 && !super::query::is_title(&prev.form)
+    if between.contains(". ")
+        && prev.form.chars().count() > 1
+        && !super::query::is_title(&prev.form)
+    {
+        Break::Strong
+    } else {
+        Break::None
+    }
+}
+
+/// True if chunk `c` of `text` is a subject pronoun of English or another common language
+/// (other scripts compared on the folded original, not on the transliterated form).
+fn is_pronoun(text: &str, c: &Chunk) -> bool {
+    PRONOUNS.contains(&c.form.as_str())
+        || OTHER_PRONOUNS.contains(&c.form.as_str())
+        || OTHER_PRONOUNS.contains(&canon::fold(&text[c.span.clone()]).as_str())
+}
+
+/// True if the chunk is written as a name: capitalized in a cased script (Latin, Cyrillic,
+/// Greek), or any word of a caseless one.
+fn written_as_name(c: &Chunk) -> bool {
+    c.capitalized || !super::score::cased(c.script)
 }
 
 /// True if a chunk of content: a word that is not a stopword, a request or reference word, a
 /// negation or an opener; or a digit-bearing chunk.
-fn content(c: &Chunk) -> bool {
+fn content(text: &str, c: &Chunk) -> bool {
     has_digit(c)
         || !(text::is_stopword(&c.form)
             || is_request(&c.form)
             || is_reference_word(&c.form)
-            || PRONOUNS.contains(&c.form.as_str())
+            || is_pronoun(text, c)
             || CONJUNCTIONS.contains(&c.form.as_str())
             || DEMONSTRATIVES.contains(&c.form.as_str())
             || super::query::is_negation(&c.form)
@@ -201,13 +313,21 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
     // Segments: (first chunk, end chunk, how it opens).
     let mut segments: Vec<(usize, usize, Opens)> = Vec::new();
     let mut start = 0;
+    // The break before the segment that starts at `start`.
+    let mut opened_by = Break::None;
     for i in 1..=chunks.len() {
-        if i == chunks.len() || clause_break(text, &chunks[i - 1], &chunks[i]) {
+        let brk = if i == chunks.len() {
+            Break::Strong
+        } else {
+            clause_break(text, &chunks[i - 1], &chunks[i])
+        };
+        if brk != Break::None {
             let first = chunks[start].form.as_str();
             let next = chunks.get(start + 1).map(|n| n.form.as_str());
             let opens = if start == 0 {
                 Opens::Description
-            } else if PRONOUNS.contains(&first)
+            } else if is_pronoun(text, &chunks[start])
+                || opened_by == Break::Strong && POSSESSIVES.contains(&first)
                 || DEMONSTRATIVES.contains(&first)
                     && chunks[start + 1..i.min(start + 3)]
                         .iter()
@@ -223,6 +343,7 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
             };
             segments.push((start, i, opens));
             start = i;
+            opened_by = brk;
         }
     }
     let requests_with_content: Vec<bool> = segments
@@ -230,7 +351,9 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
         .map(|&(a, b, opens)| {
             opens != Opens::Pronoun
                 && chunks[a..b].iter().any(|c| is_request(&c.form))
-                && chunks[a..b].iter().any(|c| content(c) && !name_like(c))
+                && chunks[a..b]
+                    .iter()
+                    .any(|c| content(text, c) && !written_as_name(c))
         })
         .collect();
     let description: Vec<bool> = if requests_with_content.iter().any(|&r| r) {
@@ -251,11 +374,17 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
             .filter(|(i, _)| !commentary[*i])
             .map(|(_, c)| c)
     };
-    let attribute_words = desc()
-        .filter(|c| content(c) && !name_like(c) && !has_digit(c))
+    // In a caseless script every word may be a name; a description of five syllables or more
+    // says more than a name (names there take two to four).
+    let caseless = desc()
+        .filter(|c| content(text, c) && !super::score::cased(c.script))
         .count();
+    let attribute_words = desc()
+        .filter(|c| content(text, c) && !written_as_name(c) && !has_digit(c))
+        .count()
+        + usize::from(caseless >= 5);
     let identifiers = desc().any(has_digit);
-    let names = desc().any(|c| name_like(c) && content(c));
+    let names = desc().any(|c| written_as_name(c) && content(text, c));
     let fan_out = desc().any(|c| super::query::is_fan_out(&c.form));
     Framing {
         drop_commentary: commentary.iter().any(|&c| c)
@@ -312,6 +441,20 @@ mod tests {
         assert_eq!(kept(t).len(), canon::chunks(t).len());
         let t = "Pablo's prednisone dose, as of March";
         assert_eq!(kept(t).len(), canon::chunks(t).len());
+    }
+
+    #[test]
+    fn commentary_in_other_languages_and_after_a_strong_break() {
+        assert_eq!(kept("黄丽的代发工资单位，她已经离职了").len(), 9);
+        assert_eq!(
+            kept("Shira Levi's latex allergy; her patch test came back negative"),
+            ["shira", "levi", "s", "latex", "allergy"]
+        );
+        // After a comma a possessive continues the description.
+        let t = "Anna's phone number, her old one";
+        assert_eq!(kept(t).len(), canon::chunks(t).len());
+        let t = "де навчається Тарас — він уже випустився";
+        assert_eq!(kept(t).len(), 3);
     }
 
     #[test]

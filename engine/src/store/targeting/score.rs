@@ -161,7 +161,7 @@ fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
 }
 
 /// Scripts with letter case, where a capital marks a name.
-fn cased(s: Script) -> bool {
+pub(crate) fn cased(s: Script) -> bool {
     matches!(s, Script::Latin | Script::Cyrillic | Script::Greek)
 }
 
