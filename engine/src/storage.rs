@@ -95,9 +95,19 @@ pub mod meta {
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
     /// u64 LE: total bytes of the vector snapshot.
     pub const SNAPSHOT_LEN: &str = "snapshot_len";
+    /// Present (empty) when the vector snapshot holds vectors of rows purged or rewritten since
+    /// it was written: the next scrub removes them.
+    pub const SNAPSHOT_DIRTY: &str = "snapshot_dirty";
     /// UTF-8: version of the canonicalizer the store's match keys and targeting use
     /// ([`crate::canon::CANONICALIZER_VERSION`]). Absent in stores written before it existed.
     pub const CANONICALIZER: &str = "canonicalizer";
+    /// Present (empty) when every free page of the file is known to hold zeros: set when the
+    /// store is created and when it is compacted into a fresh file, cleared after redb repairs
+    /// the file (a repair frees the pages of a torn commit without zeroing them). The vendored
+    /// redb zeroes every page it frees, so while this holds, a purge reaches its erasure point
+    /// without copying the file; without it, the scrub compacts the file once (a store written
+    /// before the vendored redb, see `vendor/redb/OUBLI-PATCH.md`).
+    pub const FREE_PAGES_ZEROED: &str = "free_pages_zeroed";
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.
@@ -378,6 +388,27 @@ impl Db {
             _ => None,
         }
     }
+}
+
+/// Removes [`meta::FREE_PAGES_ZEROED`] from the file (after redb repaired it). A file without
+/// it (or without a meta table: not a store, which the open reports) is left untouched.
+pub fn clear_free_pages_zeroed(db: &redb::Database) -> Result<()> {
+    use redb::ReadableDatabase;
+    if !free_pages_zeroed(&db.begin_read()?)? {
+        return Ok(());
+    }
+    let tx = db.begin_write()?;
+    tx.open_table(META)?.remove(meta::FREE_PAGES_ZEROED)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// True when [`meta::FREE_PAGES_ZEROED`] is set in the committed state `tx` reads.
+pub fn free_pages_zeroed(tx: &redb::ReadTransaction) -> Result<bool> {
+    Ok(match open_read(tx, META)? {
+        Some(m) => m.get(meta::FREE_PAGES_ZEROED)?.is_some(),
+        None => false,
+    })
 }
 
 /// Opens a table for reading; a table that was never created reads as absent (`None`).

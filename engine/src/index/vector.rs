@@ -53,6 +53,7 @@ fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
         snap_t.insert(i as u64, chunk)?;
     }
     let mut meta_t = tx.open_table(META)?;
+    meta_t.remove(meta::SNAPSHOT_DIRTY)?;
     meta_t.insert(
         meta::SNAPSHOT_MAX_ROW,
         snap.max_row.to_le_bytes().as_slice(),
@@ -117,7 +118,7 @@ impl VectorIndex {
             vi.snapshot = Some(Snapshot {
                 index,
                 max_row,
-                dirty: false,
+                dirty: meta_t.get(meta::SNAPSHOT_DIRTY)?.is_some(),
             });
         }
         let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
@@ -174,6 +175,16 @@ impl VectorIndex {
                 s.dirty = true;
             }
         }
+    }
+
+    /// True when a snapshot exists.
+    pub fn has_snapshot(&self) -> bool {
+        self.snapshot.is_some()
+    }
+
+    /// True when the snapshot's graph still holds bytes of a vector removed since it was built.
+    pub fn snapshot_dirty(&self) -> bool {
+        self.snapshot.as_ref().is_some_and(|s| s.dirty)
     }
 
     /// True when the snapshot still holds bytes of a removed vector.
@@ -291,6 +302,7 @@ impl VectorIndex {
             let mut meta_t = tx.open_table(META)?;
             meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
             meta_t.remove(meta::SNAPSHOT_LEN)?;
+            meta_t.remove(meta::SNAPSHOT_DIRTY)?;
         }
         if self.snapshot.take().is_some() {
             let vec_t = tx.open_table(VECTORS)?;

@@ -174,6 +174,8 @@ fn init_tables(db: &redb::Database, opts: &StoreOptions) -> Result<()> {
         let mut head = 0u64.to_le_bytes().to_vec();
         head.extend_from_slice(&genesis_hash(&public_key));
         m.insert(meta::HEAD, head.as_slice())?;
+        // A fresh file: nothing was ever freed in it without being zeroed.
+        m.insert(meta::FREE_PAGES_ZEROED, [].as_slice())?;
     }
     tx.commit()?;
     Ok(())
@@ -388,9 +390,19 @@ impl Inner {
                 storage::migrate(&db)?;
                 Ok(Db::Snapshot(db))
             } else {
+                let repaired = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let seen = repaired.clone();
                 let db = redb::Builder::new()
+                    .set_repair_callback(move |_| {
+                        seen.store(true, std::sync::atomic::Ordering::Relaxed);
+                    })
                     .open(path)
                     .map_err(|e| map_open_error(path, e))?;
+                if repaired.load(std::sync::atomic::Ordering::Relaxed) {
+                    // The repair freed the pages of a torn commit without zeroing them: the
+                    // next scrub must compact the file (see meta::FREE_PAGES_ZEROED).
+                    storage::clear_free_pages_zeroed(&db)?;
+                }
                 storage::migrate(&db)?;
                 Ok(Db::Writable(db))
             }

@@ -127,8 +127,8 @@ impl Store {
             return Ok(ids);
         }
         let completion = if self.opts.scrub_on_purge {
-            let seq = self.scrub()?;
-            Some((seq, self.head()?.1))
+            let (seq, kind) = self.scrub_as_needed()?;
+            Some((seq, self.head()?.1, kind.method()))
         } else {
             None
         };
@@ -161,6 +161,9 @@ impl Store {
             })?;
             body.erasure.completion_seq = completion.map(|c| c.0);
             body.erasure.completion_hash = completion.map(|c| c.1);
+            if let Some(c) = completion {
+                body.erasure.method = c.2.into();
+            }
             body.residual_audit = audit.summary;
             body.issued_at = self.now();
             self.write(|b| {

@@ -98,8 +98,14 @@ fn a_live_reader_defers_the_zeroing_until_it_ends() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let db = Database::create(file.path()).unwrap();
     let tx = db.begin_write().unwrap();
-    tx.open_table(T).unwrap().insert(5, secret(5).as_slice()).unwrap();
-    tx.open_table(T).unwrap().insert(6, secret(6).as_slice()).unwrap();
+    tx.open_table(T)
+        .unwrap()
+        .insert(5, secret(5).as_slice())
+        .unwrap();
+    tx.open_table(T)
+        .unwrap()
+        .insert(6, secret(6).as_slice())
+        .unwrap();
     tx.commit().unwrap();
     let reader = db.begin_read().unwrap();
     let tx = db.begin_write().unwrap();
@@ -108,13 +114,21 @@ fn a_live_reader_defers_the_zeroing_until_it_ends() {
     empty_commit(&db);
     // The reader's snapshot still holds the row: its pages must not be touched.
     assert_eq!(
-        reader.open_table(T).unwrap().get(5).unwrap().unwrap().value(),
+        reader
+            .open_table(T)
+            .unwrap()
+            .get(5)
+            .unwrap()
+            .unwrap()
+            .value(),
         secret(5).as_slice()
     );
     drop(reader);
     empty_commit(&db);
     // Rows 5 and 6 were written; 5 is erased, 6 kept.
-    check(&std::fs::read(file.path()).unwrap(), &[secret(5)], 7, |i| i <= 5);
+    check(&std::fs::read(file.path()).unwrap(), &[secret(5)], 7, |i| {
+        i <= 5
+    });
 }
 
 /// An in-memory backend whose bytes the test can read while redb uses it.
