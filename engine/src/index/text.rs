@@ -416,6 +416,23 @@ impl TextIndex {
         Ok(ti)
     }
 
+    /// A throwaway in-memory index of `rows` (id, text) with the text field only (no match
+    /// keys), for the residual audit's control: BM25 scores on the text field are those an
+    /// index holding exactly these rows gives.
+    pub fn control<'a>(rows: impl IntoIterator<Item = (RowId, &'a str)>) -> Result<TextIndex> {
+        let mut ti = Self::in_memory(std::iter::empty(), 0)?;
+        let (f_id, f_text) = (ti.f_id, ti.f_text);
+        let writer = ti.writer()?;
+        for (id, text) in rows {
+            let mut doc = TantivyDocument::default();
+            doc.add_u64(f_id, id);
+            doc.add_text(f_text, text);
+            writer.add_document(doc)?;
+        }
+        ti.commit(0)?;
+        Ok(ti)
+    }
+
     /// The analyzed terms of `text`, deduplicated, in first-seen order.
     pub fn analyze(&self, text: &str) -> Vec<String> {
         let mut analyzer = analyzer();
