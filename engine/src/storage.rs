@@ -95,8 +95,9 @@ pub mod meta {
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
     /// u64 LE: total bytes of the vector snapshot.
     pub const SNAPSHOT_LEN: &str = "snapshot_len";
-    /// Present (empty) when the vector snapshot holds vectors of rows purged or rewritten since
-    /// it was written: the next scrub removes them.
+    /// u64 LE each: rows whose vectors the vector snapshot still holds although they were
+    /// purged or rewritten since it was written. The next scrub overwrites their bytes in the
+    /// snapshot (see `VectorIndex::erase_removed`).
     pub const SNAPSHOT_DIRTY: &str = "snapshot_dirty";
     /// UTF-8: version of the canonicalizer the store's match keys and targeting use
     /// ([`crate::canon::CANONICALIZER_VERSION`]). Absent in stores written before it existed.

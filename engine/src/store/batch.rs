@@ -292,9 +292,13 @@ impl Batch<'_> {
     /// vectors, so that the next scrub removes their bytes even after a reopen.
     fn remove_vector(&mut self, id: RowId) -> Result<()> {
         if self.inner.vectors.snapshot_has_removed(&[id]) {
-            self.tx
-                .open_table(META)?
-                .insert(meta::SNAPSHOT_DIRTY, [].as_slice())?;
+            let mut m = self.tx.open_table(META)?;
+            let mut ids = m
+                .get(meta::SNAPSHOT_DIRTY)?
+                .map(|v| v.value().to_vec())
+                .unwrap_or_default();
+            ids.extend_from_slice(&id.to_le_bytes());
+            m.insert(meta::SNAPSHOT_DIRTY, ids.as_slice())?;
         }
         self.ops.push(IndexOp::RemoveVector(id));
         Ok(())

@@ -249,16 +249,19 @@ pub(super) fn erase_text(inner: &mut Inner, kind: ScrubKind) -> Result<()> {
 /// appends the `scrub` event. Returns its seq.
 ///
 /// Below the ANN threshold the snapshot, if any, is dropped (every vector goes back to the
-/// exact tail). Above it, a snapshot that holds removed vectors is rebuilt from the remaining
-/// vectors (a compaction always rebuilds it); a snapshot without removed vectors is left as it
-/// is.
+/// exact tail). Above it, the removed vectors' bytes are overwritten in the serialized snapshot,
+/// only the chunks holding them rewritten (`VectorIndex::erase_removed`); a snapshot whose
+/// layout the parser does not recognise is rebuilt from the remaining vectors instead, as a
+/// compaction always does.
 pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
     let threshold = b.ann_threshold();
     let total = b.inner.vectors.len();
     // Disjoint borrows: the vector index and the transaction.
     let tx = b.tx;
     if total > threshold {
-        if kind == ScrubKind::Compact || b.inner.vectors.snapshot_dirty() {
+        let patched = kind == ScrubKind::Incremental
+            && (!b.inner.vectors.snapshot_dirty() || b.inner.vectors.erase_removed(tx)?);
+        if !patched {
             b.inner.vectors.rebuild_snapshot(tx)?;
         }
     } else if kind == ScrubKind::Compact || b.inner.vectors.has_snapshot() {
