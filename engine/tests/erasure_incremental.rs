@@ -16,7 +16,7 @@ use proptest::prelude::*;
 /// reused and overwritten, and only zeroing removes them.
 fn secret(n: usize) -> String {
     let head = format!("memo QZX{n:04}W about the spare key under pot {n} kept by Jq{n:04}v");
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         // Few distinct words, so the residual audit's probes built from it stay cheap.
         format!("{head}{} end QZX{n:04}W", " lorem ipsum".repeat(400))
     } else {

@@ -9,7 +9,8 @@
 //!    ([`crate::index::text::TextIndex::erase_deleted`]);
 //! 2. the vector snapshot drops the removed vectors (see [`scrub_event`]) and the `scrub` event
 //!    is recorded, in one transaction with the index files' changes;
-//! 3. one more, empty, durable commit: redb frees the pages the previous commits replaced once
+//! 3. one more durable commit (holding the index files still staged, if any): redb frees the
+//!    pages the previous commits replaced once
 //!    no reader or recovery root needs them, at the next commit, and the vendored redb
 //!    overwrites every page it frees with zeros (`vendor/redb/OUBLI-PATCH.md`). The store holds
 //!    its write lock throughout, so no read transaction of this process can hold those pages.
@@ -124,7 +125,6 @@ impl Store {
             ScrubKind::Compact => self.rewrite_file(guard),
             ScrubKind::Incremental => {
                 let inner = guard.as_mut().ok_or(Error::Closed)?;
-                inner.flush_text_files()?;
                 inner.commit_frees()
             }
         }
@@ -132,12 +132,16 @@ impl Store {
 }
 
 impl Inner {
-    /// An empty write transaction, committed durably whatever the store's durability: redb
-    /// processes the pages earlier commits freed only in a durable commit, and only those freed
-    /// before the previous commit (see `vendor/redb/OUBLI-PATCH.md`).
+    /// One more write transaction, committed durably whatever the store's durability, holding
+    /// the text index files still staged (if any): redb frees the pages earlier commits replaced
+    /// only in a durable commit, and only those replaced before it (see
+    /// `vendor/redb/OUBLI-PATCH.md`). The pages this commit replaces itself are the previous
+    /// commit's versions, which no longer held any erased byte.
     pub(super) fn commit_frees(&mut self) -> Result<()> {
         let tx = self.db.begin_write()?;
+        let staged = self.text.stage_into(&tx)?;
         tx.commit()?;
+        self.text.committed(staged);
         Ok(())
     }
 }

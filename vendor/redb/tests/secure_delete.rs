@@ -159,7 +159,7 @@ fn deleted_values_leave_the_in_memory_backend_too() {
     let db = Database::builder()
         .create_with_backend(Shared(mem.clone()))
         .unwrap();
-    let erased = |i: u64| i % 2 == 0;
+    let erased = |i: u64| i.is_multiple_of(2);
     let gone = write_delete(&db, 40, false, erased);
     empty_commit(&db);
     let mut bytes = vec![0; mem.len().unwrap() as usize];

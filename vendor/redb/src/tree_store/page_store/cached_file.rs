@@ -817,7 +817,7 @@ impl PagedCachedFile {
     // failure flag, as every backend error does, so the next commit fails (PreviousIo) instead of
     // succeeding over a page still holding its old bytes.
     pub(super) fn zero_freed_page(&self, offset: u64, len: usize) {
-        const ZEROS: [u8; 64 * 1024] = [0; 64 * 1024];
+        static ZEROS: [u8; 64 * 1024] = [0; 64 * 1024];
         let mut at = 0usize;
         while at < len {
             let n = (len - at).min(ZEROS.len());
