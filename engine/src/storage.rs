@@ -68,7 +68,7 @@ pub const NOTES: TableDefinition<u64, &[u8]> = TableDefinition::new("notes");
 
 /// Openings of purges not yet delivered to their caller, sealed with a key derived from the
 /// store's signing key: `purge id -> sealed opening` (see `store::pending`). Written in the
-/// purge's own transaction, deleted once the opening is delivered (before the scrub rewrite, so
+/// purge's own transaction, deleted once the opening is delivered (before the scrub completes, so
 /// no byte of it survives in the file).
 pub const PENDING_OPENINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("pending_openings");
 /// Purges whose completion step (scrub, residual audit, final receipt) has not committed yet:

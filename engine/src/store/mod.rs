@@ -244,9 +244,10 @@ impl Store {
     /// same semantics as a file store (log, checkpoints, receipts, purge, scrub, recall), except
     /// that nothing survives the handle. Meant for tests, conformance runs and scratch memories.
     ///
-    /// `path()` is empty. Scrub copies every table into a fresh in-memory image, swaps it in and
-    /// overwrites the old image with zeros, so no erased byte survives in the image; read it with
-    /// [`Store::memory_image`] for the raw byte scan. `durable` and `read_only` do not apply
+    /// `path()` is empty. Scrub erases in the image as in a file (freed pages are overwritten
+    /// with zeros), and [`Store::scrub_compact`] copies every table into a fresh image, swaps it
+    /// in and overwrites the old image with zeros, so no erased byte survives in the image; read
+    /// it with [`Store::memory_image`] for the raw byte scan. `durable` and `read_only` do not apply
     /// (`read_only` is rejected).
     #[tracing::instrument(name = "oubli::Store::in_memory", level = "debug", skip_all)]
     pub fn in_memory(opts: StoreOptions) -> Result<Store> {
@@ -684,7 +685,7 @@ fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
     }
 }
 
-/// Copies every table of `src` into `dst` (used by scrub's file rewrite).
+/// Copies every table of `src` into `dst` (used by the compacting scrub's file rewrite).
 pub(crate) fn copy_tables(src: &redb::ReadTransaction, dst: &redb::WriteTransaction) -> Result<()> {
     fn copy<K: redb::Key + 'static, V: redb::Value + 'static>(
         src: &redb::ReadTransaction,

@@ -10,7 +10,7 @@
 //! protects against someone who reads the file without the key; a store that keeps its own key in
 //! the file (the default) gives whoever holds the whole file the key too. That is the trade-off
 //! of retrievability: a pending opening lets its holder test guesses of the erased content, as
-//! the opening itself does. It is deleted as soon as the caller has it (before the scrub rewrite
+//! the opening itself does. It is deleted as soon as the caller has it (before the scrub
 //! of the same purge, so no byte of it is left), or when fetched with [`Store::take_opening`],
 //! exactly once.
 

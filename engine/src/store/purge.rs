@@ -12,7 +12,7 @@
 //! Step 1 also stores a provisional signed receipt and the opening, sealed (see
 //! [`super::pending`]), so a crash anywhere leaves no erasure or an erasure with its receipt and
 //! opening; step 4 replaces the receipt in the same transaction as the scrub event and deletes
-//! the sealed opening once delivered, before the scrub's file rewrite.
+//! the sealed opening once delivered, before the scrub's freeing commit zeroes the replaced pages.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
