@@ -78,7 +78,9 @@ pub struct ErasurePoint {
     /// Hash of that event.
     #[serde(with = "h32_opt")]
     pub completion_hash: Option<Hash32>,
-    /// How erasure was completed (`scrub-rewrite-v1`: indexes rebuilt, file rewritten).
+    /// How erasure was completed: `scrub-zero-v1` (the index segments that held the erased
+    /// rows rewritten, freed pages overwritten with zeros in place) or `scrub-rewrite-v1`
+    /// (indexes rebuilt, file rewritten into a fresh copy).
     pub method: String,
 }
 

@@ -1,7 +1,10 @@
 //! Purge cost against embedder cost: one purge by query (erasure, residual audit with its control
 //! store, scrub) in a store file of N rows, with the built-in hash embedder and with the same
 //! embedder slowed to a fixed cost per text (standing in for a transformer such as MiniLM, about
-//! 5 ms per text on 2 cores). Prints the purge time and the embedder calls it made.
+//! 5 ms per text on 2 cores). Prints the purge time, the embedder calls it made, and the split
+//! between the residual audit and the rest (erasure, scrub to the erasure point, receipt): the
+//! time inside the purge's own `oubli::Store::residual_audit` tracing span, measured by a
+//! subscriber that times spans, and the purge time minus it.
 //!
 //! Run: `cargo bench -p oubli-bench --bench purge`. `OUBLI_PURGE_ROWS=150,10000` sets the sizes
 //! (default 150), `OUBLI_PURGE_EMBED_MS=5` the slow embedder's cost per text.
@@ -12,7 +15,53 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use oubli::{Embedder, HashEmbedder, Inscription, Store, StoreOptions, Target};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Total time spent inside spans of each name (spans are entered once each here).
+#[derive(Default)]
+struct SpanTimer {
+    names: Mutex<Vec<&'static str>>,
+    entered: Mutex<HashMap<u64, Instant>>,
+    total: Mutex<HashMap<&'static str, Duration>>,
+}
+
+impl SpanTimer {
+    fn take(&self, name: &str) -> Duration {
+        self.total.lock().unwrap().remove(name).unwrap_or_default()
+    }
+}
+
+impl Subscriber for &'static SpanTimer {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        let mut names = self.names.lock().unwrap();
+        names.push(span.metadata().name());
+        Id::from_u64(names.len() as u64)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, _: &Event<'_>) {}
+    fn enter(&self, id: &Id) {
+        self.entered
+            .lock()
+            .unwrap()
+            .insert(id.into_u64(), Instant::now());
+    }
+    fn exit(&self, id: &Id) {
+        let Some(at) = self.entered.lock().unwrap().remove(&id.into_u64()) else {
+            return;
+        };
+        let name = self.names.lock().unwrap()[id.into_u64() as usize - 1];
+        *self.total.lock().unwrap().entry(name).or_default() += at.elapsed();
+    }
+}
 use support::memory_text;
 
 /// The hash embedder, counting its texts and spending `cost` on each.
@@ -48,8 +97,10 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    println!("| rows | embedder ms per text | purge ms | embedder calls in the purge |");
-    println!("|---:|---:|---:|---:|");
+    println!(
+        "| rows | embedder ms per text | purge ms | audit ms | purge to erasure point ms (purge - audit) | embedder calls in the purge |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
     for n in sizes {
         for cost in [0, slow_ms] {
             let embedder = Arc::new(Slow {
@@ -83,13 +134,18 @@ fn main() {
                 .embedder(slowed.clone())
                 .deterministic_seed([3; 32]);
             let s = Store::open_with(dir.path().join("p.oubli"), opts).unwrap();
+            let timer: &'static SpanTimer = Box::leak(Box::default());
             let t = Instant::now();
-            let r = s.purge(Target::query("KVRPZ-QX")).unwrap();
+            let r = tracing::subscriber::with_default(timer, || {
+                s.purge(Target::query("KVRPZ-QX")).unwrap()
+            });
             let ms = t.elapsed().as_secs_f64() * 1e3;
             assert_eq!(r.erased.len(), 1);
+            let calls = slowed.calls.load(Ordering::SeqCst);
+            let audit_ms = timer.take("oubli::Store::residual_audit").as_secs_f64() * 1e3;
             println!(
-                "| {n} | {cost} | {ms:.1} | {} |",
-                slowed.calls.load(Ordering::SeqCst)
+                "| {n} | {cost} | {ms:.1} | {audit_ms:.1} | {:.1} | {calls} |",
+                ms - audit_ms
             );
         }
     }

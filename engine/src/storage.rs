@@ -68,7 +68,7 @@ pub const NOTES: TableDefinition<u64, &[u8]> = TableDefinition::new("notes");
 
 /// Openings of purges not yet delivered to their caller, sealed with a key derived from the
 /// store's signing key: `purge id -> sealed opening` (see `store::pending`). Written in the
-/// purge's own transaction, deleted once the opening is delivered (before the scrub rewrite, so
+/// purge's own transaction, deleted once the opening is delivered (before the scrub completes, so
 /// no byte of it survives in the file).
 pub const PENDING_OPENINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("pending_openings");
 /// Purges whose completion step (scrub, residual audit, final receipt) has not committed yet:
@@ -95,9 +95,20 @@ pub mod meta {
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
     /// u64 LE: total bytes of the vector snapshot.
     pub const SNAPSHOT_LEN: &str = "snapshot_len";
+    /// u64 LE each: rows whose vectors the vector snapshot still holds although they were
+    /// purged or rewritten since it was written. The next scrub overwrites their bytes in the
+    /// snapshot (see `VectorIndex::erase_removed`).
+    pub const SNAPSHOT_DIRTY: &str = "snapshot_dirty";
     /// UTF-8: version of the canonicalizer the store's match keys and targeting use
     /// ([`crate::canon::CANONICALIZER_VERSION`]). Absent in stores written before it existed.
     pub const CANONICALIZER: &str = "canonicalizer";
+    /// Present (empty) when every free page of the file is known to hold zeros: set when the
+    /// store is created and when it is compacted into a fresh file, cleared after redb repairs
+    /// the file (a repair frees the pages of a torn commit without zeroing them). The vendored
+    /// redb zeroes every page it frees, so while this holds, a purge reaches its erasure point
+    /// without copying the file; without it, the scrub compacts the file once (a store written
+    /// before the vendored redb, see `vendor/redb/OUBLI-PATCH.md`).
+    pub const FREE_PAGES_ZEROED: &str = "free_pages_zeroed";
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.
@@ -378,6 +389,27 @@ impl Db {
             _ => None,
         }
     }
+}
+
+/// Removes [`meta::FREE_PAGES_ZEROED`] from the file (after redb repaired it). A file without
+/// it (or without a meta table: not a store, which the open reports) is left untouched.
+pub fn clear_free_pages_zeroed(db: &redb::Database) -> Result<()> {
+    use redb::ReadableDatabase;
+    if !free_pages_zeroed(&db.begin_read()?)? {
+        return Ok(());
+    }
+    let tx = db.begin_write()?;
+    tx.open_table(META)?.remove(meta::FREE_PAGES_ZEROED)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// True when [`meta::FREE_PAGES_ZEROED`] is set in the committed state `tx` reads.
+pub fn free_pages_zeroed(tx: &redb::ReadTransaction) -> Result<bool> {
+    Ok(match open_read(tx, META)? {
+        Some(m) => m.get(meta::FREE_PAGES_ZEROED)?.is_some(),
+        None => false,
+    })
 }
 
 /// Opens a table for reading; a table that was never created reads as absent (`None`).

@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use tantivy::collector::TopDocs;
+use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
 use tantivy::directory::RamDirectory;
 use tantivy::indexer::NoMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
@@ -24,7 +25,7 @@ use tantivy::schema::{
 };
 use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
 use tantivy::{
-    Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
+    Index, IndexReader, IndexSettings, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term,
 };
 
 use super::directory::{RedbDirectory, Staged};
@@ -307,6 +308,49 @@ impl TextIndex {
         Ok(())
     }
 
+    /// The erasure step of a purge: rewrites only the segments that hold deleted documents,
+    /// each into a segment without them (so their terms leave the term dictionary and postings),
+    /// and waits until tantivy has deleted the replaced segment files from the directory (their
+    /// deletion is staged for the store's next write transaction, which frees their pages; the
+    /// vendored redb zeroes freed pages). Segments without deletes are left as they are.
+    ///
+    /// Deterministic: the segments are chosen by their deletes only and merged in order of
+    /// lowest row id, as [`TextIndex::merge_tier`] does. Each segment is rewritten on its own, so
+    /// a purge touching one segment rewrites that segment only, and segments never grow through
+    /// erasure. The cost is bounded by the size of the segments that held erased rows; the
+    /// largest segment is the size the write path's tiered merges build (see
+    /// [`merge_choice`]). Returns the number of segments rewritten.
+    pub fn erase_deleted(&mut self) -> Result<usize> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        let mut with_deletes = Vec::new();
+        for seg in searcher.segment_readers() {
+            if seg.num_deleted_docs() > 0 {
+                let min_id = seg.fast_fields().u64("id")?.min_value();
+                with_deletes.push((min_id, seg.max_doc(), seg.segment_id()));
+            }
+        }
+        drop(searcher);
+        with_deletes.sort_by_key(|s| (s.0, s.1));
+        let writer = self.writer()?;
+        for (_, _, id) in &with_deletes {
+            // A merge of one segment rewrites it without its deleted documents (a segment
+            // whose documents are all deleted merges into nothing).
+            writer
+                .merge(std::slice::from_ref(id))
+                .wait()
+                .map_err(|e| Error::TextIndex(e.to_string()))?;
+        }
+        // Tantivy deletes the replaced files from its own thread; wait for it, so that no file
+        // holding an erased term is still in the directory when the store commits.
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(format!("text index garbage collection: {e}")))?;
+        self.reader.reload()?;
+        Ok(with_deletes.len())
+    }
+
     fn has_deletes(&self) -> Result<bool> {
         self.reader.reload()?;
         let searcher = self.reader.searcher();
@@ -372,6 +416,23 @@ impl TextIndex {
         Ok(ti)
     }
 
+    /// A throwaway in-memory index of `rows` (id, text) with the text field only (no match
+    /// keys), for the residual audit's control: BM25 scores on the text field are those an
+    /// index holding exactly these rows gives.
+    pub fn control<'a>(rows: impl IntoIterator<Item = (RowId, &'a str)>) -> Result<TextIndex> {
+        let mut ti = Self::in_memory(std::iter::empty(), 0)?;
+        let (f_id, f_text) = (ti.f_id, ti.f_text);
+        let writer = ti.writer()?;
+        for (id, text) in rows {
+            let mut doc = TantivyDocument::default();
+            doc.add_u64(f_id, id);
+            doc.add_text(f_text, text);
+            writer.add_document(doc)?;
+        }
+        ti.commit(0)?;
+        Ok(ti)
+    }
+
     /// The analyzed terms of `text`, deduplicated, in first-seen order.
     pub fn analyze(&self, text: &str) -> Vec<String> {
         let mut analyzer = analyzer();
@@ -432,14 +493,17 @@ impl TextIndex {
             .collect();
         let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        // Ties are broken by higher row id inside the collector, so the rows kept at the limit
+        // do not depend on how the documents are split into segments (segment order follows
+        // tantivy's random segment ids).
+        let collector = TopDocs::with_limit(limit).order_by((
+            (SortBySimilarityScore, Order::Desc),
+            (SortByStaticFastValue::<u64>::for_field("id"), Order::Desc),
+        ));
+        let top = searcher.search(&query, &collector)?;
         let mut out = Vec::with_capacity(top.len());
-        for (score, addr) in top {
-            let seg = searcher.segment_reader(addr.segment_ord);
-            let ids = seg.fast_fields().u64("id")?;
-            let id = ids
-                .first(addr.doc_id)
-                .ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
+        for ((score, id), _) in top {
+            let id = id.ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
             out.push((id, score));
         }
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));

@@ -20,7 +20,10 @@ use crate::error::{Error, Result};
 use crate::row::RowId;
 use crate::storage::{self, META, VECTOR_SNAPSHOT, VECTORS, meta};
 
-const CHUNK: usize = 16 * 1024 * 1024;
+/// Bytes per row of [`VECTOR_SNAPSHOT`]. Erasing a vector rewrites the chunk that holds it, so
+/// the chunk bounds the bytes a purge rewrites in the snapshot. Stores written with other
+/// chunk sizes load the same (chunks are concatenated).
+const CHUNK: usize = 1024 * 1024;
 /// HNSW search breadth. Measured: at 64 an outlier row among near-duplicates went unfound.
 const EXPANSION_SEARCH: usize = 256;
 
@@ -53,6 +56,7 @@ fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
         snap_t.insert(i as u64, chunk)?;
     }
     let mut meta_t = tx.open_table(META)?;
+    meta_t.remove(meta::SNAPSHOT_DIRTY)?;
     meta_t.insert(
         meta::SNAPSHOT_MAX_ROW,
         snap.max_row.to_le_bytes().as_slice(),
@@ -117,7 +121,7 @@ impl VectorIndex {
             vi.snapshot = Some(Snapshot {
                 index,
                 max_row,
-                dirty: false,
+                dirty: meta_t.get(meta::SNAPSHOT_DIRTY)?.is_some(),
             });
         }
         let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
@@ -174,6 +178,16 @@ impl VectorIndex {
                 s.dirty = true;
             }
         }
+    }
+
+    /// True when a snapshot exists.
+    pub fn has_snapshot(&self) -> bool {
+        self.snapshot.is_some()
+    }
+
+    /// True when the snapshot's graph still holds bytes of a vector removed since it was built.
+    pub fn snapshot_dirty(&self) -> bool {
+        self.snapshot.as_ref().is_some_and(|s| s.dirty)
     }
 
     /// True when the snapshot still holds bytes of a removed vector.
@@ -252,6 +266,57 @@ impl VectorIndex {
         Ok(())
     }
 
+    /// The scrub's step for a snapshot that holds removed vectors: overwrites the bytes of every
+    /// removed vector ([`meta::SNAPSHOT_DIRTY`]) in the serialized snapshot in the file with
+    /// zeros, rewriting only the chunks that hold them, instead of rebuilding the graph. Returns
+    /// `false` (nothing written) when the serialized bytes do not have the layout
+    /// [`removed_vector_ranges`] knows; the caller then rebuilds the snapshot.
+    ///
+    /// The graph in memory keeps the removed vectors hidden, with their bytes in memory only, and
+    /// stays marked dirty, so the next growth of the snapshot rebuilds it as before instead of
+    /// writing those bytes back.
+    pub fn erase_removed(&mut self, tx: &WriteTransaction) -> Result<bool> {
+        let removed: Vec<RowId> = {
+            let meta_t = tx.open_table(META)?;
+            match meta_t.get(meta::SNAPSHOT_DIRTY)? {
+                Some(v) => v
+                    .value()
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+                    .collect(),
+                None => Vec::new(),
+            }
+        };
+        if !removed.is_empty() {
+            let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
+            let mut blob = Vec::new();
+            let mut chunk_at = Vec::new();
+            for chunk in snap_t.iter()? {
+                let (k, v) = chunk?;
+                chunk_at.push((k.value(), blob.len(), v.value().len()));
+                blob.extend_from_slice(v.value());
+            }
+            let Some(ranges) = removed_vector_ranges(&blob, self.dim, &removed) else {
+                return Ok(false);
+            };
+            let mut touched = std::collections::BTreeSet::new();
+            for r in ranges {
+                blob[r.clone()].fill(0);
+                for (i, &(_, at, len)) in chunk_at.iter().enumerate() {
+                    if r.start < at + len && at < r.end {
+                        touched.insert(i);
+                    }
+                }
+            }
+            for i in touched {
+                let (key, at, len) = chunk_at[i];
+                snap_t.insert(key, &blob[at..at + len])?;
+            }
+        }
+        tx.open_table(META)?.remove(meta::SNAPSHOT_DIRTY)?;
+        Ok(true)
+    }
+
     /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, one thread, so the
     /// graph is the same for the same rows) and writes it into the file within `tx`. Scrub uses
     /// this: a graph that only hid removed vectors would still hold their bytes.
@@ -291,6 +356,7 @@ impl VectorIndex {
             let mut meta_t = tx.open_table(META)?;
             meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
             meta_t.remove(meta::SNAPSHOT_LEN)?;
+            meta_t.remove(meta::SNAPSHOT_DIRTY)?;
         }
         if self.snapshot.take().is_some() {
             let vec_t = tx.open_table(VECTORS)?;
@@ -303,6 +369,70 @@ impl VectorIndex {
         }
         Ok(())
     }
+}
+
+/// The byte ranges of the vectors of `keys` in a serialized usearch snapshot, `None` if the bytes
+/// do not have the layout below (then nothing may be assumed about them).
+///
+/// usearch 2.x `index_dense_gt::save_to_stream` writes: the vector matrix (`u32` rows, `u32`
+/// bytes per vector, then each slot's vector, in slot order), a 64-byte dense header, then the
+/// graph (`index_gt::save_to_stream`): a header of five `u64` (`size`, `connectivity`,
+/// `connectivity_base`, `max_level`, `entry_slot`), a `u16` level per node, then each node: its
+/// `u64` key, its `u16` level, and its neighbour lists (a `u32` count and `u32` slots:
+/// `connectivity_base` of them on level 0, `connectivity` on each level above). Node `i` is
+/// slot `i`. The parse checks every size against the next (rows and nodes, bytes per vector and
+/// dimensions at one byte per i8 element, each node's level in both places, the total length),
+/// so a changed layout is detected rather than misread.
+pub fn removed_vector_ranges(
+    blob: &[u8],
+    dim: usize,
+    keys: &[RowId],
+) -> Option<Vec<std::ops::Range<usize>>> {
+    let u32_at = |at: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(blob.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let u64_at = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(blob.get(at..at + 8)?.try_into().ok()?))
+    };
+    let u16_at = |at: usize| -> Option<usize> {
+        Some(u16::from_le_bytes(blob.get(at..at + 2)?.try_into().ok()?) as usize)
+    };
+    let (rows, cols) = (u32_at(0)?, u32_at(4)?);
+    // i8 quantization: one byte per dimension.
+    if cols != dim {
+        return None;
+    }
+    let matrix = 8usize;
+    let graph = matrix
+        .checked_add(rows.checked_mul(cols)?)?
+        .checked_add(64)?;
+    let size = usize::try_from(u64_at(graph)?).ok()?;
+    let connectivity = usize::try_from(u64_at(graph + 8)?).ok()?;
+    let connectivity_base = usize::try_from(u64_at(graph + 16)?).ok()?;
+    if size != rows {
+        return None;
+    }
+    let levels = graph + 40;
+    let base_bytes = 4usize.checked_add(connectivity_base.checked_mul(4)?)?;
+    let level_bytes = 4usize.checked_add(connectivity.checked_mul(4)?)?;
+    let wanted: std::collections::BTreeSet<RowId> = keys.iter().copied().collect();
+    let mut at = levels.checked_add(size.checked_mul(2)?)?;
+    let mut out = Vec::new();
+    for slot in 0..size {
+        let key = u64_at(at)?;
+        let level = u16_at(at + 8)?;
+        if level != u16_at(levels + 2 * slot)? {
+            return None;
+        }
+        if wanted.contains(&key) {
+            let start = matrix + slot * cols;
+            out.push(start..start + cols);
+        }
+        at = at
+            .checked_add(10 + base_bytes)?
+            .checked_add(level.checked_mul(level_bytes)?)?;
+    }
+    (at == blob.len()).then_some(out)
 }
 
 #[cfg(test)]
@@ -322,6 +452,39 @@ mod tests {
         let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
         v.iter_mut().for_each(|a| *a /= n);
         v
+    }
+
+    #[test]
+    fn removed_vector_ranges_find_each_slot_and_reject_other_layouts() {
+        let dim = 32;
+        let index = new_usearch(dim).unwrap();
+        index.reserve(200).unwrap();
+        for i in 1..=200u64 {
+            index.add(i * 7, &unit(i, dim)).unwrap();
+        }
+        let mut blob = vec![0u8; index.serialized_length()];
+        index.save_to_buffer(&mut blob).unwrap();
+        let ranges = removed_vector_ranges(&blob, dim, &[7 * 5, 7 * 150]).unwrap();
+        assert_eq!(ranges.len(), 2);
+        // Each range holds exactly the i8 vector usearch stores for the key.
+        for (r, key) in ranges.iter().zip([7 * 5u64, 7 * 150]) {
+            let mut got = vec![0i8; dim];
+            index.get(key, &mut got).unwrap();
+            let bytes: Vec<i8> = blob[r.clone()].iter().map(|b| *b as i8).collect();
+            assert_eq!(bytes, got);
+        }
+        // Zeroed, the snapshot still loads, and the other vectors are intact.
+        for r in &ranges {
+            blob[r.clone()].fill(0);
+        }
+        let restored = Index::restore_from_buffer(&blob).unwrap();
+        assert_eq!(restored.search(&unit(77, dim), 1).unwrap().keys[0], 77 * 7);
+        // Another dimension, or a truncated or extended blob, is not this layout.
+        assert!(removed_vector_ranges(&blob, dim + 1, &[7]).is_none());
+        assert!(removed_vector_ranges(&blob[..blob.len() - 1], dim, &[7]).is_none());
+        let mut longer = blob.clone();
+        longer.push(0);
+        assert!(removed_vector_ranges(&longer, dim, &[7]).is_none());
     }
 
     #[test]

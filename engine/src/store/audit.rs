@@ -11,10 +11,11 @@
 //! - *reconstruction*: shares its objects and at least half its other words;
 //! - *object only*: shares its objects but little else (a neighbour, not the fact).
 //!
-//! Optionally it compares each probe's per-leg top-k ids and scores with a control store built
-//! from the current rows, i.e. one that never held the erased closure.
+//! Optionally it compares each probe's per-leg top-k ids and scores with a control built from the
+//! current rows' stored texts and vectors, i.e. one that never held the erased closure: a fresh
+//! in-memory BM25 index and an exact vector scan (nothing is embedded, no store is built).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use oubli_audit::ResidualSummary;
 use serde::{Deserialize, Serialize};
@@ -24,9 +25,9 @@ use super::history::AsOf;
 use super::recall::{Legs, RecallQuery};
 use super::{Inner, Store};
 use crate::error::Result;
-use crate::options::StoreOptions;
-use crate::row::{Inscription, RowId};
-use crate::storage::{self, PAYLOADS, Payload, ROWS, VECTORS};
+use crate::index::text::TextIndex;
+use crate::row::RowId;
+use crate::storage::{self, PAYLOADS, Payload, VECTORS};
 use crate::text;
 
 /// Live rows above which the audit skips the control store unless asked.
@@ -291,61 +292,66 @@ impl Store {
         })
     }
 
-    /// Builds a control store from the current rows (same texts, vectors, namespaces, kinds,
-    /// metadata, depths and stale marks, in id order) in a temporary directory, and counts the
-    /// probes whose per-leg top-k (ids and scores, all depths) differ from this store's. The
-    /// control mirrors depths and stale marks so that it compares like with like: a submerged or
-    /// stale row ranks the same in both.
+    /// Compares each probe's per-leg top-k (ids and scores) with a control built from the
+    /// current rows, i.e. one that never held the erased closure, and counts the probes and legs
+    /// that differ:
+    /// - BM25: the store's text index against a fresh in-memory index of the current rows'
+    ///   texts ([`TextIndex::control`], same analyzer and scoring). A deleted document that still
+    ///   weighs on the statistics (document count, average length, document frequencies) or an
+    ///   erased row that still matches changes the scores or the ids.
+    /// - vectors: the store's vector index (exact tail and approximate snapshot, re-scored with
+    ///   the stored vectors) against an exact scan of the stored vectors.
+    ///
+    /// Both legs hold every row whatever its depth, so the control needs no depths. Built from
+    /// stored texts and vectors: nothing is embedded, and no store, log or file is made.
     fn compare_with_control(
         &self,
         probes: &[String],
         vectors: &[Option<Vec<f32>>],
         k: usize,
     ) -> Result<u64> {
-        let rows: Vec<ControlRow> = self.read(control_rows)?;
-        let opts = StoreOptions::default()
-            .embedder(self.opts.embedder.clone())
-            .ann_threshold(self.opts.ann_threshold)
-            .deterministic_seed([0; 32]);
-        let control = Store::in_memory(opts)?;
-        let ids = control.inscribe_batch(rows.iter().map(|r| r.ins.clone()).collect())?;
-        mirror_states(&control, &ids, &rows)?;
-        let map: BTreeMap<RowId, RowId> = ids.into_iter().zip(rows.iter().map(|r| r.id)).collect();
+        let (dim, rows) = self.read(|i| Ok((i.dim, control_rows(i)?)))?;
+        let control = TextIndex::control(rows.iter().map(|r| (r.id, r.text.as_str())))?;
+        let key = |hits: Vec<(RowId, f32)>| -> Vec<(RowId, i64)> {
+            let mut v: Vec<(RowId, i64)> = hits
+                .into_iter()
+                .map(|(id, score)| (id, (score as f64 * 1e4).round() as i64))
+                .collect();
+            v.sort();
+            v
+        };
         let mut mismatches = 0;
         for (p, vector) in probes.iter().zip(vectors) {
-            for legs in [Legs::Lexical, Legs::Vector] {
-                let q = with_vector(RecallQuery::new(p.clone()), vector)
-                    .k(k)
-                    .legs(legs)
-                    .include_submerged(true)
-                    .include_expired(true);
-                let key = |hits: Vec<super::Hit>, map: Option<&BTreeMap<RowId, RowId>>| {
-                    let mut v: Vec<(RowId, i64)> = hits
-                        .into_iter()
-                        .map(|h| {
-                            let id = map.map_or(h.row.id, |m| m[&h.row.id]);
-                            let score = h
-                                .explain
-                                .bm25_score
-                                .or(h.explain.vector_score)
-                                .unwrap_or(0.0);
-                            (id, (score as f64 * 1e4).round() as i64)
-                        })
-                        .collect();
-                    v.sort();
-                    v
+            let ours = self.read(|i| i.text.search(p, k))?;
+            if key(ours) != key(control.search(p, k)?) {
+                mismatches += 1;
+            }
+            let Some(v) = vector else { continue };
+            let q = crate::embed::check_vector(v, dim)?;
+            let ours = self.read(|i| {
+                let tx = i.db.begin_read()?;
+                let vec_t = storage::open_read(&tx, VECTORS)?;
+                let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
+                    match &vec_t {
+                        Some(t) => t
+                            .get(id)?
+                            .map(|b| storage::decode_vector(b.value(), dim))
+                            .transpose(),
+                        None => Ok(None),
+                    }
                 };
-                let (a, b) = match (self.recall(&q), control.recall(&q)) {
-                    (Ok(a), Ok(b)) => (key(a, None), key(b, Some(&map))),
-                    (Err(crate::Error::EmptyText), Err(crate::Error::EmptyText)) => continue,
-                    (Err(e), _) | (_, Err(e)) => return Err(e),
-                };
-                if a != b {
-                    mismatches += 1;
-                }
+                i.vectors.search(&q, k, &stored)
+            })?;
+            let mut exact: Vec<(RowId, f32)> = rows
+                .iter()
+                .filter_map(|r| r.vector.as_ref().map(|v| (r.id, crate::embed::dot(&q, v))))
+                .collect();
+            exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+            exact.truncate(k);
+            if key(ours) != key(exact) {
+                mismatches += 1;
             }
         }
-        drop(control);
         Ok(mismatches)
     }
 }
@@ -376,71 +382,36 @@ fn with_vector(q: RecallQuery, vector: &Option<Vec<f32>>) -> RecallQuery {
     }
 }
 
-/// One row of the store as the control store reproduces it.
+/// One row of the store as the control reproduces it: its text and stored vector.
 struct ControlRow {
     id: RowId,
-    ins: Inscription,
-    depth: crate::depth::Depth,
-    stale: Option<u64>,
+    text: String,
+    vector: Option<Vec<f32>>,
 }
 
-/// Gives the control's rows (`ids`, in the order of `rows`) the depths and stale marks of the
-/// store's rows.
-fn mirror_states(control: &Store, ids: &[RowId], rows: &[ControlRow]) -> Result<()> {
-    control.write(|b| {
-        let mut transitions = Vec::new();
-        for (id, r) in ids.iter().zip(rows) {
-            let mut row = b.row(*id)?;
-            if row.depth != r.depth {
-                transitions.push(b.set_depth(&mut row, r.depth)?);
-                b.put_row(&row)?;
-            }
-            if let Some(seq) = r.stale {
-                b.tx.open_table(storage::STALE)?.insert(*id, seq)?;
-            }
-        }
-        if !transitions.is_empty() {
-            b.event(crate::log::EventKind::Decay, "*", transitions, vec![])?;
-        }
-        Ok(())
-    })
-}
-
+/// Every row with text (the rows the text index holds), with its stored vector.
 fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
+    use redb::ReadableTable;
     let tx = i.db.begin_read()?;
     let mut out = Vec::new();
-    let (Some(rows), Some(payloads), Some(vectors)) = (
-        storage::open_read(&tx, ROWS)?,
-        storage::open_read(&tx, PAYLOADS)?,
-        storage::open_read(&tx, VECTORS)?,
-    ) else {
+    let Some(payloads) = storage::open_read(&tx, PAYLOADS)? else {
         return Ok(out);
     };
-    let stale = storage::open_read(&tx, storage::STALE)?;
-    use redb::ReadableTable;
+    let vectors = storage::open_read(&tx, VECTORS)?;
     for e in payloads.iter()? {
         let (k, v) = e?;
         let id = k.value();
-        let p = Payload::decode(v.value())?;
-        let Some(r) = rows.get(id)? else { continue };
-        let row: crate::Row = storage::decode(r.value())?;
-        let Some(vec) = vectors.get(id)? else {
-            continue;
-        };
-        let mut ins = Inscription::new(p.text)
-            .namespace(row.namespace)
-            .kind(row.kind)
-            .vector(storage::decode_vector(vec.value(), i.dim)?);
-        ins.metadata = row.metadata;
-        let stale = match &stale {
-            Some(t) => t.get(id)?.map(|v| v.value()),
+        let vector = match &vectors {
+            Some(t) => t
+                .get(id)?
+                .map(|b| storage::decode_vector(b.value(), i.dim))
+                .transpose()?,
             None => None,
         };
         out.push(ControlRow {
             id,
-            ins,
-            depth: row.depth,
-            stale,
+            text: Payload::decode(v.value())?.text,
+            vector,
         });
     }
     Ok(out)

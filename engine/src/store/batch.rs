@@ -287,6 +287,23 @@ impl Batch<'_> {
         Ok((row, t, commitment))
     }
 
+    /// Drops a row's vector from the vector index once this transaction commits. When the
+    /// vector is in the persisted snapshot, records in the file that the snapshot holds removed
+    /// vectors, so that the next scrub removes their bytes even after a reopen.
+    fn remove_vector(&mut self, id: RowId) -> Result<()> {
+        if self.inner.vectors.snapshot_has_removed(&[id]) {
+            let mut m = self.tx.open_table(META)?;
+            let mut ids = m
+                .get(meta::SNAPSHOT_DIRTY)?
+                .map(|v| v.value().to_vec())
+                .unwrap_or_default();
+            ids.extend_from_slice(&id.to_le_bytes());
+            m.insert(meta::SNAPSHOT_DIRTY, ids.as_slice())?;
+        }
+        self.ops.push(IndexOp::RemoveVector(id));
+        Ok(())
+    }
+
     /// Erases a row: deletes its payload and vector, clears its key, metadata and text, drops it
     /// from the indexes, and sets it void. Returns the transition and the erased payload (text
     /// and the salt that opens its commitments, which exist nowhere else once this commits).
@@ -317,7 +334,7 @@ impl Batch<'_> {
         row.depth = Depth::Void;
         self.put_row(row)?;
         self.ops.push(IndexOp::RemoveText(row.id));
-        self.ops.push(IndexOp::RemoveVector(row.id));
+        self.remove_vector(row.id)?;
         let t = Transition {
             row: row.id,
             before: Some(from),
@@ -362,7 +379,7 @@ impl Batch<'_> {
         self.put_row(row)?;
         self.ops.push(IndexOp::RemoveText(row.id));
         self.ops.push(IndexOp::AddText(row.id, text));
-        self.ops.push(IndexOp::RemoveVector(row.id));
+        self.remove_vector(row.id)?;
         self.ops.push(IndexOp::AddVector(row.id, vector));
         Ok(Rewrite {
             transition: Transition {

@@ -174,6 +174,8 @@ fn init_tables(db: &redb::Database, opts: &StoreOptions) -> Result<()> {
         let mut head = 0u64.to_le_bytes().to_vec();
         head.extend_from_slice(&genesis_hash(&public_key));
         m.insert(meta::HEAD, head.as_slice())?;
+        // A fresh file: nothing was ever freed in it without being zeroed.
+        m.insert(meta::FREE_PAGES_ZEROED, [].as_slice())?;
     }
     tx.commit()?;
     Ok(())
@@ -242,9 +244,10 @@ impl Store {
     /// same semantics as a file store (log, checkpoints, receipts, purge, scrub, recall), except
     /// that nothing survives the handle. Meant for tests, conformance runs and scratch memories.
     ///
-    /// `path()` is empty. Scrub copies every table into a fresh in-memory image, swaps it in and
-    /// overwrites the old image with zeros, so no erased byte survives in the image; read it with
-    /// [`Store::memory_image`] for the raw byte scan. `durable` and `read_only` do not apply
+    /// `path()` is empty. Scrub erases in the image as in a file (freed pages are overwritten
+    /// with zeros), and [`Store::scrub_compact`] copies every table into a fresh image, swaps it
+    /// in and overwrites the old image with zeros, so no erased byte survives in the image; read
+    /// it with [`Store::memory_image`] for the raw byte scan. `durable` and `read_only` do not apply
     /// (`read_only` is rejected).
     #[tracing::instrument(name = "oubli::Store::in_memory", level = "debug", skip_all)]
     pub fn in_memory(opts: StoreOptions) -> Result<Store> {
@@ -388,9 +391,19 @@ impl Inner {
                 storage::migrate(&db)?;
                 Ok(Db::Snapshot(db))
             } else {
+                let repaired = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let seen = repaired.clone();
                 let db = redb::Builder::new()
+                    .set_repair_callback(move |_| {
+                        seen.store(true, std::sync::atomic::Ordering::Relaxed);
+                    })
                     .open(path)
                     .map_err(|e| map_open_error(path, e))?;
+                if repaired.load(std::sync::atomic::Ordering::Relaxed) {
+                    // The repair freed the pages of a torn commit without zeroing them: the
+                    // next scrub must compact the file (see meta::FREE_PAGES_ZEROED).
+                    storage::clear_free_pages_zeroed(&db)?;
+                }
                 storage::migrate(&db)?;
                 Ok(Db::Writable(db))
             }
@@ -672,7 +685,7 @@ fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
     }
 }
 
-/// Copies every table of `src` into `dst` (used by scrub's file rewrite).
+/// Copies every table of `src` into `dst` (used by the compacting scrub's file rewrite).
 pub(crate) fn copy_tables(src: &redb::ReadTransaction, dst: &redb::WriteTransaction) -> Result<()> {
     fn copy<K: redb::Key + 'static, V: redb::Value + 'static>(
         src: &redb::ReadTransaction,

@@ -10,7 +10,7 @@
 //! protects against someone who reads the file without the key; a store that keeps its own key in
 //! the file (the default) gives whoever holds the whole file the key too. That is the trade-off
 //! of retrievability: a pending opening lets its holder test guesses of the erased content, as
-//! the opening itself does. It is deleted as soon as the caller has it (before the scrub rewrite
+//! the opening itself does. It is deleted as soon as the caller has it (before the scrub
 //! of the same purge, so no byte of it is left), or when fetched with [`Store::take_opening`],
 //! exactly once.
 
@@ -127,8 +127,8 @@ impl Store {
             return Ok(ids);
         }
         let completion = if self.opts.scrub_on_purge {
-            let seq = self.scrub()?;
-            Some((seq, self.head()?.1))
+            let (seq, kind) = self.scrub_as_needed()?;
+            Some((seq, self.head()?.1, kind.method()))
         } else {
             None
         };
@@ -161,6 +161,9 @@ impl Store {
             })?;
             body.erasure.completion_seq = completion.map(|c| c.0);
             body.erasure.completion_hash = completion.map(|c| c.1);
+            if let Some(c) = completion {
+                body.erasure.method = c.2.into();
+            }
             body.residual_audit = audit.summary;
             body.issued_at = self.now();
             self.write(|b| {

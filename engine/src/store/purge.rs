@@ -12,7 +12,7 @@
 //! Step 1 also stores a provisional signed receipt and the opening, sealed (see
 //! [`super::pending`]), so a crash anywhere leaves no erasure or an erasure with its receipt and
 //! opening; step 4 replaces the receipt in the same transaction as the scrub event and deletes
-//! the sealed opening once delivered, before the scrub's file rewrite.
+//! the sealed opening once delivered, before the scrub's freeing commit zeroes the replaced pages.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -29,6 +29,7 @@ use super::Store;
 use super::audit::{AuditRequest, ResidualAudit};
 use super::batch::Batch;
 use super::ops::resolve_in;
+use super::scrub::ScrubKind;
 use super::targeting::{Scope, Target, Width};
 use crate::error::{Error, Result};
 use crate::log::{EventKind, Hash32, Transition};
@@ -156,12 +157,15 @@ impl Store {
     /// provisional one, and the deletion of the sealed opening if it was delivered; then the file
     /// rewrite.
     fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
-        let scrub = self.opts.scrub_on_purge;
-        if scrub {
+        let scrub = if self.opts.scrub_on_purge {
             let mut guard = self.inner.write();
             let inner = guard.as_mut().ok_or(Error::Closed)?;
-            super::scrub::rebuild_text(inner)?;
-        }
+            let kind = ScrubKind::for_store(inner)?;
+            super::scrub::erase_text(inner, kind)?;
+            Some(kind)
+        } else {
+            None
+        };
         let audit = self.residual_audit(&AuditRequest {
             texts: e.erased.iter().map(|x| x.text.clone()).collect(),
             selector: opening.selector.clone(),
@@ -184,11 +188,12 @@ impl Store {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         let (completion, receipt) = inner.write(self.now(), self.opts.ann_threshold, |b| {
-            let completion = if scrub {
-                let seq = super::scrub::scrub_event(b)?;
-                Some((seq, b.head().1))
-            } else {
-                None
+            let completion = match scrub {
+                Some(kind) => {
+                    let seq = super::scrub::scrub_event(b, kind)?;
+                    Some((seq, b.head().1, kind.method()))
+                }
+                None => None,
             };
             let body = receipt_body(
                 &e,
@@ -208,9 +213,9 @@ impl Store {
             }
             Ok((completion, receipt))
         })?;
-        if scrub {
+        if let Some(kind) = scrub {
             inner.text.commit(inner.head_seq)?;
-            self.rewrite_file(&mut guard)?;
+            self.finish_erasure(&mut guard, kind)?;
         }
         drop(guard);
         Ok(PurgeReport {
@@ -543,7 +548,7 @@ fn receipt_body(
     e: &Erasure,
     opening: &Opening,
     store_public_key: [u8; 32],
-    completion: Option<(u64, Hash32)>,
+    completion: Option<(u64, Hash32, &str)>,
     residual_audit: ResidualSummary,
     issued_at: crate::row::Millis,
 ) -> Result<ReceiptBody> {
@@ -581,7 +586,9 @@ fn receipt_body(
         erasure: ErasurePoint {
             completion_seq: completion.map(|c| c.0),
             completion_hash: completion.map(|c| c.1),
-            method: "scrub-rewrite-v1".into(),
+            method: completion
+                .map_or(ScrubKind::Incremental.method(), |c| c.2)
+                .into(),
         },
         residual_audit,
         opening_digest: opening.digest()?,

@@ -3,13 +3,24 @@
 //! A purge deletes rows from the tables, but bytes of the erased text can survive in three
 //! places: tantivy segments (a deleted document's terms stay in its segment until a merge), the
 //! usearch snapshot (a removed vector's bytes stay in the serialized graph), and pages redb has
-//! freed but not overwritten. Scrub removes all three:
-//! 1. it rebuilds the vector snapshot from the remaining vectors (or drops it below the ANN
-//!    threshold) and records a `scrub` event;
-//! 2. it rebuilds the text index from the remaining rows into a single segment;
-//! 3. it copies every table into a fresh file beside the store, syncs it, and renames it over
-//!    the store, so no freed page of the old file survives. The old file's inode is unlinked;
-//!    read-only handles that still have it open keep seeing it until they close.
+//! freed. Scrub removes all three, rewriting only what held the erased bytes:
+//! 1. the text index rewrites the segments that hold deleted documents, each on its own, and
+//!    tantivy's garbage collection deletes the replaced segment files from the directory
+//!    ([`crate::index::text::TextIndex::erase_deleted`]);
+//! 2. the vector snapshot drops the removed vectors (see [`scrub_event`]) and the `scrub` event
+//!    is recorded, in one transaction with the index files' changes;
+//! 3. one more durable commit (holding the index files still staged, if any): redb frees the
+//!    pages the previous commits replaced once
+//!    no reader or recovery root needs them, at the next commit, and the vendored redb
+//!    overwrites every page it frees with zeros (`vendor/redb/OUBLI-PATCH.md`). The store holds
+//!    its write lock throughout, so no read transaction of this process can hold those pages.
+//!
+//! The byte scan of the erasure tests is the check: no byte of an erased row is left in the
+//! file. That relies on every free page of the file being zero, which holds for files created
+//! with the vendored redb and not for older ones or after redb repaired a crashed file; the store
+//! records it ([`crate::storage::meta::FREE_PAGES_ZEROED`]), and a scrub of a store without it
+//! compacts instead ([`Store::scrub_compact`]): it rebuilds the text index and the vector
+//! snapshot and copies every table into a fresh file, whose free pages are then all zero.
 
 use std::path::{Path, PathBuf};
 
@@ -19,7 +30,7 @@ use super::batch::Batch;
 use super::{Inner, Store, copy_tables};
 use crate::error::{Error, Result};
 use crate::log::EventKind;
-use crate::storage::{self, Db, MemoryImage, PAYLOADS, Payload};
+use crate::storage::{self, Db, META, MemoryImage, PAYLOADS, Payload, meta};
 
 fn temp_path(path: &Path) -> PathBuf {
     let mut p = path.as_os_str().to_owned();
@@ -36,20 +47,106 @@ pub(crate) fn remove_stale_temp(path: &Path) {
     }
 }
 
+/// How a scrub reaches the erasure point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ScrubKind {
+    /// Only what held erased bytes is rewritten; freed pages are zeroed by redb.
+    Incremental,
+    /// The indexes are rebuilt and every table is copied into a fresh file.
+    Compact,
+}
+
+impl ScrubKind {
+    /// The receipt's name for the method ([`oubli_audit::receipt::ErasurePoint::method`]).
+    pub(super) fn method(self) -> &'static str {
+        match self {
+            ScrubKind::Incremental => "scrub-zero-v1",
+            ScrubKind::Compact => "scrub-rewrite-v1",
+        }
+    }
+
+    /// The kind a scrub of this store must use: incremental when every free page of the file
+    /// is known to be zero, a compaction otherwise.
+    pub(super) fn for_store(inner: &Inner) -> Result<ScrubKind> {
+        let tx = inner.db.begin_read()?;
+        Ok(if storage::free_pages_zeroed(&tx)? {
+            ScrubKind::Incremental
+        } else {
+            ScrubKind::Compact
+        })
+    }
+}
+
 impl Store {
-    /// Rewrites the indexes and the file so that nothing erased by earlier purges remains in any
-    /// byte of it. Returns the sequence number of the `scrub` event, the erasure completion point
-    /// that receipts cite. Takes time proportional to the store's size.
+    /// Removes every byte that earlier purges erased from the indexes and the file. Returns the
+    /// sequence number of the `scrub` event, the erasure completion point that receipts cite.
+    /// Rewrites only what held erased bytes (see the module docs), so its cost depends on the
+    /// purged rows' index segments, not on the store's size; a store whose free pages are not
+    /// known to be zero is compacted instead ([`Store::scrub_compact`]).
     #[tracing::instrument(name = "oubli::Store::scrub", level = "debug", skip_all)]
     pub fn scrub(&self) -> Result<u64> {
+        self.scrub_as_needed().map(|(seq, _)| seq)
+    }
+
+    /// [`Store::scrub`], also returning how it reached the erasure point.
+    pub(super) fn scrub_as_needed(&self) -> Result<(u64, ScrubKind)> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
-        let seq = inner.write(self.now(), self.opts.ann_threshold, scrub_event)?;
-        rebuild_text(inner)?;
-        self.rewrite_file(&mut guard)?;
+        let kind = ScrubKind::for_store(inner)?;
+        Ok((self.scrub_locked(&mut guard, kind)?, kind))
+    }
+
+    /// A scrub that also compacts: rebuilds the text index from the remaining rows into one
+    /// segment, rebuilds the vector snapshot (or drops it below the ANN threshold), and copies
+    /// every table into a fresh file that replaces the store's (a fresh image for an in-memory
+    /// store), so the file shrinks to its live data. Takes time proportional to the store's
+    /// size. Returns the seq of the `scrub` event.
+    #[tracing::instrument(name = "oubli::Store::scrub_compact", level = "debug", skip_all)]
+    pub fn scrub_compact(&self) -> Result<u64> {
+        let mut guard = self.inner.write();
+        self.scrub_locked(&mut guard, ScrubKind::Compact)
+    }
+
+    fn scrub_locked(&self, guard: &mut Option<Inner>, kind: ScrubKind) -> Result<u64> {
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        erase_text(inner, kind)?;
+        let seq = inner.write(self.now(), self.opts.ann_threshold, |b| {
+            scrub_event(b, kind)
+        })?;
+        self.finish_erasure(guard, kind)?;
         Ok(seq)
     }
 
+    /// The last step of a scrub, after the `scrub` event committed: for an incremental scrub,
+    /// writes the text index files still staged and makes one more durable commit, which frees
+    /// (and so zeroes) the pages the earlier commits replaced; for a compaction, the file copy.
+    pub(super) fn finish_erasure(&self, guard: &mut Option<Inner>, kind: ScrubKind) -> Result<()> {
+        match kind {
+            ScrubKind::Compact => self.rewrite_file(guard),
+            ScrubKind::Incremental => {
+                let inner = guard.as_mut().ok_or(Error::Closed)?;
+                inner.commit_frees()
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// One more write transaction, committed durably whatever the store's durability, holding
+    /// the text index files still staged (if any): redb frees the pages earlier commits replaced
+    /// only in a durable commit, and only those replaced before it (see
+    /// `vendor/redb/OUBLI-PATCH.md`). The pages this commit replaces itself are the previous
+    /// commit's versions, which no longer held any erased byte.
+    pub(super) fn commit_frees(&mut self) -> Result<()> {
+        let tx = self.db.begin_write()?;
+        let staged = self.text.stage_into(&tx)?;
+        tx.commit()?;
+        self.text.committed(staged);
+        Ok(())
+    }
+}
+
+impl Store {
     /// Copies every table into a fresh file beside the store, syncs it, and renames it over the
     /// store, so that no freed page of the old file survives.
     ///
@@ -74,6 +171,7 @@ impl Store {
             let src = inner.db.begin_read()?;
             let dst = fresh.begin_write()?;
             copy_tables(&src, &dst)?;
+            mark_free_pages_zeroed(&dst)?;
             dst.commit()?;
             Ok(())
         })();
@@ -122,6 +220,7 @@ impl Store {
             let src = inner.db.begin_read()?;
             let dst = fresh.begin_write()?;
             copy_tables(&src, &dst)?;
+            mark_free_pages_zeroed(&dst)?;
             dst.commit()?;
         }
         // On failure the old image is still whole and in use: nothing to undo.
@@ -134,16 +233,42 @@ impl Store {
     }
 }
 
-/// The scrub's transaction body: rebuilds the vector snapshot from the remaining vectors (or
-/// drops it below the ANN threshold) and appends the `scrub` event. Returns its seq.
-pub(super) fn scrub_event(b: &mut Batch<'_>) -> Result<u64> {
+/// A fresh copy has no freed page yet: from now on redb zeroes every page it frees.
+fn mark_free_pages_zeroed(tx: &redb::WriteTransaction) -> Result<()> {
+    tx.open_table(META)?
+        .insert(meta::FREE_PAGES_ZEROED, [].as_slice())?;
+    Ok(())
+}
+
+/// The text side of a scrub: rewrites the segments holding deleted documents, or for a
+/// compaction rebuilds the whole index from the remaining rows.
+pub(super) fn erase_text(inner: &mut Inner, kind: ScrubKind) -> Result<()> {
+    match kind {
+        ScrubKind::Compact => rebuild_text(inner),
+        ScrubKind::Incremental => inner.text.erase_deleted().map(drop),
+    }
+}
+
+/// The scrub's transaction body: removes erased vectors' bytes from the vector snapshot and
+/// appends the `scrub` event. Returns its seq.
+///
+/// Below the ANN threshold the snapshot, if any, is dropped (every vector goes back to the
+/// exact tail). Above it, the removed vectors' bytes are overwritten in the serialized snapshot,
+/// only the chunks holding them rewritten (`VectorIndex::erase_removed`); a snapshot whose
+/// layout the parser does not recognise is rebuilt from the remaining vectors instead, as a
+/// compaction always does.
+pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
     let threshold = b.ann_threshold();
     let total = b.inner.vectors.len();
     // Disjoint borrows: the vector index and the transaction.
     let tx = b.tx;
     if total > threshold {
-        b.inner.vectors.rebuild_snapshot(tx)?;
-    } else {
+        let patched = kind == ScrubKind::Incremental
+            && (!b.inner.vectors.snapshot_dirty() || b.inner.vectors.erase_removed(tx)?);
+        if !patched {
+            b.inner.vectors.rebuild_snapshot(tx)?;
+        }
+    } else if kind == ScrubKind::Compact || b.inner.vectors.has_snapshot() {
         b.inner.vectors.drop_snapshot(tx)?;
     }
     b.event(EventKind::Scrub, "*", vec![], vec![])
