@@ -130,7 +130,7 @@ impl Inner {
             }
         }
         if text_changed && text_result.is_ok() {
-            text_result = self.text.commit(self.head_seq);
+            text_result = self.text.settle(self.head_seq).map(|_| ());
         }
         if text_result.is_err() {
             self.text_behind = true;

@@ -358,9 +358,14 @@ impl Store {
 }
 
 impl Drop for Inner {
-    /// Writes the text index files still staged, and makes the last commits of a store opened
-    /// with `durable(false)` durable, when the store closes.
+    /// Commits the text index's in-memory tail, writes the text index files still staged, and
+    /// makes the last commits of a store opened with `durable(false)` durable, when the store
+    /// closes.
     fn drop(&mut self) {
+        if self.db.is_writable() && self.text.tail_len() > 0 {
+            // Best effort: a tail that cannot be committed is re-indexed from the log on open.
+            let _ = self.text.commit(self.head_seq);
+        }
         if (!self.durable || self.text.has_staged())
             && let Ok(tx) = self.db.begin_write()
         {
