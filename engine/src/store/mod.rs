@@ -366,6 +366,18 @@ impl Drop for Inner {
             // Best effort: a tail that cannot be committed is re-indexed from the log on open.
             let _ = self.text.commit(self.head_seq);
         }
+        // A vector snapshot still building is installed (best effort: the vectors it holds are
+        // scanned exactly on open otherwise).
+        if self.db.is_writable()
+            && let Ok(tx) = self.db.begin_write()
+        {
+            match self.vectors.take_due_build(&tx, 0, &[], true) {
+                Ok(Some(_)) => {
+                    let _ = tx.commit();
+                }
+                _ => drop(tx),
+            }
+        }
         if (!self.durable || self.text.has_staged())
             && let Ok(tx) = self.db.begin_write()
         {
