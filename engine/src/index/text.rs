@@ -87,6 +87,9 @@ pub struct TextIndex {
     tail_rows: usize,
     /// Deletions staged in the writer since its last commit.
     deletes_pending: bool,
+    /// Additions go straight to tantivy's writer until the next commit (see
+    /// [`TextIndex::expect_adds`]).
+    bypass_tail: bool,
 }
 
 fn schema() -> (Schema, Field, Field, Field) {
@@ -178,6 +181,7 @@ impl TextIndex {
             tail: TextTail::default(),
             tail_rows: TAIL_ROWS,
             deletes_pending: false,
+            bypass_tail: false,
         })
     }
 
@@ -244,19 +248,36 @@ impl TextIndex {
     /// the in-memory tail and is searchable at once; it reaches a segment at the next commit.
     pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
         let keys = super::keys::row_keys(text).join(" ");
+        if self.bypass_tail {
+            return self.add_doc(id, text, keys);
+        }
         let mut keys_analyzer = keys_analyzer();
         self.tail
             .add(id, text, &keys, &mut analyzer(), &mut keys_analyzer);
         Ok(())
     }
 
+    /// Announces `adds` additions before the write path makes them: when they will fill the tail
+    /// anyway, they go straight to tantivy's writer (which indexes on its own thread) and
+    /// [`TextIndex::settle`] commits them, instead of being indexed twice (a batch load). The
+    /// choice depends on counts only, and so do the segments it makes.
+    pub fn expect_adds(&mut self, adds: usize) {
+        if adds > 0 && self.tail.len() + adds >= self.tail_rows {
+            self.bypass_tail = true;
+        }
+    }
+
     /// Stages a document for `id` in tantivy's writer, bypassing the tail.
     fn add_to_writer(&mut self, id: RowId, text: &str) -> Result<()> {
+        self.add_doc(id, text, super::keys::row_keys(text).join(" "))
+    }
+
+    fn add_doc(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
         let (f_id, f_text, f_keys) = (self.f_id, self.f_text, self.f_keys);
         let mut doc = TantivyDocument::default();
         doc.add_u64(f_id, id);
         doc.add_text(f_text, text);
-        doc.add_text(f_keys, super::keys::row_keys(text).join(" "));
+        doc.add_text(f_keys, keys);
         self.writer()?.add_document(doc)?;
         Ok(())
     }
@@ -287,7 +308,7 @@ impl TextIndex {
     /// size of rows or a removal from a segment is staged; otherwise the changes stay in the tail
     /// and nothing is written. Returns whether it committed.
     pub fn settle(&mut self, seq: u64) -> Result<bool> {
-        if self.tail.len() >= self.tail_rows || self.deletes_pending {
+        if self.tail.len() >= self.tail_rows || self.deletes_pending || self.bypass_tail {
             self.commit(seq)?;
             Ok(true)
         } else {
@@ -298,14 +319,15 @@ impl TextIndex {
     /// Commits the tail and the staged removals as reflecting the log up to `seq`, merges
     /// segments when there are too many, and reloads the reader.
     pub fn commit(&mut self, seq: u64) -> Result<()> {
-        for (id, text) in self.tail.drain() {
-            self.add_to_writer(id, &text)?;
+        for (id, text, keys) in self.tail.drain() {
+            self.add_doc(id, &text, keys)?;
         }
         let writer = self.writer()?;
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(&seq.to_string());
         prepared.commit()?;
         self.deletes_pending = false;
+        self.bypass_tail = false;
         self.reader.reload()?;
         if self.index.searchable_segment_ids()?.len() > MAX_SEGMENTS {
             self.merge_tier()?;
@@ -427,6 +449,7 @@ impl TextIndex {
             tail: TextTail::default(),
             tail_rows: TAIL_ROWS,
             deletes_pending: false,
+            bypass_tail: false,
         };
         for (id, text) in rows {
             ti.add_to_writer(id, text)?;
@@ -576,10 +599,17 @@ mod tests {
 
     /// Inscribes `rows` one write at a time, as the store's write path does.
     fn load(t: &mut TextIndex, rows: &[String]) {
-        for (i, text) in rows.iter().enumerate() {
-            let id = i as u64 + 1;
-            t.add(id, text).unwrap();
-            t.settle(id).unwrap();
+        load_batches(t, rows, 1);
+    }
+
+    /// Inscribes `rows` in writes of `batch` rows, as the store's write path does.
+    fn load_batches(t: &mut TextIndex, rows: &[String], batch: usize) {
+        for (b, chunk) in rows.chunks(batch).enumerate() {
+            t.expect_adds(chunk.len());
+            for (i, text) in chunk.iter().enumerate() {
+                t.add((b * batch + i) as u64 + 1, text).unwrap();
+            }
+            t.settle((b + 1) as u64).unwrap();
         }
     }
 
@@ -628,9 +658,10 @@ mod tests {
             let q = text_of(&query);
             let keys = super::super::keys::row_keys(&q);
             let mut results = Vec::new();
-            for n in [1, small, 1_000_000] {
+            // (tail size, rows per write)
+            for (n, batch) in [(1, 1), (small, 1), (1_000_000, 1), (small + 1, small)] {
                 let mut t = empty(n);
-                load(&mut t, &rows);
+                load_batches(&mut t, &rows, batch);
                 let all = rows.len() + 1;
                 results.push((
                     t.search(&q, all).unwrap(),

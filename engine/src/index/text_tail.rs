@@ -49,6 +49,7 @@ struct FieldDoc {
 /// One document of the tail.
 struct TailDoc {
     text: String,
+    keys: String,
     fields: [FieldDoc; 2],
 }
 
@@ -121,6 +122,7 @@ impl TextTail {
             id,
             TailDoc {
                 text: text.to_owned(),
+                keys: keys.to_owned(),
                 fields,
             },
         );
@@ -145,11 +147,14 @@ impl TextTail {
         true
     }
 
-    /// Empties the tail, returning its rows (id, text) in id order: what a flush hands to tantivy.
-    pub fn drain(&mut self) -> Vec<(RowId, String)> {
+    /// Empties the tail, returning its rows (id, text, match keys) in id order: what a commit
+    /// hands to tantivy.
+    pub fn drain(&mut self) -> Vec<(RowId, String, String)> {
         let docs = std::mem::take(&mut self.docs);
         self.fields = Default::default();
-        docs.into_iter().map(|(id, d)| (id, d.text)).collect()
+        docs.into_iter()
+            .map(|(id, d)| (id, d.text, d.keys))
+            .collect()
     }
 
     /// Documents of the tail holding `term` in `field`.

@@ -18,7 +18,8 @@
 //! happen at counts, never at times, and the build adds vectors in id order on one thread, so the
 //! same operations give the same graph at the same log position, and readers search the old
 //! snapshot and the exact tail meanwhile. A write that must install a build that is still running
-//! waits for it before it takes the store's lock, so readers never wait on a build. Closing the
+//! waits for it before it takes the store's lock, so readers never wait on a build (purge, repair
+//! and open, which write under a lock they already hold, wait inside it). Closing the
 //! store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
 
@@ -302,9 +303,10 @@ impl VectorIndex {
         Ok(out)
     }
 
-    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`:
-    /// the growth path, taken when the tail passes the ANN threshold. The tail's vectors are added
-    /// to the existing graph in id order on one thread, so the same operations give the same graph.
+    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`,
+    /// synchronously (the write path grows the snapshot in the background instead, see the module
+    /// docs). The tail's vectors are added to the existing graph in id order on one thread, so the
+    /// same operations give the same graph.
     pub fn extend_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
         let snap = match self.snapshot.take() {
             Some(s) if !s.dirty => s,
@@ -334,6 +336,11 @@ impl VectorIndex {
         write_snapshot(tx, &snap)?;
         self.snapshot = Some(snap);
         Ok(())
+    }
+
+    /// True while a background build is pending (running or finished, not yet installed).
+    pub fn is_building(&self) -> bool {
+        self.build.is_some()
     }
 
     /// The build the next write must install, if it is still running: wait on it before taking

@@ -134,6 +134,11 @@ impl Inner {
     /// anything: the rows are committed, and the index catches up from the log before the next
     /// write or on the next open.
     fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
+        let adds = ops
+            .iter()
+            .filter(|op| matches!(op, IndexOp::AddText(..)))
+            .count();
+        self.text.expect_adds(adds);
         let mut text_changed = false;
         let mut text_result = Ok(());
         for op in ops {

@@ -369,6 +369,7 @@ impl Drop for Inner {
         // A vector snapshot still building is installed (best effort: the vectors it holds are
         // scanned exactly on open otherwise).
         if self.db.is_writable()
+            && self.vectors.is_building()
             && let Ok(tx) = self.db.begin_write()
         {
             match self.vectors.take_due_build(&tx, 0, &[], true) {
