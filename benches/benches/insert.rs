@@ -5,7 +5,8 @@
 //! Run: `cargo bench -p oubli-bench --bench insert`. `OUBLI_INSERT_ROWS=10000,100000` sets the
 //! store sizes (default 10000), `OUBLI_INSERT_SINGLES=2000` the one-row inserts per size
 //! (default 2000). The store uses the built-in hash embedder (384 dimensions), so the figure is
-//! the engine's write path, not the embedder's.
+//! the engine's write path, not the embedder's. `OUBLI_INSERT_DURABLE=0` opens the store with
+//! `durable(false)` (no fsync wait), which isolates the engine's own cost from the disk's.
 
 mod support;
 
@@ -37,9 +38,11 @@ fn main() {
     for n in sizes {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("insert.oubli");
+        let durable = std::env::var("OUBLI_INSERT_DURABLE").map_or(true, |v| v != "0");
         let opts = StoreOptions::default()
             .embedder(Arc::new(HashEmbedder::new(384).unwrap()))
-            .deterministic_seed([7; 32]);
+            .deterministic_seed([7; 32])
+            .durable(durable);
         let s = Store::create_with(&path, opts).unwrap();
         let rows: Vec<Inscription> = (0..n as u64)
             .map(|i| Inscription::new(memory_text(i)))

@@ -142,13 +142,13 @@ fn deferred_scrub_is_the_completion_point() {
 fn purge_with_an_ann_snapshot_rebuilds_it() {
     let t = temp();
     let s = Store::create_with(&t.path, StoreOptions::default().ann_threshold(64)).unwrap();
-    let batch: Vec<Inscription> = (0..200)
+    // The marker is in the first batch, which the first background snapshot build holds (the
+    // store installs it at the latest when it closes).
+    let mut batch: Vec<Inscription> = (0..200)
         .map(|i| Inscription::new(format!("snapshot filler row {i}")))
         .collect();
-    s.inscribe_batch(batch).unwrap();
-    let id = s
-        .inscribe(Inscription::new("ann-marker-6060 unique words"))
-        .unwrap();
+    batch.push(Inscription::new("ann-marker-6060 unique words"));
+    let id = s.inscribe_batch(batch).unwrap()[200];
     let more: Vec<Inscription> = (0..100)
         .map(|i| Inscription::new(format!("later filler row {i}")))
         .collect();

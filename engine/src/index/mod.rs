@@ -5,4 +5,5 @@ pub mod analyzer;
 pub mod directory;
 pub mod keys;
 pub mod text;
+pub mod text_tail;
 pub mod vector;

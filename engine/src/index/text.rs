@@ -11,6 +11,11 @@
 //!
 //! A commit writes nothing to the file by itself: its files are staged in the directory and reach
 //! the file in the store's next write transaction (see [`super::directory`]).
+//!
+//! New rows first join an in-memory tail ([`super::text_tail`]), searched with the segments on
+//! the same BM25 statistics; the write path commits the tail to tantivy as one segment once it
+//! holds [`TAIL_ROWS`] rows ([`TextIndex::settle`]), and [`TextIndex::commit`] commits it at
+//! once (close, purge, scrub). Removing a row that is in a segment also commits at once.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -19,7 +24,7 @@ use tantivy::collector::TopDocs;
 use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
 use tantivy::directory::RamDirectory;
 use tantivy::indexer::NoMergePolicy;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
@@ -29,6 +34,8 @@ use tantivy::{
 };
 
 use super::directory::{RedbDirectory, Staged};
+pub use super::text_tail::TAIL_ROWS;
+use super::text_tail::{Stats, TailField, TextTail};
 use crate::error::{Error, Result};
 use crate::row::RowId;
 use crate::storage::Db;
@@ -75,6 +82,15 @@ pub struct TextIndex {
     f_text: Field,
     f_keys: Field,
     indexed_seq: u64,
+    /// Rows not yet in a segment.
+    tail: TextTail,
+    /// Tail size at which [`TextIndex::settle`] commits.
+    tail_rows: usize,
+    /// Deletions staged in the writer since its last commit.
+    deletes_pending: bool,
+    /// Additions go straight to tantivy's writer until the next commit (see
+    /// [`TextIndex::expect_adds`]).
+    bypass_tail: bool,
 }
 
 fn schema() -> (Schema, Field, Field, Field) {
@@ -96,10 +112,12 @@ fn schema() -> (Schema, Field, Field, Field) {
 
 fn register(index: &Index) {
     index.tokenizers().register(TOKENIZER, analyzer());
-    index.tokenizers().register(
-        KEYS_TOKENIZER,
-        TextAnalyzer::builder(WhitespaceTokenizer::default()).build(),
-    );
+    index.tokenizers().register(KEYS_TOKENIZER, keys_analyzer());
+}
+
+/// The keys field's analyzer: the match keys are already canonical, split on spaces.
+fn keys_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(WhitespaceTokenizer::default()).build()
 }
 
 use super::analyzer::analyzer;
@@ -161,6 +179,10 @@ impl TextIndex {
             f_text,
             f_keys,
             indexed_seq,
+            tail: TextTail::default(),
+            tail_rows: TAIL_ROWS,
+            deletes_pending: false,
+            bypass_tail: false,
         })
     }
 
@@ -223,31 +245,90 @@ impl TextIndex {
         self.writer.as_mut().ok_or(Error::ReadOnly)
     }
 
-    /// Stages a document for `id` (call [`TextIndex::remove`] first when replacing).
+    /// Indexes `id` with `text` (call [`TextIndex::remove`] first when replacing). The row joins
+    /// the in-memory tail and is searchable at once; it reaches a segment at the next commit.
     pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
+        let keys = super::keys::row_keys(text).join(" ");
+        if self.bypass_tail {
+            return self.add_doc(id, text, keys);
+        }
+        let mut keys_analyzer = keys_analyzer();
+        self.tail
+            .add(id, text, &keys, &mut analyzer(), &mut keys_analyzer);
+        Ok(())
+    }
+
+    /// Announces `adds` additions before the write path makes them: when they will fill the tail
+    /// anyway, they go straight to tantivy's writer (which indexes on its own thread) and
+    /// [`TextIndex::settle`] commits them, instead of being indexed twice (a batch load). The
+    /// choice depends on counts only, and so do the segments it makes.
+    pub fn expect_adds(&mut self, adds: usize) {
+        if adds > 0 && self.tail.len() + adds >= self.tail_rows {
+            self.bypass_tail = true;
+        }
+    }
+
+    /// Stages a document for `id` in tantivy's writer, bypassing the tail.
+    fn add_to_writer(&mut self, id: RowId, text: &str) -> Result<()> {
+        self.add_doc(id, text, super::keys::row_keys(text).join(" "))
+    }
+
+    fn add_doc(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
         let (f_id, f_text, f_keys) = (self.f_id, self.f_text, self.f_keys);
         let mut doc = TantivyDocument::default();
         doc.add_u64(f_id, id);
         doc.add_text(f_text, text);
-        doc.add_text(f_keys, super::keys::row_keys(text).join(" "));
+        doc.add_text(f_keys, keys);
         self.writer()?.add_document(doc)?;
         Ok(())
     }
 
-    /// Stages the removal of `id`'s document.
+    /// Removes `id`'s document: from the tail at once (with every count it held), and from the
+    /// segments at the next commit, which [`TextIndex::settle`] then makes at once.
     pub fn remove(&mut self, id: RowId) -> Result<()> {
+        self.tail.remove(id);
         let term = Term::from_field_u64(self.f_id, id);
-        self.writer()?.delete_term(term);
+        if self.reader.searcher().doc_freq(&term)? > 0 {
+            self.writer()?.delete_term(term);
+            self.deletes_pending = true;
+        }
         Ok(())
     }
 
-    /// Commits staged changes as reflecting the log up to `seq`, merges segments when there are
-    /// too many, and reloads the reader.
+    /// Rows indexed in memory only, waiting for the next commit.
+    pub fn tail_len(&self) -> usize {
+        self.tail.len()
+    }
+
+    /// Sets the tail size at which [`TextIndex::settle`] commits (at least 1).
+    pub fn set_tail_rows(&mut self, rows: usize) {
+        self.tail_rows = rows.max(1);
+    }
+
+    /// The write path's commit: commits (see [`TextIndex::commit`]) once the tail holds the tail
+    /// size of rows or a removal from a segment is staged; otherwise the changes stay in the tail
+    /// and nothing is written. Returns whether it committed.
+    pub fn settle(&mut self, seq: u64) -> Result<bool> {
+        if self.tail.len() >= self.tail_rows || self.deletes_pending || self.bypass_tail {
+            self.commit(seq)?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Commits the tail and the staged removals as reflecting the log up to `seq`, merges
+    /// segments when there are too many, and reloads the reader.
     pub fn commit(&mut self, seq: u64) -> Result<()> {
+        for (id, text, keys) in self.tail.drain() {
+            self.add_doc(id, &text, keys)?;
+        }
         let writer = self.writer()?;
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(&seq.to_string());
         prepared.commit()?;
+        self.deletes_pending = false;
+        self.bypass_tail = false;
         self.reader.reload()?;
         if self.index.searchable_segment_ids()?.len() > MAX_SEGMENTS {
             self.merge_tier()?;
@@ -368,8 +449,9 @@ impl TextIndex {
         seq: u64,
     ) -> Result<()> {
         self.writer()?.delete_all_documents()?;
+        self.tail.drain();
         for (id, text) in rows {
-            self.add(id, text)?;
+            self.add_to_writer(id, text)?;
         }
         self.commit(seq)?;
         self.merge_all()?;
@@ -408,9 +490,13 @@ impl TextIndex {
             f_text,
             f_keys,
             indexed_seq: 0,
+            tail: TextTail::default(),
+            tail_rows: TAIL_ROWS,
+            deletes_pending: false,
+            bypass_tail: false,
         };
         for (id, text) in rows {
-            ti.add(id, text)?;
+            ti.add_to_writer(id, text)?;
         }
         ti.commit(seq)?;
         Ok(ti)
@@ -461,10 +547,11 @@ impl TextIndex {
     pub fn full_match_score(&self, text: &str) -> Result<f32> {
         let terms = self.analyze(text);
         let searcher = self.reader.searcher();
-        let n = searcher.num_docs() as f32;
+        let stats = self.stats(&searcher);
+        let n = (searcher.num_docs() + self.tail.len() as u64) as f32;
         let mut total = 0f32;
         for t in &terms {
-            let df = searcher.doc_freq(&Term::from_field_text(self.f_text, t))? as f32;
+            let df = stats.doc_freq(&Term::from_field_text(self.f_text, t))? as f32;
             // tantivy's IDF: ln(1 + (N - n + 0.5) / (n + 0.5)).
             total += (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         }
@@ -493,6 +580,7 @@ impl TextIndex {
             .collect();
         let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
+        let stats = self.stats(&searcher);
         // Ties are broken by higher row id inside the collector, so the rows kept at the limit
         // do not depend on how the documents are split into segments (segment order follows
         // tantivy's random segment ids).
@@ -500,25 +588,214 @@ impl TextIndex {
             (SortBySimilarityScore, Order::Desc),
             (SortByStaticFastValue::<u64>::for_field("id"), Order::Desc),
         ));
-        let top = searcher.search(&query, &collector)?;
-        let mut out = Vec::with_capacity(top.len());
+        let top = searcher.search_with_statistics_provider(&query, &collector, &stats)?;
+        let tail_field = if field == self.f_keys {
+            TailField::Keys
+        } else {
+            TailField::Text
+        };
+        let mut out = self.tail.score(tail_field, field, terms, &stats)?;
         for ((score, id), _) in top {
             let id = id.ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
             out.push((id, score));
         }
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        out.truncate(limit);
         Ok(out)
     }
 
-    /// Number of live documents.
+    /// The BM25 statistics of the segments `searcher` sees and the tail together.
+    fn stats<'a>(&'a self, searcher: &'a tantivy::Searcher) -> Stats<'a> {
+        Stats {
+            searcher,
+            tail: &self.tail,
+            fields: (self.f_text, self.f_keys),
+        }
+    }
+
+    /// Number of live documents (segments and tail).
     pub fn num_docs(&self) -> u64 {
-        self.reader.searcher().num_docs()
+        self.reader.searcher().num_docs() + self.tail.len() as u64
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::merge_choice;
+    use super::{TextIndex, merge_choice};
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "alice",
+        "bob",
+        "paris",
+        "coffee",
+        "meeting",
+        "tuesday",
+        "runs",
+        "running",
+        "invoice",
+        "TXN-12345",
+        "alice@x.com",
+        "blue",
+        "the",
+        "cat",
+        "of",
+        "北京大学",
+    ];
+
+    fn text_of(ix: &[usize]) -> String {
+        ix.iter()
+            .map(|&i| WORDS[i % WORDS.len()])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// An empty in-memory index whose write path commits every `tail_rows` rows.
+    fn empty(tail_rows: usize) -> TextIndex {
+        let mut t = TextIndex::in_memory(std::iter::empty(), 0).unwrap();
+        t.set_tail_rows(tail_rows);
+        t
+    }
+
+    /// Inscribes `rows` one write at a time, as the store's write path does.
+    fn load(t: &mut TextIndex, rows: &[String]) {
+        load_batches(t, rows, 1);
+    }
+
+    /// Inscribes `rows` in writes of `batch` rows, as the store's write path does.
+    fn load_batches(t: &mut TextIndex, rows: &[String], batch: usize) {
+        for (b, chunk) in rows.chunks(batch).enumerate() {
+            t.expect_adds(chunk.len());
+            for (i, text) in chunk.iter().enumerate() {
+                t.add((b * batch + i) as u64 + 1, text).unwrap();
+            }
+            t.settle((b + 1) as u64).unwrap();
+        }
+    }
+
+    fn assert_same(a: &[(u64, f32)], b: &[(u64, f32)]) {
+        let by_id = |v: &[(u64, f32)]| {
+            let mut v = v.to_vec();
+            v.sort_by_key(|x| x.0);
+            v
+        };
+        let (sa, sb) = (by_id(a), by_id(b));
+        assert_eq!(
+            sa.iter().map(|x| x.0).collect::<Vec<_>>(),
+            sb.iter().map(|x| x.0).collect::<Vec<_>>()
+        );
+        for (x, y) in sa.iter().zip(&sb) {
+            assert!(
+                (x.1 - y.1).abs() <= 1e-5 * x.1.abs().max(1.0),
+                "{x:?} vs {y:?}"
+            );
+        }
+        // The ranking agrees wherever the scores are apart by more than float rounding.
+        for (x, y) in a.iter().zip(b) {
+            if x.0 != y.0 {
+                assert!(
+                    (x.1 - y.1).abs() <= 1e-5 * x.1.abs().max(1.0),
+                    "{a:?}\n{b:?}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// A row scores the same in the tail as in a segment: the same rows loaded with
+        /// different tail sizes (every row its own segment, a few segments plus a tail, all in
+        /// the tail) rank the same with the same scores, for text search, key lookup and the
+        /// full-match score.
+        #[test]
+        fn tail_and_segments_score_alike(
+            rows in prop::collection::vec(prop::collection::vec(0usize..64, 1..9), 1..40),
+            query in prop::collection::vec(0usize..64, 1..4),
+            small in 2usize..6,
+        ) {
+            let rows: Vec<String> = rows.iter().map(|r| text_of(r)).collect();
+            let q = text_of(&query);
+            let keys = super::super::keys::row_keys(&q);
+            let mut results = Vec::new();
+            // (tail size, rows per write)
+            for (n, batch) in [(1, 1), (small, 1), (1_000_000, 1), (small + 1, small)] {
+                let mut t = empty(n);
+                load_batches(&mut t, &rows, batch);
+                let all = rows.len() + 1;
+                results.push((
+                    t.search(&q, all).unwrap(),
+                    t.lookup_keys(&keys, all).unwrap(),
+                    t.full_match_score(&q).unwrap(),
+                    t.num_docs(),
+                    t.tail_len(),
+                ));
+            }
+            // The last load left every row in the tail, the first none.
+            prop_assert_eq!(results[0].4, 0);
+            prop_assert_eq!(results[2].4, rows.len());
+            for r in &results[1..] {
+                assert_same(&results[0].0, &r.0);
+                assert_same(&results[0].1, &r.1);
+                prop_assert!((results[0].2 - r.2).abs() <= 1e-5 * results[0].2.max(1.0));
+                prop_assert_eq!(results[0].3, r.3);
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_removed_from_the_tail_leaves_no_trace() {
+        let rows: Vec<String> = [
+            "alice met bob in paris",
+            "coffee with alice",
+            "invoice TXN-12345",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut with = empty(1000);
+        load(&mut with, &rows);
+        with.add(9, "alice secret zanzibar").unwrap();
+        with.settle(4).unwrap();
+        assert_eq!(with.search("zanzibar", 10).unwrap().len(), 1);
+        with.remove(9).unwrap();
+        with.settle(5).unwrap();
+        let mut without = empty(1000);
+        load(&mut without, &rows);
+        assert_eq!(with.num_docs(), without.num_docs());
+        for q in ["alice", "zanzibar secret", "coffee paris"] {
+            assert_eq!(
+                with.search(q, 10).unwrap(),
+                without.search(q, 10).unwrap(),
+                "{q}"
+            );
+            assert_eq!(
+                with.full_match_score(q).unwrap(),
+                without.full_match_score(q).unwrap()
+            );
+        }
+        // Nothing was written to a segment on the way.
+        assert_eq!(with.tail_len(), 3);
+        assert_eq!(with.indexed_seq(), 0);
+    }
+
+    #[test]
+    fn removing_a_row_in_a_segment_commits_at_once() {
+        let mut t = empty(2);
+        load(
+            &mut t,
+            &[
+                "alice in paris".into(),
+                "bob in paris".into(),
+                "carol".into(),
+            ],
+        );
+        assert_eq!((t.tail_len(), t.indexed_seq()), (1, 2));
+        t.remove(1).unwrap();
+        assert!(t.settle(4).unwrap());
+        assert_eq!((t.tail_len(), t.indexed_seq(), t.num_docs()), (0, 4, 2));
+        assert!(t.search("alice", 10).unwrap().is_empty());
+    }
 
     #[test]
     fn merges_the_lowest_tier_holding_two_never_the_whole_index() {

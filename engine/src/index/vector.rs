@@ -9,8 +9,24 @@
 //!   [`VECTOR_SNAPSHOT`] so that opening a store restores it instead of rebuilding it.
 //!
 //! Vectors are unit length, so inner product is cosine similarity.
+//!
+//! Growing the snapshot runs on a background thread ([`Build`]), never in a write: once the store
+//! holds more than the ANN threshold `T` of vectors and the tail more than `T / 2`, a write starts
+//! a build over a copy of the snapshot plus the tail as it stands (the *cut*); the write that
+//! finds `T / 2` more vectors in the tail than at the start installs it (persisting it in its own
+//! transaction) and the tail keeps only the rows newer than the cut. The start and the install
+//! happen at counts, never at times, and the build adds vectors in id order on one thread, so the
+//! same operations give the same graph at the same log position, and readers search the old
+//! snapshot and the exact tail meanwhile. A write that must install a build that is still running
+//! waits for it before it takes the store's lock, so readers never wait on a build (purge, repair
+//! and open, which write under a lock they already hold, wait inside it). Closing the
+//! store installs a pending build. A build that overlaps a removed vector is discarded (a graph
+//! holding an erased vector's bytes is never persisted) and started again by a later write.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::{Condvar, Mutex};
 
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
@@ -38,6 +54,61 @@ pub struct VectorIndex {
     tail: Vec<f32>,
     tail_pos: HashMap<RowId, usize>,
     snapshot: Option<Snapshot>,
+    build: Option<Build>,
+}
+
+/// A snapshot being grown on a background thread (see the module docs).
+pub struct Build {
+    /// The highest row id the build holds.
+    cut: RowId,
+    /// Tail size when the build started.
+    tail_at_start: usize,
+    /// A vector the build holds was removed since it started.
+    overlaps_removal: bool,
+    done: Arc<Done>,
+}
+
+/// A finished build: the graph, its highest row id, and its serialized form.
+struct Built {
+    index: Index,
+    max_row: RowId,
+    blob: Vec<u8>,
+}
+
+/// A build thread's result, set when it finishes; waited on without holding the store's lock.
+#[derive(Default)]
+pub struct Done {
+    result: Mutex<Option<Result<Built>>>,
+    signal: Condvar,
+}
+
+impl Done {
+    /// Blocks until the build has finished.
+    pub fn wait(&self) {
+        let mut r = self.result.lock();
+        while r.is_none() {
+            self.signal.wait(&mut r);
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        self.result.lock().is_some()
+    }
+
+    fn set(&self, result: Result<Built>) {
+        *self.result.lock() = Some(result);
+        self.signal.notify_all();
+    }
+
+    /// Waits for the result and takes it.
+    fn take(&self) -> Result<Built> {
+        self.wait();
+        self.result.lock().take().unwrap_or_else(|| {
+            Err(Error::VectorIndex(
+                "snapshot build result taken twice".into(),
+            ))
+        })
+    }
 }
 
 struct Snapshot {
@@ -47,9 +118,17 @@ struct Snapshot {
     dirty: bool,
 }
 
+fn serialize(index: &Index) -> Result<Vec<u8>> {
+    let mut blob = vec![0u8; index.serialized_length()];
+    index.save_to_buffer(&mut blob).map_err(vx)?;
+    Ok(blob)
+}
+
 fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
-    let mut blob = vec![0u8; snap.index.serialized_length()];
-    snap.index.save_to_buffer(&mut blob).map_err(vx)?;
+    write_blob(tx, &serialize(&snap.index)?, snap.max_row)
+}
+
+fn write_blob(tx: &WriteTransaction, blob: &[u8], max_row: RowId) -> Result<()> {
     let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
     snap_t.retain(|_, _| false)?;
     for (i, chunk) in blob.chunks(CHUNK).enumerate() {
@@ -57,10 +136,7 @@ fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
     }
     let mut meta_t = tx.open_table(META)?;
     meta_t.remove(meta::SNAPSHOT_DIRTY)?;
-    meta_t.insert(
-        meta::SNAPSHOT_MAX_ROW,
-        snap.max_row.to_le_bytes().as_slice(),
-    )?;
+    meta_t.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice())?;
     meta_t.insert(
         meta::SNAPSHOT_LEN,
         (blob.len() as u64).to_le_bytes().as_slice(),
@@ -90,6 +166,7 @@ impl VectorIndex {
             tail: Vec::new(),
             tail_pos: HashMap::new(),
             snapshot: None,
+            build: None,
         }
     }
 
@@ -171,7 +248,15 @@ impl VectorIndex {
                 self.tail.copy_within(b..b + self.dim, a);
             }
             self.tail.truncate(last * self.dim);
-        } else if let Some(s) = &mut self.snapshot {
+        }
+        if let Some(b) = &mut self.build
+            && id <= b.cut
+        {
+            b.overlaps_removal = true;
+        }
+        if let Some(s) = &mut self.snapshot
+            && id <= s.max_row
+        {
             // usearch hides the key; the bytes stay in the in-memory graph until the snapshot is
             // rebuilt, which scrub does (and growth does before persisting a dirty graph).
             if s.index.remove(id).unwrap_or(0) > 0 {
@@ -232,9 +317,10 @@ impl VectorIndex {
         Ok(out)
     }
 
-    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`:
-    /// the growth path, taken when the tail passes the ANN threshold. The tail's vectors are added
-    /// to the existing graph in id order on one thread, so the same operations give the same graph.
+    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`,
+    /// synchronously (the write path grows the snapshot in the background instead, see the module
+    /// docs). The tail's vectors are added to the existing graph in id order on one thread, so the
+    /// same operations give the same graph.
     pub fn extend_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
         let snap = match self.snapshot.take() {
             Some(s) if !s.dirty => s,
@@ -317,10 +403,133 @@ impl VectorIndex {
         Ok(true)
     }
 
+    /// True while a background build is pending (running or finished, not yet installed).
+    pub fn is_building(&self) -> bool {
+        self.build.is_some()
+    }
+
+    /// The build the next write must install, if it is still running: wait on it before taking
+    /// the store's lock (see the module docs).
+    pub fn due_build(&self, ann_threshold: usize) -> Option<Arc<Done>> {
+        let b = self.build.as_ref()?;
+        let due = self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
+        (due && !b.done.is_finished()).then(|| b.done.clone())
+    }
+
+    /// Takes the pending build when this write is the one to install it (or `force`), waiting
+    /// for it if it still runs, and writes it into `tx`. Returns it for [`VectorIndex::install`]
+    /// once `tx` commits; `None` when nothing is due, or when the build overlaps a vector removed
+    /// since it started or in `removed` (this write's removals), in which case it is discarded.
+    pub fn take_due_build(
+        &mut self,
+        tx: &WriteTransaction,
+        ann_threshold: usize,
+        removed: &[RowId],
+        force: bool,
+    ) -> Result<Option<Installable>> {
+        let Some(b) = &self.build else {
+            return Ok(None);
+        };
+        let due = self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
+        if !due && !force {
+            return Ok(None);
+        }
+        let Some(b) = self.build.take() else {
+            return Ok(None);
+        };
+        if b.overlaps_removal || removed.iter().any(|id| *id <= b.cut) {
+            return Ok(None);
+        }
+        let built = b.done.take()?;
+        write_blob(tx, &built.blob, built.max_row)?;
+        Ok(Some(Installable(built)))
+    }
+
+    /// Makes a build taken by [`VectorIndex::take_due_build`] the snapshot: the tail keeps only
+    /// the rows newer than it.
+    pub fn install(&mut self, built: Installable) {
+        let Built { index, max_row, .. } = built.0;
+        index.change_expansion_search(EXPANSION_SEARCH);
+        let keep: Vec<(RowId, Vec<f32>)> = self
+            .tail_ids
+            .iter()
+            .enumerate()
+            .filter(|(_, id)| **id > max_row)
+            .map(|(i, id)| (*id, self.tail[i * self.dim..(i + 1) * self.dim].to_vec()))
+            .collect();
+        self.tail_ids.clear();
+        self.tail.clear();
+        self.tail_pos.clear();
+        for (id, v) in keep {
+            self.insert(id, &v);
+        }
+        self.snapshot = Some(Snapshot {
+            index,
+            max_row,
+            dirty: false,
+        });
+    }
+
+    /// Starts a background build when none runs, the store holds more than `ann_threshold`
+    /// vectors and the tail more than half of it. `all` reads every stored vector up to a row id
+    /// (needed only when the snapshot holds removed vectors and must be rebuilt).
+    pub fn maybe_start_build(
+        &mut self,
+        ann_threshold: usize,
+        all: impl FnOnce(RowId) -> Result<Vec<(RowId, Vec<f32>)>>,
+    ) -> Result<()> {
+        if self.build.is_some()
+            || self.len() <= ann_threshold
+            || self.tail_len() <= ann_threshold / 2
+        {
+            return Ok(());
+        }
+        let mut add: Vec<(RowId, Vec<f32>)> = self
+            .tail_ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (*id, self.tail[i * self.dim..(i + 1) * self.dim].to_vec()))
+            .collect();
+        add.sort_by_key(|x| x.0);
+        let cut = add.last().map_or(0, |x| x.0);
+        let base = match &self.snapshot {
+            Some(s) if !s.dirty => Some(serialize(&s.index)?),
+            Some(_) => {
+                add = all(cut)?;
+                None
+            }
+            None => None,
+        };
+        let count = add.len() + self.snapshot.as_ref().map_or(0, |s| s.index.size());
+        let base_max = match (&base, &self.snapshot) {
+            (Some(_), Some(s)) => s.max_row,
+            _ => 0,
+        };
+        let dim = self.dim;
+        let done = Arc::new(Done::default());
+        let signal = done.clone();
+        std::thread::Builder::new()
+            .name("oubli-hnsw-build".into())
+            .spawn(move || {
+                let r = std::panic::catch_unwind(|| run_build(dim, base, base_max, add, count))
+                    .unwrap_or_else(|_| Err(Error::VectorIndex("snapshot build panicked".into())));
+                signal.set(r);
+            })
+            .map_err(|e| Error::VectorIndex(format!("cannot start the snapshot build: {e}")))?;
+        self.build = Some(Build {
+            cut,
+            tail_at_start: self.tail_len(),
+            overlaps_removal: false,
+            done,
+        });
+        Ok(())
+    }
+
     /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, one thread, so the
     /// graph is the same for the same rows) and writes it into the file within `tx`. Scrub uses
     /// this: a graph that only hid removed vectors would still hold their bytes.
     pub fn rebuild_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        self.build = None;
         let vec_t = tx.open_table(VECTORS)?;
         let count = vec_t.len()? as usize;
         let index = new_usearch(self.dim)?;
@@ -350,6 +559,7 @@ impl VectorIndex {
     /// Drops the snapshot from memory and from the file within `tx`, moving every vector back to
     /// the exact tail (used by scrub when the store is below the ANN threshold).
     pub fn drop_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        self.build = None;
         {
             let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
             snap_t.retain(|_, _| false)?;
@@ -433,6 +643,36 @@ pub fn removed_vector_ranges(
             .checked_add(level.checked_mul(level_bytes)?)?;
     }
     (at == blob.len()).then_some(out)
+}
+
+/// A finished build, written into a transaction, waiting for [`VectorIndex::install`].
+pub struct Installable(Built);
+
+/// The build thread: the base graph restored from its serialized form (or a new graph), then
+/// `add` inserted in id order on this one thread.
+fn run_build(
+    dim: usize,
+    base: Option<Vec<u8>>,
+    base_max: RowId,
+    add: Vec<(RowId, Vec<f32>)>,
+    count: usize,
+) -> Result<Built> {
+    let index = match base {
+        Some(blob) => Index::restore_from_buffer(&blob).map_err(vx)?,
+        None => new_usearch(dim)?,
+    };
+    index.reserve(count.max(1)).map_err(vx)?;
+    let mut max_row = base_max;
+    for (id, v) in &add {
+        index.add(*id, v).map_err(vx)?;
+        max_row = max_row.max(*id);
+    }
+    let blob = serialize(&index)?;
+    Ok(Built {
+        index,
+        max_row,
+        blob,
+    })
 }
 
 #[cfg(test)]

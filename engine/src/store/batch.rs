@@ -52,6 +52,16 @@ pub(crate) struct Batch<'a> {
 impl Store {
     /// Runs `f` in one write transaction (see this module's docs).
     pub(crate) fn write<R>(&self, f: impl FnOnce(&mut Batch<'_>) -> Result<R>) -> Result<R> {
+        // A vector snapshot build this write must install is waited for before the lock is
+        // taken, so that readers never wait on it.
+        let due = self
+            .inner
+            .read()
+            .as_ref()
+            .and_then(|i| i.vectors.due_build(self.opts.ann_threshold));
+        if let Some(done) = due {
+            done.wait();
+        }
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         // A panic inside the storage engine (a mangled page) aborts the transaction unfinished.
@@ -91,11 +101,26 @@ impl Inner {
         };
         let result = f(&mut batch)?;
         let (ops, next_row, head_seq, head_hash) = batch.finish()?;
+        // A vector snapshot built in the background is installed by the write that reaches its
+        // count (see `index::vector`), in this same transaction.
+        let removed: Vec<RowId> = ops
+            .iter()
+            .filter_map(|op| match op {
+                IndexOp::RemoveVector(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        let built = self
+            .vectors
+            .take_due_build(&tx, ann_threshold, &removed, false)?;
         // The text index files staged by the last index commit go in this same transaction: one
         // commit (one fsync) per durable write.
         let staged = self.text.stage_into(&tx)?;
         tx.commit()?;
         self.text.committed(staged);
+        if let Some(b) = built {
+            self.vectors.install(b);
+        }
         self.next_row = next_row;
         self.head_seq = head_seq;
         self.head_hash = head_hash;
@@ -109,6 +134,11 @@ impl Inner {
     /// anything: the rows are committed, and the index catches up from the log before the next
     /// write or on the next open.
     fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
+        let adds = ops
+            .iter()
+            .filter(|op| matches!(op, IndexOp::AddText(..)))
+            .count();
+        self.text.expect_adds(adds);
         let mut text_changed = false;
         let mut text_result = Ok(());
         for op in ops {
@@ -130,19 +160,25 @@ impl Inner {
             }
         }
         if text_changed && text_result.is_ok() {
-            text_result = self.text.commit(self.head_seq);
+            text_result = self.text.settle(self.head_seq).map(|_| ());
         }
         if text_result.is_err() {
             self.text_behind = true;
         }
-        if self.vectors.tail_len() > ann_threshold {
-            let mut tx = self.db.begin_write()?;
-            if !self.durable {
-                tx.set_durability(redb::Durability::None)?;
+        // The snapshot grows on a background thread, never here (see `index::vector`).
+        let db = self.db.clone();
+        let dim = self.dim;
+        self.vectors.maybe_start_build(ann_threshold, |cut| {
+            let tx = db.begin_read()?;
+            let mut all = Vec::new();
+            if let Some(t) = storage::open_read(&tx, VECTORS)? {
+                for e in t.range(..=cut)? {
+                    let (k, v) = e?;
+                    all.push((k.value(), storage::decode_vector(v.value(), dim)?));
+                }
             }
-            self.vectors.extend_snapshot(&tx)?;
-            tx.commit()?;
-        }
+            Ok(all)
+        })?;
         Ok(())
     }
 }

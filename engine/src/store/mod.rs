@@ -361,9 +361,27 @@ impl Store {
 }
 
 impl Drop for Inner {
-    /// Writes the text index files still staged, and makes the last commits of a store opened
-    /// with `durable(false)` durable, when the store closes.
+    /// Commits the text index's in-memory tail, writes the text index files still staged, and
+    /// makes the last commits of a store opened with `durable(false)` durable, when the store
+    /// closes.
     fn drop(&mut self) {
+        if self.db.is_writable() && self.text.tail_len() > 0 {
+            // Best effort: a tail that cannot be committed is re-indexed from the log on open.
+            let _ = self.text.commit(self.head_seq);
+        }
+        // A vector snapshot still building is installed (best effort: the vectors it holds are
+        // scanned exactly on open otherwise).
+        if self.db.is_writable()
+            && self.vectors.is_building()
+            && let Ok(tx) = self.db.begin_write()
+        {
+            match self.vectors.take_due_build(&tx, 0, &[], true) {
+                Ok(Some(_)) => {
+                    let _ = tx.commit();
+                }
+                _ => drop(tx),
+            }
+        }
         if (!self.durable || self.text.has_staged())
             && let Ok(tx) = self.db.begin_write()
         {
