@@ -396,7 +396,7 @@ impl TextIndex {
     /// vendored redb zeroes freed pages). Segments without deletes are left as they are.
     ///
     /// Deterministic: the segments are chosen by their deletes only and merged in order of
-    /// lowest row id, as [`TextIndex::merge_tier`] does. Each segment is rewritten on its own, so
+    /// lowest row id, as `merge_tier` does. Each segment is rewritten on its own, so
     /// a purge touching one segment rewrites that segment only, and segments never grow through
     /// erasure. The cost is bounded by the size of the segments that held erased rows; the
     /// largest segment is the size the write path's tiered merges build (see
