@@ -190,3 +190,29 @@ proptest! {
         }
     }
 }
+
+/// A row's natural key is erased with it: B-tree separators in live branch pages may hold a
+/// copy of a deleted key, so a purge of a keyed row compacts the file at its scrub.
+#[test]
+fn a_purged_rows_key_leaves_the_file() {
+    let t = temp();
+    let s = Store::create(&t.path).unwrap();
+    for i in 0..400 {
+        s.inscribe(
+            Inscription::new(wordy(i))
+                .namespace("user:ana")
+                .key(format!("kQv{i:04}-contact")),
+        )
+        .unwrap();
+    }
+    let id = s.get_by_key("user:ana", "kQv0207-contact").unwrap().id;
+    let r = s.purge(Target::id(id)).unwrap();
+    assert_eq!(r.receipt.body.erasure.method, "scrub-rewrite-v1");
+    let bytes = std::fs::read(&t.path).unwrap();
+    assert!(!bytes_contain(&bytes, b"kQv0207-contact"));
+    assert!(bytes_contain(&bytes, b"kQv0208-contact"));
+    // The compacted file is marked again: the next purge of an unkeyed row is incremental.
+    let plain = s.inscribe(Inscription::new(wordy(900))).unwrap();
+    let r = s.purge(Target::id(plain)).unwrap();
+    assert_eq!(r.receipt.body.erasure.method, "scrub-zero-v1");
+}

@@ -362,6 +362,12 @@ impl Batch<'_> {
             self.tx
                 .open_table(KEYS)?
                 .remove((row.namespace.as_str(), key.as_str()))?;
+            // A B-tree keeps copies of its keys as separators in live branch pages, which
+            // zeroing freed pages does not reach: the next scrub compacts the file instead, so
+            // the erased key leaves it too (see `meta::FREE_PAGES_ZEROED`).
+            self.tx
+                .open_table(META)?
+                .remove(storage::meta::FREE_PAGES_ZEROED)?;
         }
         self.forget_derivation_records(row.id)?;
         row.text = None;
