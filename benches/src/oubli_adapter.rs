@@ -38,7 +38,7 @@ pub enum EmbedderChoice {
 }
 
 impl EmbedderChoice {
-    /// Parse `hash` or `hash:<dim>`.
+    /// Parse `static`, `hash` or `hash:<dim>`.
     pub fn parse(spec: &str) -> Result<Self, AdapterError> {
         match spec.split_once(':') {
             None if spec == "hash" => Ok(EmbedderChoice::Hash(oubli::embed::DEFAULT_DIM)),

@@ -561,3 +561,90 @@ fn a_possessive_relation_makes_another_subject() {
     let left = survivors_after_purge(facts, "everything about Priya Singh");
     assert!(left.is_empty(), "{left:?}");
 }
+
+const MARTA: [&str; 4] = [
+    "Marta Lindqvist's cardiologist is Dr. Berg.",
+    "Marta Lindqvist lives in Uppsala.",
+    "Marta Lindqvist drives a blue Volvo.",
+    "Marta Lindqvist plays the cello in a quartet.",
+];
+
+#[test]
+fn a_paraphrased_supersede_replaces_the_row_closest_in_meaning() {
+    // No row holds "heart" or "specialist": the words reach Marta's four rows and cannot
+    // choose; the default embedder puts the cardiologist row clearly closest to the query and
+    // the new text.
+    let (_t, s) = store_with(&MARTA);
+    let new = "Marta Lindqvist has a new heart specialist, Dr. Holm.";
+    let target = Target::query("Marta's heart specialist");
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    assert!(
+        plan.matches[0]
+            .reasons
+            .iter()
+            .any(|r| r.contains("closest in meaning")),
+        "{plan:?}"
+    );
+    let done = s.supersede(target, Inscription::new(new)).unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("Dr. Berg")), "{live:?}");
+    for kept in &MARTA[1..] {
+        assert!(live.iter().any(|t| t == kept), "{kept} lost: {live:?}");
+    }
+}
+
+#[test]
+fn meaning_never_decides_an_erasure_or_a_lone_row() {
+    // The same description that a supersede resolves by meaning is a no-match for a purge:
+    // meaning never widens what is erased.
+    let (_t, s) = store_with(&MARTA);
+    assert!(matches!(
+        s.purge(Target::query("Marta's heart specialist")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 4);
+    // A subject with one row that lacks the attribute: nothing to choose between, so the
+    // supersede is a typed no-match, not a replacement of the only row.
+    let (_t2, s2) = store_with(&["Kenta Mori lives in Osaka."]);
+    let r = s2.supersede(
+        Target::query("Kenta's salary"),
+        Inscription::new("Kenta Mori now earns 9 million yen."),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(
+        live_texts(&s2),
+        vec!["Kenta Mori lives in Osaka.".to_string()]
+    );
+}
+
+#[test]
+fn rows_close_in_meaning_are_not_told_apart_by_it() {
+    // Two rows of one subject on one topic, differing only in a date: meaning does not lead by
+    // the margin, so the supersede is ambiguous, changes nothing, and the plan says why.
+    let (_t, s) = store_with(&[
+        "Omar Haddad has a dental check-up on 3 May.",
+        "Omar Haddad has a dental check-up on 9 June.",
+        "Omar Haddad works at the port authority.",
+    ]);
+    let target = Target::query("Omar's teeth appointment");
+    let new = "Omar Haddad's teeth appointment moved to July.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{plan:?}");
+    assert!(
+        plan.rejected
+            .iter()
+            .all(|r| r.reason.contains("in meaning")),
+        "{plan:?}"
+    );
+    assert!(matches!(
+        s.supersede(target, Inscription::new(new)),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 3);
+}

@@ -56,7 +56,8 @@ enum Command {
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for oubli: `hash` (built-in, 384 dimensions) or `hash:<dim>`.
+        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, or `static` (the
+        /// built-in static MiniLM table, the store's default).
         #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write every verdict and recalled text to this JSON file.
@@ -105,7 +106,8 @@ enum Command {
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for oubli: `hash` (built-in, 384 dimensions) or `hash:<dim>`.
+        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, or `static` (the
+        /// built-in static MiniLM table, the store's default).
         #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write the report to this JSON file.

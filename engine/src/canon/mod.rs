@@ -60,7 +60,9 @@
 //! `c`/`q` -> `k`; vowels `a e i o u` dropped; `w`, `v`, `y` dropped except word-initially (they
 //! are the matres lectionis و/ו and ي/י, written for long vowels); doubled consonants collapse.
 //! `h` is kept: it is a consonant (ح, ه, ה) on both sides (`Mohammed` -> `mhmd`, `Ahmed` ->
-//! `hmd`, `Cohen` -> `khn`, `כהן` -> `khn`, `Yossi` -> `ys`, `Mansour` -> `mnsr`).
+//! `hmd`, `Cohen` -> `khn`, `כהן` -> `khn`, `Yossi` -> `ys`, `Mansour` -> `mnsr`), except that
+//! an abjad word's final `h` may also be dropped ([`abjad_skeletons`]): word-final ה, ه and ة
+//! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`).
 
 mod ident;
 mod script;
@@ -78,7 +80,7 @@ pub use tables::{exonyms, han_readings};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-3";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-4";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -640,8 +642,29 @@ pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     }
     let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
     if abjad(a.script) || abjad(b.script) {
-        let (sa, sb) = (skeleton(&a.form), skeleton(&b.form));
-        return sa.len() >= 2 && sa == sb;
+        let forms = |c: &Chunk| {
+            if abjad(c.script) {
+                abjad_skeletons(&c.form)
+            } else {
+                vec![skeleton(&c.form)]
+            }
+        };
+        let sb = forms(b);
+        return forms(a).iter().any(|sa| sa.len() >= 2 && sb.contains(sa));
     }
     false
+}
+
+/// The consonant skeletons an abjad word may stand for: its [`skeleton`], and without a final
+/// `h` when it has three letters or more, because a word-final ה, ه or ة writes a vowel
+/// ("Rivka" רבקה, "Fatima" فاطمة, "Nadia" نادية).
+pub fn abjad_skeletons(form: &str) -> Vec<String> {
+    let s = skeleton(form);
+    let mut out = vec![s.clone()];
+    if s.len() >= 3
+        && let Some(t) = s.strip_suffix('h')
+    {
+        out.push(t.to_owned());
+    }
+    out
 }

@@ -199,10 +199,19 @@ fn abjad_skeletons() {
         ("محمد", "Muhammad"),
         ("יוסי כהן", "Yossi Cohen"),
         ("أحمد منصور", "Ahmed Mansour"),
+        // A word-final ה / ة writes a vowel.
+        ("فاطمة", "Fatima"),
+        ("نادية سليمان", "Nadia Suleiman"),
+        ("רבקה", "Rivka"),
     ] {
         assert!(names_meet(a, b), "{a} ~ {b}");
     }
     assert!(!names_meet("محمد", "Ahmed"));
+    // The final h may drop on the abjad side only, and never below two letters.
+    assert!(names_meet("فاطمة", "Fatimah"));
+    assert!(!names_meet("سليمان", "Salma"));
+    assert_eq!(super::abjad_skeletons("ftmh"), vec!["ftmh", "ftm"]);
+    assert_eq!(super::abjad_skeletons("nh"), vec!["nh"]);
     assert_eq!(skeleton("mohammed"), "mhmd");
     assert_eq!(skeleton("cohen"), "khn");
     assert_eq!(skeleton("yossi"), "ys");

@@ -67,6 +67,7 @@ fn resolve_exact(b: &Batch<'_>, target: &Target) -> Result<Resolution> {
         aliases: &[],
         op: "purge",
         planner: None,
+        meaning: None,
     };
     b.inner
         .resolve(target, Scope::NotVoid, Width::All, None, &lookup)

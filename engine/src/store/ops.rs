@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use super::batch::Batch;
+use super::targeting::meaning::Meaning;
 use super::targeting::{Lookup, Rejected, Resolution, Scope, Target, TargetMatch, Width};
 use crate::depth::Depth;
 use crate::embed::check_vector;
@@ -204,12 +205,31 @@ impl Store {
                 }
             };
             let aliases = i.alias_groups()?;
+            // A supersede's plan chooses as the supersede does, meaning included.
+            let embedder = self.opts.embedder.as_ref();
+            let embed = |t: &str| embed_checked(embedder, t, i.dim);
+            let vectors = storage::open_read(&tx, storage::VECTORS)?;
+            let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
+                match &vectors {
+                    Some(t) => t
+                        .get(id)?
+                        .map(|b| storage::decode_vector(b.value(), i.dim))
+                        .transpose(),
+                    None => Ok(None),
+                }
+            };
+            let meaning = Meaning {
+                embed: &embed,
+                stored: &stored,
+                range: embedder.similarity_range(),
+            };
             let lookup = Lookup {
                 fetch: &fetch,
                 key_holder: &holder,
                 aliases: &aliases,
                 op: op.name(),
                 planner: self.opts.planner.as_deref(),
+                meaning: (op == Operation::Supersede).then_some(&meaning),
             };
             // A query that covers no row is a plan of nothing, with the nearest candidates.
             let Resolution {
@@ -277,7 +297,7 @@ impl Store {
         let planner = self.opts.planner.clone();
         let planner = planner.as_deref();
         let out = self.write(|b| {
-            let res = resolve_in(
+            let res = resolve_with_meaning(
                 b,
                 &target,
                 Scope::Live,
@@ -285,6 +305,7 @@ impl Store {
                 Some(&ins.text),
                 "supersede",
                 planner,
+                Some(embedder.as_ref()),
             )?;
             let m = &res.matches[0];
             let mut old = b.row(m.id)?;
@@ -482,6 +503,22 @@ pub(super) fn resolve_in(
     op: &'static str,
     planner: Option<&dyn crate::planner::Planner>,
 ) -> Result<Resolution> {
+    resolve_with_meaning(b, target, scope, width, hint, op, planner, None)
+}
+
+/// [`resolve_in`] for a supersede: `embedder` lets meaning choose between rows about the
+/// query's subject when the words cannot (see `targeting::meaning`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve_with_meaning(
+    b: &Batch<'_>,
+    target: &Target,
+    scope: Scope,
+    width: Width,
+    hint: Option<&str>,
+    op: &'static str,
+    planner: Option<&dyn crate::planner::Planner>,
+    embedder: Option<&dyn crate::embed::Embedder>,
+) -> Result<Resolution> {
     let fetch = |id| match b.row(id) {
         Ok(r) => Ok(Some(r)),
         Err(Error::UnknownRow(_)) => Ok(None),
@@ -489,12 +526,24 @@ pub(super) fn resolve_in(
     };
     let holder = |ns: &str, k: &str| b.key_holder(ns, k);
     let aliases = b.alias_groups()?;
+    let dim = b.inner.dim;
+    let embed = |t: &str| match embedder {
+        Some(e) => embed_checked(e, t, dim),
+        None => Err(Error::InvalidArgument("no embedder".into())),
+    };
+    let stored = |id: RowId| b.stored_vector(id);
+    let meaning = embedder.map(|e| Meaning {
+        embed: &embed,
+        stored: &stored,
+        range: e.similarity_range(),
+    });
     let lookup = Lookup {
         fetch: &fetch,
         key_holder: &holder,
         aliases: &aliases,
         op,
         planner,
+        meaning: meaning.as_ref(),
     };
     b.inner.resolve(target, scope, width, hint, &lookup)
 }

@@ -28,6 +28,7 @@
 
 mod consult;
 pub(crate) mod framing;
+pub(crate) mod meaning;
 pub(crate) mod query;
 pub(crate) mod score;
 
@@ -194,6 +195,9 @@ pub(crate) struct Lookup<'a> {
     pub op: &'static str,
     /// The mutation-time planner, if any.
     pub planner: Option<&'a dyn Planner>,
+    /// The embedder and stored vectors, for a supersede whose words cannot choose
+    /// ([`meaning`]); `None` where meaning must not decide.
+    pub meaning: Option<&'a meaning::Meaning<'a>>,
 }
 
 /// A scored candidate.
@@ -345,6 +349,8 @@ impl Inner {
         let shapes: Vec<QueryShape> = shapes.iter().map(|q| q.anchored(&views)).collect();
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
+        // Rows about the query's named subject (no veto), for a choice by meaning.
+        let mut about_subject: Vec<(Row, RowScore, f32)> = Vec::new();
         for ((row, bm), view) in rows.iter().zip(&views) {
             let (id, bm) = (row.id, *bm);
             let best = shapes
@@ -364,6 +370,9 @@ impl Inner {
                     reason: reason.clone(),
                 });
                 continue;
+            }
+            if best.names_subject {
+                about_subject.push((row.clone(), best.clone(), bm));
             }
             // "Everything about X" reaches every row naming X, and identifiers decide: a purge
             // or release of "Smirnov's IBAN DE76 ..." reaches every row holding that IBAN,
@@ -517,6 +526,41 @@ impl Inner {
                 );
             }
         }
+        // A supersede whose words reach no row, of a subject the store holds several rows
+        // about: the row closest in meaning to the query and the new text, when one stands
+        // out ([`meaning`]).
+        if scored.is_empty()
+            && width == Width::One
+            && let (Some(h), Some(m)) = (hint, lookup.meaning)
+        {
+            let pool: Vec<(RowId, &str)> = about_subject
+                .iter()
+                .map(|(r, _, _)| (r.id, r.text.as_deref().unwrap_or_default()))
+                .collect();
+            let strip = |t: &str| without_names(&shapes[0], t);
+            match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
+                Err(sims) => explain_no_choice(&mut rejected, &pool, &sims),
+                Ok(choice) => {
+                    let (row, mut score, bm) = about_subject[choice.index].clone();
+                    rejected.retain(|r| r.id != row.id);
+                    score.reasons.push(format!(
+                    "closest in meaning to the query and the new text ({:.2}, {:.2} ahead of the next row)",
+                    choice.similarity, choice.margin
+                ));
+                    let text = row.text.clone().unwrap_or_default();
+                    let view = RowView::new(&text);
+                    let clauses = choose_clauses(&score, &view, hint);
+                    scored.push(Candidate {
+                        row,
+                        score,
+                        bm25: bm,
+                        hint_overlap: 0,
+                        hint_pairs: 0,
+                        clauses,
+                    });
+                }
+            }
+        }
         // A supersede whose query no row covers ("Kenta's home city" for "Kenta resides in a
         // flat in Osaka") replaces the row that relates most to its query and new text, when
         // exactly one does and the query's names (if any) are in it.
@@ -546,6 +590,7 @@ impl Inner {
         // (coverage, polarity, relatedness to the new text), recency is no reason to pick one,
         // and the call matches nothing, with the tied rows as candidates.
         if width == Width::One && scored.len() >= 2 {
+            let mut meaning_note: Option<Vec<f64>> = None;
             let key = |c: &Candidate| {
                 (
                     c.score.coverage,
@@ -560,9 +605,59 @@ impl Inner {
                 .filter(|c| key(c) == top)
                 .map(|c| c.row.id)
                 .collect();
-            if tied.len() >= 2 {
+            // Meaning may still tell tied rows apart (a supersede only).
+            let by_meaning = match (hint, lookup.meaning) {
+                (Some(h), Some(m)) if tied.len() >= 2 => {
+                    let pool: Vec<(RowId, &str)> = scored
+                        .iter()
+                        .filter(|c| tied.contains(&c.row.id))
+                        .map(|c| (c.row.id, c.row.text.as_deref().unwrap_or_default()))
+                        .collect();
+                    let strip = |t: &str| without_names(&shapes[0], t);
+                    match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
+                        Ok(c) => Some((tied[c.index], c)),
+                        Err(sims) => {
+                            meaning_note = Some(sims);
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            };
+            if let Some((chosen, choice)) = by_meaning {
+                let mut kept = Vec::new();
+                for mut c in scored.drain(..) {
+                    if c.row.id == chosen {
+                        c.score.reasons.push(format!(
+                            "ties with other rows on the words; closest in meaning to the query and the new text ({:.2}, {:.2} ahead)",
+                            choice.similarity, choice.margin
+                        ));
+                        kept.push(c);
+                    } else {
+                        rejected.push(Rejected {
+                            id: c.row.id,
+                            coverage: c.score.coverage,
+                            reason: if tied.contains(&c.row.id) {
+                                format!("ties on the words with #{chosen}, further in meaning")
+                            } else {
+                                "a better match was targeted".into()
+                            },
+                        });
+                    }
+                }
+                scored = kept;
+            } else if tied.len() >= 2 {
+                let mut meaning_of = std::collections::BTreeMap::new();
+                if let Some(sims) = &meaning_note {
+                    meaning_of.extend(tied.iter().copied().zip(sims.iter().copied()));
+                }
                 for c in scored.drain(..) {
-                    let reason = if tied.contains(&c.row.id) {
+                    let reason = if let Some(sim) = meaning_of.get(&c.row.id) {
+                        format!(
+                            "ties with other rows on the evidence, and in meaning ({sim:.2}, none {} ahead): ambiguous, nothing chosen",
+                            meaning::MIN_MARGIN
+                        )
+                    } else if tied.contains(&c.row.id) {
                         let others: Vec<String> = tied
                             .iter()
                             .filter(|&&t| t != c.row.id)
@@ -621,6 +716,42 @@ impl Inner {
             rejected,
             planner: None,
         })
+    }
+}
+
+/// `text` without the words that match a name of the query (and a possessive "'s" after them):
+/// what it says about its subject's attribute.
+fn without_names(q: &QueryShape, text: &str) -> String {
+    let names: Vec<&query::QWord> = q.names.iter().flatten().map(|&i| &q.words[i]).collect();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for c in crate::canon::chunks(text) {
+        if names.iter().any(|w| score::word_matches(w, &c)) {
+            out.push_str(&text[at..c.span.start]);
+            at = c.span.end;
+            // "Kenta's" -> "": the possessive goes with the name.
+            for suffix in ["'s", "’s", "'"] {
+                if text[at..].starts_with(suffix) {
+                    at += suffix.len();
+                    break;
+                }
+            }
+        }
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
+/// [`meaning::MIN_MARGIN`] ahead of the next.
+fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
+    for ((id, _), sim) in pool.iter().zip(sims) {
+        if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {
+            r.reason.push_str(&format!(
+                "; in meaning {sim:.2}, no row {} ahead of the next",
+                meaning::MIN_MARGIN
+            ));
+        }
     }
 }
 

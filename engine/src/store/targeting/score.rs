@@ -333,6 +333,46 @@ fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize> {
     (RELATIONS.contains(&c.form.as_str()) && c.script == Script::Latin).then_some(i)
 }
 
+/// Where `row` writes the query's name `run` (Latin) as consecutive words of an abjad whose
+/// joined consonant skeleton is the run's joined skeleton: "Abdullah" is عبد الله, "Al-Zahrani"
+/// is الزهراني, "Muhammad Abdullah" is محمد عبد الله. The first of those chunks.
+fn abjad_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Option<usize> {
+    if run
+        .iter()
+        .any(|&i| q.words[i].chunk.script != Script::Latin)
+    {
+        return None;
+    }
+    let joined: String = run
+        .iter()
+        .map(|&i| q.words[i].chunk.form.as_str())
+        .collect();
+    let want = canon::skeleton(&joined);
+    if want.len() < 3 {
+        return None;
+    }
+    let abjad = |c: &Chunk| matches!(c.script, Script::Arabic | Script::Hebrew);
+    let n = row.chunks.len();
+    for start in 0..n {
+        let mut form = String::new();
+        for end in start..n.min(start + run.len() + 2) {
+            let c = &row.chunks[end];
+            if !abjad(c) || (end > start && c.gap != Some(canon::Gap::Joiner)) {
+                break;
+            }
+            form.push_str(&c.form);
+            let got = canon::abjad_skeletons(&form);
+            if got.contains(&want) {
+                return Some(start);
+            }
+            if got.iter().all(|g| g.len() > want.len()) {
+                break;
+            }
+        }
+    }
+    None
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -356,6 +396,9 @@ pub(crate) struct RowScore {
     pub attribute_units: usize,
     /// Of those, the ones the row holds.
     pub attribute_hits: usize,
+    /// True if the query names someone or something and the row holds every name it gives (at
+    /// least half of each name run): the row is about the query's subject.
+    pub names_subject: bool,
     /// Reasons, for dry runs.
     pub reasons: Vec<String>,
 }
@@ -507,6 +550,28 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
 
+    // A name the row writes in an abjad with another word division ("Abdullah" / عبد الله,
+    // "Al-Zahrani" / الزهراني): the whole run is held when consecutive words of the row have
+    // the run's joined consonant skeleton.
+    for run in &q.names {
+        if run.iter().all(|&i| word_hit[i].is_some()) {
+            continue;
+        }
+        if let Some(at) = abjad_run(q, run, row) {
+            for &i in run {
+                if word_hit[i].is_none() {
+                    word_hit[i] = Some(at);
+                    hit_units += 1;
+                    let stem = &q.words[i].stem;
+                    matched.push(stem.clone());
+                    if let Some(k) = missing.iter().position(|m| m == stem) {
+                        missing.remove(k);
+                    }
+                }
+            }
+        }
+    }
+
     // Names: a query that names someone targets rows that name them, and never rows naming
     // someone else with a shared first or last name ("Tom Hale" is not "Tom Haley").
     // A compound attribute is told by its modifier: "passport number" is not the "phone
@@ -560,15 +625,40 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
 
+    // A name run is present when the row holds at least half of it ("Maria Garcia" for "Maria
+    // Garcia Lopez"), or all of it where the row writes it in a script without capitals that
+    // separates words by spaces: there nothing tells a surname from the next word, so "Yael"
+    // of "Yael Levi" (יעל לוי) is no mention of "Yael Mizrahi". (Only for a run the query writes
+    // in a cased script, where capitals tell its name words; in a caseless query a run may
+    // hold other words.)
+    let run_present = |run: &Vec<usize>| {
+        let hits: Vec<usize> = run.iter().filter_map(|&i| word_hit[i]).collect();
+        let cased_query = run.iter().all(|&i| cased(q.words[i].chunk.script));
+        let uncased = cased_query
+            && hits.iter().any(|&p| {
+                matches!(
+                    row.chunks[p].script,
+                    Script::Arabic
+                        | Script::Hebrew
+                        | Script::Thai
+                        | Script::Devanagari
+                        | Script::Other
+                )
+            });
+        let need = if uncased {
+            run.len()
+        } else {
+            run.len().div_ceil(2)
+        };
+        !hits.is_empty() && hits.len() >= need
+    };
+    let names_subject = !q.names.is_empty() && q.names.iter().all(run_present);
     // Every subject the query names must be in the row (at least half of each name run).
     if !q.names.is_empty() && !q.has_identifiers() {
         let absent: Vec<String> = q
             .names
             .iter()
-            .filter(|run| {
-                let hits = run.iter().filter(|&&i| word_hit[i].is_some()).count();
-                !(hits * 2 >= run.len() && hits > 0)
-            })
+            .filter(|run| !run_present(run))
             .map(|run| {
                 let (a, b) = (&q.words[run[0]], &q.words[*run.last().expect("not empty")]);
                 q.text[a.chunk.span.start..b.chunk.span.end].to_owned()
@@ -735,6 +825,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         veto,
         attribute_units,
         attribute_hits,
+        names_subject,
         reasons,
     }
 }
