@@ -292,3 +292,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_given_name_alone_in_a_caseless_script_is_not_the_full_name() {
+    // Hebrew has no capitals: nothing tells that לוי in "מרים לוי" is a surname, so a row
+    // holding only the given name of "Miriam Cohen" is not about her.
+    let (_t, s) = store_with(&[
+        "מרים כהן prefers the window table.",
+        "מרים לוי always orders the soup.",
+        "Miriam Cohen's birthday is 4 May.",
+    ]);
+    s.purge(Target::query("everything about Miriam Cohen"))
+        .unwrap();
+    assert_eq!(
+        live_texts(&s),
+        vec!["מרים לוי always orders the soup.".to_string()]
+    );
+}
+
+#[test]
+fn a_name_divided_into_other_words_in_an_abjad_is_the_same_name() {
+    // "Abdullah" is one word in Latin and two in Arabic (عبد الله); the joined consonant
+    // skeleton decides, and Khalid Yusuf's room stays.
+    let (_t, s) = store_with(&["خالد عبد الله's room is 12.", "خالد يوسف's room is 14."]);
+    s.purge(Target::query("Khalid Abdullah's room")).unwrap();
+    assert_eq!(live_texts(&s), vec!["خالد يوسف's room is 14.".to_string()]);
+}
