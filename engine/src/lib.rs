@@ -28,6 +28,7 @@ pub mod clause;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
+pub mod concepts;
 pub mod derive;
 pub mod embed;
 pub mod entropy;

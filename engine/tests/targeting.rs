@@ -648,3 +648,29 @@ fn rows_close_in_meaning_are_not_told_apart_by_it() {
     ));
     assert_eq!(live_texts(&s).len(), 3);
 }
+
+#[test]
+fn an_attribute_named_in_another_language_is_the_same_attribute() {
+    // The request is English, the rows Russian and Chinese: "room" is палата, "phone" 电话
+    // (crate::concepts). Only the row holding the asked attribute goes.
+    let (_t, s) = store_with(&[
+        "Пациентка Анна Орлова лежит в палате 5.",
+        "Анна Орлова принимает аспирин.",
+        "张丽的电话是 138 0000 1111。",
+        "张丽住在上海。",
+    ]);
+    s.purge(Target::query("Anna Orlova's room")).unwrap();
+    s.purge(Target::query("Zhang Li's phone")).unwrap();
+    assert_eq!(
+        live_texts(&s),
+        vec![
+            "Анна Орлова принимает аспирин.".to_string(),
+            "张丽住在上海。".to_string()
+        ]
+    );
+    // An attribute no row holds in any language is still a no-match.
+    assert!(matches!(
+        s.purge(Target::query("Anna Orlova's passport")),
+        Err(Error::NoMatch(_))
+    ));
+}

@@ -103,6 +103,8 @@ pub(crate) struct QWord {
     pub name: bool,
     /// The chunk index in the query.
     pub pos: usize,
+    /// The attribute concepts it names across languages ([`crate::concepts`]).
+    pub concepts: Vec<&'static str>,
     /// True for a word naming the stored record ("entry", "status") in a query that describes
     /// its attribute otherwise: evidence where a row holds it, not missing where it does not.
     pub optional: bool,
@@ -173,6 +175,7 @@ impl QueryShape {
     /// Parses `text`.
     pub fn parse(text: &str) -> QueryShape {
         let chunks = canon::chunks(text);
+        let concept_words = crate::concepts::words(text, &chunks);
         let typed: Vec<Identifier> = canon::identifiers(text)
             .into_iter()
             .filter(|i| typed_kind(i.kind))
@@ -225,11 +228,24 @@ impl QueryShape {
             // "Delete Priya's number": a capitalized request word names nobody.
             let name = (name_like(c) || super::score::name_part(text, &chunks, pos))
                 && !is_request_word(&stem);
+            let concepts = if name && c.script == canon::Script::Latin {
+                Vec::new()
+            } else {
+                // The word (for an unspaced script, the run of syllables it belongs to).
+                let (first, span, script) = concept_words
+                    .iter()
+                    .rev()
+                    .find(|w| w.1.start <= c.span.start)
+                    .cloned()
+                    .unwrap_or((pos, c.span.clone(), c.script));
+                crate::concepts::concepts_of_word(&text[span], script, &chunks[first].form)
+            };
             words.push(QWord {
                 stem,
                 chunk: c.clone(),
                 name,
                 pos,
+                concepts,
                 optional,
             });
         }
@@ -392,7 +408,7 @@ impl QueryShape {
                     || run.iter().any(|&i| {
                         views
                             .iter()
-                            .any(|v| super::score::find_word(&self.words[i], v).is_some())
+                            .any(|v| super::score::find_name(&self.words[i], v).is_some())
                     })
             })
             .collect();

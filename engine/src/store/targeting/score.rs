@@ -125,6 +125,12 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
 /// Where `row` holds query word `w`: a chunk index (the first of a pair for place names in a
 /// syllabic script, of a Han surname for its reading).
 pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    find_name(w, row).or_else(|| concept_hit(w, row))
+}
+
+/// [`find_word`] by form only: names, spellings, readings and exonyms, not attribute concepts
+/// (a word of a name run is present only as itself).
+pub(crate) fn find_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     row.chunks
         .iter()
         .position(|c| word_matches(w, c))
@@ -141,6 +147,32 @@ pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
                 })
                 .map(|(i, _)| i)
         })
+}
+
+/// Where `row` names, in another script, an attribute concept query word `w` names ("room" and
+/// палата, 병실 and "room"; [`crate::concepts`]). Words of one script meet by their forms only.
+fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    use crate::concepts;
+    if w.concepts.is_empty() {
+        return None;
+    }
+    let same_language = |s: Script| {
+        s == w.chunk.script || (concepts::unspaced(s) && concepts::unspaced(w.chunk.script))
+    };
+    concepts::words(row.text, &row.chunks)
+        .into_iter()
+        .find(|(i, span, script)| {
+            !same_language(*script)
+                && !has_digit(&row.chunks[*i])
+                && concepts::concepts_of_word(
+                    &row.text[span.clone()],
+                    *script,
+                    &row.chunks[*i].form,
+                )
+                .iter()
+                .any(|k| w.concepts.contains(k))
+        })
+        .map(|(i, _, _)| i)
 }
 
 /// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing").
@@ -527,7 +559,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             matched.push(w.stem.clone());
             continue;
         }
-        match find_word(w, row) {
+        let found = if q.in_name_run(wi) {
+            find_name(w, row)
+        } else {
+            find_word(w, row)
+        };
+        match found {
             Some(p) => {
                 word_hit[wi] = Some(p);
                 hit_units += 1;
@@ -626,24 +663,29 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     }
 
     // A name run is present when the row holds at least half of it ("Maria Garcia" for "Maria
-    // Garcia Lopez"), or all of it where the row writes it in a script without capitals that
-    // separates words by spaces: there nothing tells a surname from the next word, so "Yael"
-    // of "Yael Levi" (יעל לוי) is no mention of "Yael Mizrahi". (Only for a run the query writes
-    // in a cased script, where capitals tell its name words; in a caseless query a run may
-    // hold other words.)
+    // Garcia Lopez"), or all of it where the row writes it in a script without capitals:
+    // there nothing tells a surname from the next word, so "Yael" of "Yael Levi" (יעל לוי) is
+    // no mention of "Yael Mizrahi", nor 王 of 王建国 one of "Wang Jianhua". For Han that holds
+    // where the row's characters were read as Chinese (their own reading matched); a Japanese
+    // surname matched through the reading table ("Sato" for 佐藤) keeps the half rule, since
+    // given names have no such table. Only for a run the query writes in a cased script, where
+    // capitals tell its name words; in a caseless query a run may hold other words.
     let run_present = |run: &Vec<usize>| {
-        let hits: Vec<usize> = run.iter().filter_map(|&i| word_hit[i]).collect();
+        let hits: Vec<(usize, usize)> = run
+            .iter()
+            .filter_map(|&i| word_hit[i].map(|p| (i, p)))
+            .collect();
         let cased_query = run.iter().all(|&i| cased(q.words[i].chunk.script));
         let uncased = cased_query
-            && hits.iter().any(|&p| {
-                matches!(
-                    row.chunks[p].script,
-                    Script::Arabic
-                        | Script::Hebrew
-                        | Script::Thai
-                        | Script::Devanagari
-                        | Script::Other
-                )
+            && hits.iter().any(|&(i, p)| match row.chunks[p].script {
+                Script::Arabic
+                | Script::Hebrew
+                | Script::Thai
+                | Script::Devanagari
+                | Script::Hangul
+                | Script::Other => true,
+                Script::Han => word_matches(&q.words[i], &row.chunks[p]),
+                _ => false,
             });
         let need = if uncased {
             run.len()
