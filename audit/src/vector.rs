@@ -47,16 +47,19 @@ pub fn f32_to_half_bits(x: f32) -> u16 {
     sign | h as u16
 }
 
-/// The f32 value of a half-precision bit pattern (exact: every half is an f32).
+/// The f32 value of a half-precision bit pattern (exact: every half is an f32). Branch-free, so
+/// that decoding a record vectorizes: the half's exponent and mantissa bits, shifted into an
+/// f32's, read as `2^(e - 127) * 1.m` (or a subnormal `m * 2^-136`), and one multiplication by
+/// `2^112` rebiases them exactly; infinities and NaNs are selected apart.
+#[inline]
 pub fn half_bits_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let exp = u32::from((h >> 10) & 0x1f);
-    let man = u32::from(h & 0x3ff);
-    match exp {
-        0 => sign * (man as f32) * f32::from_bits(0x3380_0000), // man * 2^-24
-        0x1f => f32::from_bits((u32::from(h & 0x8000) << 16) | 0x7f80_0000 | (man << 13)),
-        _ => f32::from_bits((u32::from(h & 0x8000) << 16) | ((exp + 112) << 23) | (man << 13)),
-    }
+    let h = u32::from(h);
+    let sign = (h & 0x8000) << 16;
+    let em = h & 0x7fff;
+    let scaled = (f32::from_bits(em << 13) * f32::from_bits(0x7780_0000)).to_bits();
+    let special = (em << 13) | 0x7f80_0000;
+    let bits = if em >= 0x7c00 { special } else { scaled };
+    f32::from_bits(bits | sign)
 }
 
 /// Each component rounded to the nearest half-precision value: what a format-4 store keeps
@@ -77,22 +80,29 @@ pub fn encode_half(v: &[f32]) -> Vec<u8> {
 /// Decodes a vector record of a store of dimension `dim`: half precision when it is `2 * dim`
 /// bytes, single precision when it is `4 * dim` bytes; `None` for any other length.
 pub fn decode(bytes: &[u8], dim: usize) -> Option<Vec<f32>> {
+    let mut out = Vec::with_capacity(dim);
+    decode_into(bytes, dim, &mut out).then_some(out)
+}
+
+/// [`decode`], appending the components to `out`; `false` (and `out` unchanged) for a record of
+/// another length.
+pub fn decode_into(bytes: &[u8], dim: usize, out: &mut Vec<f32>) -> bool {
     if dim > 0 && bytes.len() == 2 * dim {
-        Some(
+        out.extend(
             bytes
                 .chunks_exact(2)
-                .map(|c| half_bits_to_f32(u16::from_le_bytes([c[0], c[1]])))
-                .collect(),
-        )
+                .map(|c| half_bits_to_f32(u16::from_le_bytes([c[0], c[1]]))),
+        );
+        true
     } else if bytes.len() == 4 * dim {
-        Some(
+        out.extend(
             bytes
                 .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        )
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        true
     } else {
-        None
+        false
     }
 }
 
@@ -100,6 +110,32 @@ pub fn decode(bytes: &[u8], dim: usize) -> Option<Vec<f32>> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The half's value by its definition, for comparison with the branch-free decoder.
+    fn reference(h: u16) -> f64 {
+        let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+        let e = i32::from((h >> 10) & 0x1f);
+        let m = f64::from(h & 0x3ff);
+        match e {
+            0 => sign * m * 2f64.powi(-24),
+            0x1f if m == 0.0 => sign * f64::INFINITY,
+            0x1f => f64::NAN,
+            _ => sign * (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+        }
+    }
+
+    #[test]
+    fn every_half_decodes_to_its_value() {
+        for h in 0..=u16::MAX {
+            let (got, want) = (half_bits_to_f32(h), reference(h));
+            if want.is_nan() {
+                assert!(got.is_nan(), "{h:#06x}");
+            } else {
+                assert_eq!(f64::from(got), want, "{h:#06x}");
+                assert_eq!(got.is_sign_negative(), h & 0x8000 != 0, "{h:#06x}");
+            }
+        }
+    }
 
     #[test]
     fn every_half_round_trips() {

@@ -200,6 +200,15 @@ pub fn decode_vector(bytes: &[u8], dim: usize) -> Result<Vec<f32>> {
     })
 }
 
+/// [`decode_vector`], appending the components to `out` (the bulk path of loading vectors).
+pub fn decode_vector_into(bytes: &[u8], dim: usize, out: &mut Vec<f32>) -> Result<()> {
+    if oubli_audit::vector::decode_into(bytes, dim, out) {
+        Ok(())
+    } else {
+        decode_vector(bytes, dim).map(|_| ())
+    }
+}
+
 /// Writes a vector record in half precision. The vector must already be
 /// [`stored_vector`]'s rounding, so the record holds exactly the values the row digest commits
 /// to.

@@ -206,10 +206,18 @@ impl VectorIndex {
             });
         }
         let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
+        // Decoded straight into the tail (the open path: no vector is allocated on its own).
+        // Row ids come in ascending order, each once, so no position is replaced.
+        let expect = (vec_t.len()? as usize)
+            .saturating_sub(vi.snapshot.as_ref().map_or(0, |s| s.index.size()));
+        vi.tail.reserve(expect * dim);
+        vi.tail_ids.reserve(expect);
+        vi.tail_pos.reserve(expect);
         for entry in vec_t.range(from..)? {
             let (k, v) = entry?;
-            let vector = storage::decode_vector(v.value(), dim)?;
-            vi.insert(k.value(), &vector);
+            storage::decode_vector_into(v.value(), dim, &mut vi.tail)?;
+            vi.tail_pos.insert(k.value(), vi.tail_ids.len());
+            vi.tail_ids.push(k.value());
         }
         Ok(vi)
     }
