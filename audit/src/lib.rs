@@ -23,6 +23,7 @@ pub mod row_digest;
 pub mod row_record;
 pub mod store_check;
 pub mod tables;
+pub mod vector;
 
 pub use chain::{ChainReport, verify_chain};
 pub use checkpoint::{CHECKPOINT_LEN, Checkpoint, checkpoint_message, genesis_hash};

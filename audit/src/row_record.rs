@@ -64,13 +64,14 @@ impl RowRecord {
         Self::decode_format(bytes, 1)
     }
 
-    /// Decodes a row record of store format `format` (1, 2 or 3); any other byte string, or
+    /// Decodes a row record of store format `format` (1 to 4; formats 3 and 4 share the row
+    /// record, 4 changed the vector record only); any other byte string, or
     /// another format, is [`AuditError::Corrupt`].
     pub fn decode_format(bytes: &[u8], format: u32) -> Result<RowRecord> {
         let (leb128, typed) = match format {
             1 => (false, false),
             2 => (true, false),
-            3 => (true, true),
+            3 | 4 => (true, true),
             _ => return Err(bad()),
         };
         let mut r = Reader {

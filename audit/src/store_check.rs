@@ -299,12 +299,19 @@ fn check_rows(
         Some(b) if b == 1u32.to_le_bytes() => 1,
         Some(b) if b == 2u32.to_le_bytes() => 2,
         Some(b) if b == 3u32.to_le_bytes() => 3,
+        Some(b) if b == 4u32.to_le_bytes() => 4,
         _ => {
             return Err(AuditError::Store(format!(
                 "row records of store format {format:?} are not understood by this verifier"
             )));
         }
     };
+    let dim = meta
+        .get(tables::META_DIM)
+        .map_err(store_err)?
+        .and_then(|v| <[u8; 4]>::try_from(v.value()).ok())
+        .map(|b| u32::from_le_bytes(b) as usize)
+        .ok_or_else(|| AuditError::Store("the store records no vector dimension".into()))?;
     let rows = tx.open_table(tables::ROWS).map_err(store_err)?;
     let payloads = tx.open_table(tables::PAYLOADS).map_err(store_err)?;
     let vectors = tx.open_table(tables::VECTORS).map_err(store_err)?;
@@ -333,12 +340,8 @@ fn check_rows(
             .get(id)
             .map_err(store_err)?
             .ok_or_else(|| mismatch("no vector"))?;
-        let vector: Vec<f32> = vector
-            .value()
-            .chunks(4)
-            .map(|c| c.try_into().map(f32::from_le_bytes))
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|_| mismatch("vector record"))?;
+        let vector =
+            crate::vector::decode(vector.value(), dim).ok_or_else(|| mismatch("vector record"))?;
         if rec.fields(&text, &vector).digest(&salt) != *d {
             return Err(mismatch(
                 "its fields do not hash to the digest the log holds",

@@ -24,3 +24,6 @@ pub const META_PUBLIC_KEY: &str = "public_key";
 pub const META_HEAD: &str = "head";
 /// `meta` key of the store format version (u32 LE).
 pub const META_FORMAT: &str = "format";
+/// `meta` key of the embedding dimension (u32 LE), which tells a vector record's encoding
+/// ([`crate::vector::decode`]).
+pub const META_DIM: &str = "dim";

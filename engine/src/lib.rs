@@ -84,8 +84,8 @@ pub use store::{
     Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy,
     DerivedCheck, DerivedRow, Explain, Finding, History, Hit, HitClass, INCOMPLETE_MARK, Legs,
     LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
-    Operation, Plan, PurgeReport, RecallQuery, Rejected, RepairReport, ResidualAudit, Store,
-    Superseded, SweepReport, Target, TargetMatch,
+    Operation, Plan, PurgeReport, RecallQuery, Rejected, RepairReport, ResidualAudit, SpaceReport,
+    Store, Superseded, SweepReport, TableSpace, Target, TargetMatch, VectorProbe,
 };
 pub use store::{DEFAULT_MIN_SCORE, LEXICAL_WEIGHT, SUGGESTED_MIN_SCORE};
 

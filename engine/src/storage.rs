@@ -22,10 +22,11 @@ pub mod migrate;
 
 pub use migrate::migrate;
 
-/// Version of the file layout, stored under [`meta::FORMAT`]. Version 3 holds typed metadata
-/// in row records; versions 2 (postcard, string metadata) and 1 (bincode 2) are migrated on
-/// open ([`migrate()`]).
-pub const FORMAT_VERSION: u32 = 3;
+/// Version of the file layout, stored under [`meta::FORMAT`]. Version 4 writes new rows'
+/// vectors in half precision (records of earlier versions stay single precision, which the
+/// length tells); version 3 holds typed metadata in row records; versions 3, 2 (postcard,
+/// string metadata) and 1 (bincode 2) are migrated on open ([`migrate()`]).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Store-wide settings and counters: `&str -> bytes`.
 pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
@@ -33,7 +34,8 @@ pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
 pub const ROWS: TableDefinition<u64, &[u8]> = TableDefinition::new("rows");
 /// Row content: `row id -> Payload::encode`. Deleted on purge.
 pub const PAYLOADS: TableDefinition<u64, &[u8]> = oubli_audit::tables::PAYLOADS;
-/// Row vectors: `row id -> f32 little-endian`. Deleted on purge.
+/// Row vectors: `row id -> f16 little-endian` (format 4; `f32` records of older formats are kept
+/// as written). Deleted on purge.
 pub const VECTORS: TableDefinition<u64, &[u8]> = oubli_audit::tables::VECTORS;
 /// Natural keys of live rows: `(namespace, key) -> row id`.
 pub const KEYS: TableDefinition<(&str, &str), u64> = TableDefinition::new("keys");
@@ -185,24 +187,43 @@ pub fn meta_u64(
     }
 }
 
-/// Reads a vector record.
+/// Reads a vector record: half precision (format 4) or single precision (formats 1 to 3, kept
+/// as written), told apart by length (`oubli_audit::vector::decode`).
 pub fn decode_vector(bytes: &[u8], dim: usize) -> Result<Vec<f32>> {
-    if bytes.len() != dim * 4 {
-        return Err(Error::Corrupt(format!(
-            "vector record is {} bytes, expected {}",
+    oubli_audit::vector::decode(bytes, dim).ok_or_else(|| {
+        Error::Corrupt(format!(
+            "vector record is {} bytes, expected {} or {}",
             bytes.len(),
+            dim * 2,
             dim * 4
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect())
+        ))
+    })
 }
 
-/// Writes a vector record.
+/// [`decode_vector`], appending the components to `out` (the bulk path of loading vectors).
+pub fn decode_vector_into(bytes: &[u8], dim: usize, out: &mut Vec<f32>) -> Result<()> {
+    if oubli_audit::vector::decode_into(bytes, dim, out) {
+        Ok(())
+    } else {
+        decode_vector(bytes, dim).map(|_| ())
+    }
+}
+
+/// Writes a vector record in half precision. The vector must already be
+/// [`stored_vector`]'s rounding, so the record holds exactly the values the row digest commits
+/// to.
 pub fn encode_vector(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    debug_assert!(
+        v.iter()
+            .all(|x| oubli_audit::vector::round_half(&[*x])[0].to_bits() == x.to_bits())
+    );
+    oubli_audit::vector::encode_half(v)
+}
+
+/// A row's vector as the store keeps it: each component rounded to half precision (format 4).
+/// Rows are created and rewritten with this rounding, before anything is digested or indexed.
+pub fn stored_vector(v: &[f32]) -> Vec<f32> {
+    oubli_audit::vector::round_half(v)
 }
 
 /// Salted content commitment (see `oubli_audit::commitment::content`).
@@ -297,6 +318,17 @@ impl MemoryImage {
     /// The backend to hand to redb (it shares the bytes with this handle).
     pub fn backend(&self) -> SharedMemoryBackend {
         SharedMemoryBackend(self.0.clone())
+    }
+
+    /// Length of the image in bytes.
+    pub fn len(&self) -> Result<u64> {
+        use redb::StorageBackend;
+        Ok(StorageBackend::len(&*self.0)?)
+    }
+
+    /// True when the image holds no byte.
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.len()? == 0)
     }
 
     /// A copy of every byte of the image.

@@ -9,7 +9,7 @@ use oubli::{Embedder, Inscription, RecallQuery, StaticEmbedder, Store, StoreOpti
 /// in f64 and truncates `x * 127 / |v|` toward zero (usearch `cast_to_i8_gt`).
 fn vector_i8_bytes(text: &str) -> Vec<u8> {
     let e = StaticEmbedder::new().unwrap().embed(text).unwrap();
-    let v = oubli::embed::check_vector(&e, e.len()).unwrap();
+    let v = oubli::storage::stored_vector(&oubli::embed::check_vector(&e, e.len()).unwrap());
     let mag = v
         .iter()
         .map(|x| (*x as f64) * (*x as f64))
@@ -22,12 +22,10 @@ fn vector_i8_bytes(text: &str) -> Vec<u8> {
 
 fn vector_bytes(text: &str) -> Vec<u8> {
     let e = StaticEmbedder::new().unwrap().embed(text).unwrap();
-    // Exactly what the store keeps: the embedder's output, checked and normalized.
-    oubli::embed::check_vector(&e, e.len())
-        .unwrap()
-        .iter()
-        .flat_map(|x| x.to_le_bytes())
-        .collect()
+    // Exactly what the store keeps: the embedder's output, checked, normalized and rounded to
+    // half precision (format 4), in its half-precision record.
+    let v = oubli::storage::stored_vector(&oubli::embed::check_vector(&e, e.len()).unwrap());
+    oubli::storage::encode_vector(&v)
 }
 
 #[test]

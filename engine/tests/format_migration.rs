@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use common::temp;
 use oubli::audit::store_check::check_store;
-use oubli::storage::{self, CHECKPOINTS, EVENTS, META, RECEIPTS, meta};
+use oubli::storage::{self, CHECKPOINTS, EVENTS, META, RECEIPTS, VECTORS, meta};
 use oubli::{
     Condition, DepthState, Error, HashEmbedder, Inscription, ListQuery, ManualClock, MetaValue, Op,
     RecallQuery, Scalar, Store, StoreOptions, Target,
@@ -217,6 +217,9 @@ fn writable_open_migrates_and_keeps_the_log(fx: Fixture) {
     let events = raw_table(&t.path, EVENTS);
     let checkpoints = raw_table(&t.path, CHECKPOINTS);
     let receipts = raw_table(&t.path, RECEIPTS);
+    let vectors = raw_table(&t.path, VECTORS);
+    // The older engines wrote single-precision vectors (64 dimensions here).
+    assert!(!vectors.is_empty() && vectors.values().all(|v| v.len() == 4 * 64));
     {
         let s = Store::open_with(&t.path, opts(false)).unwrap();
         check_contents(&s, fx);
@@ -285,8 +288,16 @@ fn writable_open_migrates_and_keeps_the_log(fx: Fixture) {
         .unwrap()
         .1;
     s.close().unwrap();
+    // The old vector records are kept as written (the log's row digests commit to them); the
+    // new rows' are half precision (format 4), and the verifier checks both kinds.
+    let now = raw_table(&t.path, VECTORS);
+    assert!(vectors.iter().all(|(id, v)| now.get(id) == Some(v)));
+    assert_eq!(now[&typed].len(), 2 * 64);
     let rep = check_store(&t.path, &receipt, &doc, &["PT50 0002 0123".into()]).unwrap();
-    assert!(rep.rows_digest_checked >= 1);
+    // Format-1 events carry no row digests; from format 2 on, every old single-precision row
+    // and the new half-precision ones are checked against theirs.
+    let old_digested = if fx.format >= 2 { vectors.len() } else { 0 };
+    assert!(rep.rows_digest_checked as usize > old_digested);
 }
 
 #[test]

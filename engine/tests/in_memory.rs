@@ -107,15 +107,13 @@ fn purge_leaves_no_erased_byte_in_the_memory_image() {
     let secret = "ZQXJ-marker-alpha-7781 is the vault passphrase";
     let id = s.inscribe(Inscription::new(secret)).unwrap();
     let e = HashEmbedder::new(64).unwrap().embed(secret).unwrap();
-    let vector: Vec<u8> = oubli::embed::check_vector(&e, e.len())
-        .unwrap()
-        .iter()
-        .flat_map(|x| x.to_le_bytes())
-        .collect();
+    let vector: Vec<u8> = oubli::storage::encode_vector(&oubli::storage::stored_vector(
+        &oubli::embed::check_vector(&e, e.len()).unwrap(),
+    ));
     let image = s.memory_image().unwrap().unwrap();
     let has = |b: &[u8], n: &[u8]| b.windows(n.len()).any(|w| w == n);
     assert!(has(&image, b"ZQXJ-marker"), "the text is in the image");
-    assert!(has(&image, &vector[..64]), "the vector is in the image");
+    assert!(has(&image, &vector[..32]), "the vector is in the image");
 
     let r = s.purge(Target::id(id)).unwrap();
     assert!(r.completion_seq.is_some());
@@ -131,7 +129,7 @@ fn purge_leaves_no_erased_byte_in_the_memory_image() {
             "found {needle:?} after purge"
         );
     }
-    assert!(!has(&image, &vector[..64]), "found the vector after purge");
+    assert!(!has(&image, &vector[..32]), "found the vector after purge");
     // The rest is whole.
     s.verify_log(None).unwrap();
     s.verify_file().unwrap();

@@ -1,6 +1,6 @@
 //! The record decoders of the store file: row records of format 2 (postcard) and format 1 (the
 //! hand-written bincode reader used by migration), payload records, and `oubli-audit`'s own
-//! row-record reader. No panic and no huge allocation on any bytes; whatever the engine decodes
+//! row-record reader, and vector records. No panic and no huge allocation on any bytes; whatever the engine decodes
 //! re-encodes to a record that decodes to the same value.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -17,7 +17,13 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(p) = Payload::decode(data) {
         assert_eq!(Payload::decode(&p.encode()).expect("round trip"), p);
     }
-    for format in 0..=4 {
+    for format in 0..=5 {
         let _ = RowRecord::decode_format(data, format);
+    }
+    // Vector records (format 4: half precision; older: single), told apart by length.
+    for dim in [1usize, 2, 3, 64] {
+        if let Some(v) = oubli_audit::vector::decode(data, dim) {
+            assert_eq!(v.len(), dim);
+        }
     }
 });

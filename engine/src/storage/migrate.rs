@@ -8,7 +8,10 @@
 //! unchanged: payloads keep their explicit encoding ([`super::Payload::encode`]), and the event
 //! log, checkpoints and receipts (hand-specified encodings, hashed and signed) are not touched,
 //! so every event hash stays what it was (and the row digests they carry: a row whose metadata
-//! holds only strings digests as before, see `oubli_audit::row_digest`).
+//! holds only strings digests as before, see `oubli_audit::row_digest`). Format 4 writes new
+//! rows' vectors in half precision ([`super::encode_vector`]); format 3's single-precision vector
+//! records are kept (the length tells them apart), so a format-3 file migrates by its version
+//! number alone.
 
 use std::collections::BTreeMap;
 
@@ -116,6 +119,9 @@ pub fn migrate(db: &redb::Database) -> Result<u32> {
             reencode_by_id::<Row, RowFormat2>(&tx, super::ROWS, super::decode)?;
             tx
         }
+        // Format 4 changed the vector record of new rows only (half precision); the single
+        // precision records of format 3 stay as they are (the row digests commit to them).
+        3 => db.begin_write()?,
         // The current format needs nothing; a newer or unknown one is refused by the open.
         _ => return Ok(found),
     };

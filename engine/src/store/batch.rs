@@ -265,6 +265,8 @@ impl Batch<'_> {
         vector: Vec<f32>,
         supersedes: Option<RowId>,
     ) -> Result<(Row, Transition, Hash32)> {
+        // The vector as it is stored, digested and indexed (half precision, format 4).
+        let vector = storage::stored_vector(&vector);
         let namespace = ins.namespace_or_default().to_owned();
         if let Some(key) = &ins.key
             && let Some(holder) = self.key_holder(&namespace, key)?
@@ -407,6 +409,7 @@ impl Batch<'_> {
             return Err(Error::Purged(row.id));
         }
         crate::row::validate_text(&text)?;
+        let vector = storage::stored_vector(&vector);
         let salt = self.inner.entropy.next32();
         let commitment = storage::commitment(&salt, &text);
         let _old: Payload = {

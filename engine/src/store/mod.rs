@@ -12,6 +12,7 @@ mod audit;
 mod batch;
 mod compact;
 mod decay;
+mod diagnostics;
 mod forget_user;
 mod history;
 mod integrity;
@@ -40,6 +41,7 @@ pub use compact::{
     INCOMPLETE_MARK, LineKind, MAX_LISTED_DROPPED, NOTE_HEADER, Note, NoteLine, NoteReplay,
 };
 pub use decay::{DecayPolicy, SweepReport};
+pub use diagnostics::{SpaceReport, TableSpace, VectorProbe};
 pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};

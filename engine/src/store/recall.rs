@@ -449,6 +449,12 @@ impl Store {
     }
 }
 
+/// How many candidates each leg of a recall for `k` hits keeps (after filters): what fusion
+/// ranks from.
+pub(crate) fn candidate_pool(k: usize) -> usize {
+    (k * 4).max(50)
+}
+
 impl Inner {
     fn fuse(
         &self,
@@ -475,7 +481,7 @@ impl Inner {
         let total = self.vectors.len().max(self.text.num_docs() as usize).max(1);
         // Each leg fetches candidates, keeps those passing the filters, and widens its fetch
         // until it has `pool` survivors or has seen everything.
-        let pool = (want * 4).max(50);
+        let pool = candidate_pool(want);
         let mut leg =
             |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>| -> Result<Vec<(RowId, f32)>> {
                 let mut limit = pool;

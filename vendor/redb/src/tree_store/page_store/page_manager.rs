@@ -2406,8 +2406,11 @@ impl TransactionalMemory {
                 layout.usable_bytes() + max_region_size
             }
         } else {
+            // OUBLI PATCH: grow by an eighth (at least MIN_DESIRED_USABLE_BYTES) instead of
+            // doubling, so that a file below one full region is at most about 1/8 larger than
+            // its allocated pages rather than up to twice as large (see OUBLI-PATCH.md).
             max(
-                layout.usable_bytes() * 2,
+                layout.usable_bytes() + max(layout.usable_bytes() / 8, MIN_DESIRED_USABLE_BYTES),
                 layout.usable_bytes() + required_growth * 2,
             )
         };
