@@ -123,9 +123,11 @@ fn mixed_rows(source: u64) -> Vec<Inscription> {
 }
 
 fn batch_opts() -> StoreOptions {
-    // No fsync wait: the test compares logs and results, not durability.
+    // No fsync wait: the test compares logs and results, not durability. Exact vector search:
+    // a batch and single writes start and install HNSW snapshot builds at different writes (by
+    // design, see `index::vector`), so an approximate leg may order its zero-score filler apart.
     fixed(Arc::new(ManualClock::new(1_763_700_000_000)))
-        .ann_threshold(400)
+        .ann_threshold(100_000)
         .durable(false)
 }
 
@@ -194,10 +196,10 @@ fn a_batch_that_fails_midway_writes_nothing() {
     assert!(matches!(r, Err(oubli::Error::DuplicateKey { .. })), "{r:?}");
     assert_eq!(s.head().unwrap(), head);
     assert_eq!(s.list(&Default::default()).unwrap().len(), listed);
+    let hits = s.recall(&RecallQuery::new("xylophones")).unwrap();
     assert!(
-        s.recall(&RecallQuery::new("xylophones"))
-            .unwrap()
-            .is_empty()
+        texts(&hits).iter().all(|t| !t.contains("xylophones")),
+        "{hits:?}"
     );
     // The store goes on: the same rows without the bad one get the ids the failed batch did not use.
     let mut batch = rows(0, 700);
