@@ -160,8 +160,8 @@ const STEMMERS: [Algorithm; 4] = [
     Algorithm::Arabic,
 ];
 
-/// Step 4 of the module documentation as one filter: the Snowball stemmers of [`STEMMERS`]
-/// chained in that order, except that an ASCII token goes through the English stemmer only.
+/// Step 4 of the module documentation as one filter: the Snowball stemmers for English,
+/// Russian, Greek and Arabic chained in that order, except that an ASCII token goes through the English stemmer only.
 /// The Russian, Greek and Arabic stemmers act only on letters of their own script and leave an
 /// ASCII token as it is, so the terms are the chain's (proptest
 /// `script_stemmer_matches_the_full_chain`); skipping them saves most of the indexing thread's
