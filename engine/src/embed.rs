@@ -158,6 +158,13 @@ impl Embedder for HashEmbedder {
         }
         Ok(v)
     }
+
+    /// Each text's vector depends on that text alone: computed on several threads, in order.
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        crate::parallel::map(texts, |t| self.embed(t))
+            .into_iter()
+            .collect()
+    }
 }
 
 /// Checks a vector for the store: right length, finite, not all zero. Returns it L2-normalized.

@@ -38,6 +38,7 @@ pub mod lexicon;
 pub mod metadata;
 pub mod namespace;
 pub mod options;
+mod parallel;
 pub mod planner;
 pub mod row;
 pub mod storage;

@@ -52,7 +52,9 @@ pub(crate) fn is_ignorable(c: char) -> bool {
 /// Combining marks that belong to the preceding letter (diacritics, Hebrew points, Arabic
 /// harakat, Devanagari and Thai vowel signs). They continue a word, never start one.
 pub(crate) fn is_mark(c: char) -> bool {
-    matches!(c as u32,
+    // Every range below starts above U+02FF: the common (ASCII, Latin-1) case in one compare.
+    (c as u32) >= 0x300
+        && matches!(c as u32,
         0x300..=0x36F | 0x483..=0x489 | 0x591..=0x5BD | 0x5BF | 0x5C1..=0x5C2 | 0x5C4..=0x5C5
         | 0x5C7 | 0x610..=0x61A | 0x64B..=0x65F | 0x670 | 0x6D6..=0x6DC | 0x6DF..=0x6E4
         | 0x6E7..=0x6E8 | 0x6EA..=0x6ED | 0x900..=0x903 | 0x93A..=0x93C | 0x93E..=0x94F

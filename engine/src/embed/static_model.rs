@@ -206,6 +206,13 @@ impl Embedder for StaticEmbedder {
         }
     }
 
+    /// Each text's vector depends on that text alone: computed on several threads, in order.
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        crate::parallel::map(texts, |t| self.embed(t))
+            .into_iter()
+            .collect()
+    }
+
     fn similarity_range(&self) -> (f32, f32) {
         STATIC_SIMILARITY_RANGE
     }

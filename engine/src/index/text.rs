@@ -248,7 +248,17 @@ impl TextIndex {
     /// Indexes `id` with `text` (call [`TextIndex::remove`] first when replacing). The row joins
     /// the in-memory tail and is searchable at once; it reaches a segment at the next commit.
     pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
-        let keys = super::keys::row_keys(text).join(" ");
+        self.add_with_keys(id, text, Self::keys_of(text))
+    }
+
+    /// The match keys [`TextIndex::add`] indexes for `text` (one string, space-separated): a
+    /// function of the text alone, so a batch may compute them on other threads first.
+    pub fn keys_of(text: &str) -> String {
+        super::keys::row_keys(text).join(" ")
+    }
+
+    /// [`TextIndex::add`] with the keys already computed by [`TextIndex::keys_of`].
+    pub fn add_with_keys(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
         if self.bypass_tail {
             return self.add_doc(id, text, keys);
         }

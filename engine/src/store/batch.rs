@@ -13,6 +13,7 @@ use redb::{ReadableTable, WriteTransaction};
 use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::error::{Error, Result};
+use crate::index::text::TextIndex;
 use crate::log::{Checkpoint, Event, EventKind, Hash32, RowDigest, Transition, hash_encoded};
 use crate::row::{Inscription, Millis, Row, RowId};
 use crate::storage::{
@@ -139,14 +140,26 @@ impl Inner {
             .filter(|op| matches!(op, IndexOp::AddText(..)))
             .count();
         self.text.expect_adds(adds);
+        // Each row's match keys depend on its text alone: computed on several threads, then
+        // indexed in row order, as a sequential loop would.
+        let texts: Vec<&str> = ops
+            .iter()
+            .filter_map(|op| match op {
+                IndexOp::AddText(_, t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut keys = crate::parallel::map(&texts, |t| TextIndex::keys_of(t)).into_iter();
+        drop(texts);
         let mut text_changed = false;
         let mut text_result = Ok(());
         for op in ops {
             match op {
                 IndexOp::AddText(id, t) => {
                     text_changed = true;
+                    let k = keys.next().unwrap_or_default();
                     if text_result.is_ok() {
-                        text_result = self.text.add(id, &t);
+                        text_result = self.text.add_with_keys(id, &t, k);
                     }
                 }
                 IndexOp::RemoveText(id) => {
@@ -331,6 +344,103 @@ impl Batch<'_> {
             after: Depth::SURFACE,
         };
         Ok((row, t, commitment))
+    }
+
+    /// Inscribes `rows` in order, one event per row: the same ids, salts, rows, events and hashes
+    /// as [`Batch::create_row`] followed by [`Batch::event`] for each row in turn. A run of rows
+    /// without a key or sources (which need lookups of their own) is written with each table
+    /// opened once for the run, and each row's digest is taken from the values written (encoded
+    /// and decoded as a read would) instead of being read back.
+    pub(crate) fn inscribe_rows(
+        &mut self,
+        rows: Vec<(Inscription, Vec<f32>)>,
+    ) -> Result<Vec<RowId>> {
+        let plain = |ins: &Inscription| ins.key.is_none() && ins.derived_from.is_empty();
+        let mut ids = Vec::with_capacity(rows.len());
+        let mut rows = rows.into_iter().peekable();
+        while let Some((ins, _)) = rows.peek() {
+            if !plain(ins) {
+                let Some((ins, v)) = rows.next() else { break };
+                let ns = ins.namespace_or_default().to_owned();
+                let (row, t, c) = self.create_row(ins, v, None)?;
+                self.event(EventKind::Inscribe, &ns, vec![t], vec![c])?;
+                ids.push(row.id);
+                continue;
+            }
+            let mut t_rows = self.tx.open_table(ROWS)?;
+            let mut t_payloads = self.tx.open_table(PAYLOADS)?;
+            let mut t_vectors = self.tx.open_table(VECTORS)?;
+            let mut t_events = self.tx.open_table(EVENTS)?;
+            let mut t_row_events = self.tx.open_table(ROW_EVENTS)?;
+            let mut t_times = self.tx.open_table(EVENT_TIMES)?;
+            while rows.peek().is_some_and(|(ins, _)| plain(ins)) {
+                let Some((ins, vector)) = rows.next() else {
+                    break;
+                };
+                let namespace = ins.namespace_or_default().to_owned();
+                let id = self.next_row;
+                self.next_row += 1;
+                let salt = self.inner.entropy.next32();
+                let commitment = storage::commitment(&salt, &ins.text);
+                let row = Row {
+                    id,
+                    namespace,
+                    key: None,
+                    text: None,
+                    kind: ins.kind,
+                    metadata: ins.metadata,
+                    created_at: self.now,
+                    surfaced_at: self.now,
+                    valid_until: ins.valid_until,
+                    depth: Depth::SURFACE.canonical(),
+                    derived_from: Vec::new(),
+                    superseded_by: None,
+                    supersedes: None,
+                    created_seq: self.head_seq + 1,
+                };
+                let enc_row = storage::encode(&row)?;
+                t_rows.insert(id, enc_row.as_slice())?;
+                let payload = Payload {
+                    text: ins.text,
+                    salt,
+                };
+                t_payloads.insert(id, payload.encode().as_slice())?;
+                let enc_vector = storage::encode_vector(&vector);
+                t_vectors.insert(id, enc_vector.as_slice())?;
+                // The digest `event` would compute by reading the row back.
+                let stored: Row = storage::decode(&enc_row)?;
+                let read_vector = storage::decode_vector(&enc_vector, self.inner.dim)?;
+                let digest = super::integrity::row_fields(&stored, &payload.text, &read_vector)
+                    .digest(&payload.salt);
+                let seq = self.head_seq + 1;
+                let ev = Event {
+                    seq,
+                    time: self.now,
+                    namespace: row.namespace,
+                    kind: EventKind::Inscribe,
+                    transitions: vec![Transition {
+                        row: id,
+                        before: None,
+                        after: Depth::SURFACE,
+                    }],
+                    commitments: vec![commitment],
+                    digests: vec![RowDigest { row: id, digest }],
+                    prev_hash: self.head_hash,
+                };
+                let enc = ev.encode();
+                let hash = hash_encoded(&enc);
+                t_events.insert(seq, enc.as_slice())?;
+                t_row_events.insert((id, seq), ())?;
+                t_times.insert((self.now, seq), ())?;
+                self.head_seq = seq;
+                self.head_hash = hash;
+                self.events += 1;
+                self.ops.push(IndexOp::AddText(id, payload.text));
+                self.ops.push(IndexOp::AddVector(id, vector));
+                ids.push(id);
+            }
+        }
+        Ok(ids)
     }
 
     /// Drops a row's vector from the vector index once this transaction commits. When the

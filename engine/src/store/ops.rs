@@ -89,10 +89,9 @@ impl Store {
     pub fn inscribe(&self, ins: Inscription) -> Result<RowId> {
         let (ins, v) = self.prepare(ins)?;
         self.write(|b| {
-            let ns = ins.namespace_or_default().to_owned();
-            let (row, t, c) = b.create_row(ins, v, None)?;
-            b.event(EventKind::Inscribe, &ns, vec![t], vec![c])?;
-            Ok(row.id)
+            b.inscribe_rows(vec![(ins, v)])?
+                .pop()
+                .ok_or_else(|| Error::Corrupt("an inscription wrote no row".into()))
         })
     }
 
@@ -124,16 +123,15 @@ impl Store {
             prepared[i].1 =
                 Some(check_vector(&e, dim).map_err(|e| Error::Embedder(e.to_string()))?);
         }
-        self.write(|b| {
-            let mut ids = Vec::with_capacity(prepared.len());
-            for (ins, v) in prepared {
-                let ns = ins.namespace_or_default().to_owned();
-                let (row, t, c) = b.create_row(ins, v.expect("embedded above"), None)?;
-                b.event(EventKind::Inscribe, &ns, vec![t], vec![c])?;
-                ids.push(row.id);
-            }
-            Ok(ids)
-        })
+        // An embedder that returns fewer vectors than texts is an embedder error, not a panic.
+        let rows = prepared
+            .into_iter()
+            .map(|(ins, v)| {
+                v.map(|v| (ins, v))
+                    .ok_or_else(|| Error::Embedder("the embedder returned too few vectors".into()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.write(|b| b.inscribe_rows(rows))
     }
 
     /// Inscribes under a natural key: supersedes the live row holding the key if there is one,

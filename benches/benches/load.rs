@@ -1,0 +1,106 @@
+//! Batch load throughput: `inscribe_batch` into a fresh store file, rows per second of wall time
+//! and CPU milliseconds per 1,000 rows, the store's close included (close waits for a vector
+//! snapshot still building and commits the text tail).
+//!
+//! Run: `cargo bench -p oubli-bench --bench load`. `OUBLI_LOAD_ROWS=10000,100000` sets the store
+//! sizes (default 10000), `OUBLI_LOAD_REPS` the repetitions per size (default 3; the median is
+//! printed with the range), `OUBLI_LOAD_BATCH` the rows per `inscribe_batch` call (default 5000).
+//! Two modes per size: `embedded` lets the store embed the texts with its default embedder (the
+//! built-in static table, 256-d); `vectors` passes precomputed 384-d vectors (the hash
+//! embedder's, computed before the clock starts, the store created with that embedder), as
+//! `benches/peers/peers.py` does for every store.
+//!
+//! CPU time is the process's user + system time (`/proc/self/stat`), all threads, so it shows
+//! the work a load costs whatever the machine's other load does to the wall time.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use oubli::{Embedder, HashEmbedder, Inscription, Store, StoreOptions};
+use support::memory_text;
+
+fn env_list(name: &str, default: &[usize]) -> Vec<usize> {
+    std::env::var(name)
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| default.to_vec())
+}
+
+/// User + system CPU seconds of this process so far (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; 100 ticks/s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let sizes = env_list("OUBLI_LOAD_ROWS", &[10_000]);
+    let reps = env_list("OUBLI_LOAD_REPS", &[3])[0].max(1);
+    let batch = env_list("OUBLI_LOAD_BATCH", &[5_000])[0].max(1);
+    println!(
+        "| rows | mode | rows/s (median) | rows/s (min-max) | CPU ms per 1,000 rows (median) |"
+    );
+    println!("|---:|---|---:|---:|---:|");
+    let hash = HashEmbedder::default();
+    for n in sizes {
+        let texts: Vec<String> = (0..n as u64).map(memory_text).collect();
+        let vectors: Vec<Vec<f32>> = texts.iter().map(|t| hash.embed(t).unwrap()).collect();
+        for mode in ["embedded", "vectors"] {
+            let mut rates = Vec::new();
+            let mut cpus = Vec::new();
+            for _ in 0..reps {
+                let rows: Vec<Inscription> = texts
+                    .iter()
+                    .zip(&vectors)
+                    .map(|(t, v)| {
+                        let ins = Inscription::new(t.clone());
+                        if mode == "vectors" {
+                            ins.vector(v.clone())
+                        } else {
+                            ins
+                        }
+                    })
+                    .collect();
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("load.oubli");
+                let s = if mode == "vectors" {
+                    // The vectors' embedder, so that the store takes 384-d vectors.
+                    let opts = StoreOptions::default().embedder(Arc::new(HashEmbedder::default()));
+                    Store::create_with(&path, opts).unwrap()
+                } else {
+                    Store::create(&path).unwrap()
+                };
+                let (t, c) = (Instant::now(), cpu_seconds());
+                for chunk in rows.chunks(batch) {
+                    s.inscribe_batch(chunk.to_vec()).unwrap();
+                }
+                s.close().unwrap();
+                let (wall, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
+                rates.push(n as f64 / wall);
+                cpus.push(cpu * 1e3 / (n as f64 / 1e3));
+            }
+            let (lo, hi) = (
+                rates.iter().copied().fold(f64::INFINITY, f64::min),
+                rates.iter().copied().fold(0.0, f64::max),
+            );
+            println!(
+                "| {n} | {mode} | {:.0} | {lo:.0}-{hi:.0} | {:.1} |",
+                median(&mut rates),
+                median(&mut cpus)
+            );
+        }
+    }
+}
