@@ -377,6 +377,8 @@ impl Batch<'_> {
                 let Some((ins, vector)) = rows.next() else {
                     break;
                 };
+                // Half precision before anything is written, digested or indexed (format 4).
+                let vector = storage::stored_vector(&vector);
                 let namespace = ins.namespace_or_default().to_owned();
                 let id = self.next_row;
                 self.next_row += 1;
