@@ -95,8 +95,12 @@ enum Cmd {
         new: Option<String>,
     },
     /// Inscribe one row, or every row of a JSONL file with --file.
-    #[command(group(clap::ArgGroup::new("input").required(true).args(["text", "file"])))]
+    #[command(
+        group(clap::ArgGroup::new("input").required(true).args(["text", "file"])),
+        override_usage = "oubli inscribe [OPTIONS] <PATH> <TEXT>\n       oubli inscribe [OPTIONS] <PATH> --file <FILE>"
+    )]
     Inscribe {
+        /// The store file.
         path: PathBuf,
         /// The text; `-` reads it from standard input.
         text: Option<String>,
