@@ -209,6 +209,22 @@ pub fn decode_vector_into(bytes: &[u8], dim: usize, out: &mut Vec<f32>) -> Resul
     }
 }
 
+/// A row's stored vector from the vector table as a read transaction sees it (`None` when the
+/// table does not exist yet or the row has no vector).
+pub fn read_vector(
+    table: Option<&redb::ReadOnlyTable<u64, &[u8]>>,
+    id: u64,
+    dim: usize,
+) -> Result<Option<Vec<f32>>> {
+    match table {
+        Some(t) => t
+            .get(id)?
+            .map(|b| decode_vector(b.value(), dim))
+            .transpose(),
+        None => Ok(None),
+    }
+}
+
 /// Writes a vector record in half precision. The vector must already be
 /// [`stored_vector`]'s rounding, so the record holds exactly the values the row digest commits
 /// to.

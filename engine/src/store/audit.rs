@@ -331,15 +331,7 @@ impl Store {
             let ours = self.read(|i| {
                 let tx = i.db.begin_read()?;
                 let vec_t = storage::open_read(&tx, VECTORS)?;
-                let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-                    match &vec_t {
-                        Some(t) => t
-                            .get(id)?
-                            .map(|b| storage::decode_vector(b.value(), dim))
-                            .transpose(),
-                        None => Ok(None),
-                    }
-                };
+                let stored = |id: RowId| storage::read_vector(vec_t.as_ref(), id, dim);
                 i.vectors.search(&q, k, &stored)
             })?;
             let mut exact: Vec<(RowId, f32)> = rows
@@ -401,13 +393,7 @@ fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
     for e in payloads.iter()? {
         let (k, v) = e?;
         let id = k.value();
-        let vector = match &vectors {
-            Some(t) => t
-                .get(id)?
-                .map(|b| storage::decode_vector(b.value(), i.dim))
-                .transpose()?,
-            None => None,
-        };
+        let vector = storage::read_vector(vectors.as_ref(), id, i.dim)?;
         out.push(ControlRow {
             id,
             text: Payload::decode(v.value())?.text,

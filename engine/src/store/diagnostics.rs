@@ -157,15 +157,7 @@ impl Store {
             let tx = i.db.begin_read()?;
             let vec_t = storage::open_read(&tx, storage::VECTORS)?;
             let dim = i.dim;
-            let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-                match &vec_t {
-                    Some(t) => t
-                        .get(id)?
-                        .map(|b| storage::decode_vector(b.value(), dim))
-                        .transpose(),
-                    None => Ok(None),
-                }
-            };
+            let stored = |id: RowId| storage::read_vector(vec_t.as_ref(), id, dim);
             let mut approximate = i.vectors.search(query, candidate_pool(k), &stored)?;
             approximate.truncate(k);
             let mut exact: Vec<(RowId, f32)> = Vec::new();

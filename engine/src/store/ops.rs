@@ -207,15 +207,7 @@ impl Store {
             let embedder = self.opts.embedder.as_ref();
             let embed = |t: &str| embed_checked(embedder, t, i.dim);
             let vectors = storage::open_read(&tx, storage::VECTORS)?;
-            let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-                match &vectors {
-                    Some(t) => t
-                        .get(id)?
-                        .map(|b| storage::decode_vector(b.value(), i.dim))
-                        .transpose(),
-                    None => Ok(None),
-                }
-            };
+            let stored = |id: RowId| storage::read_vector(vectors.as_ref(), id, i.dim);
             let meaning = Meaning {
                 embed: &embed,
                 stored: &stored,

@@ -515,15 +515,7 @@ impl Inner {
         };
         let vec_t = storage::open_read(tx, storage::VECTORS)?;
         let dim = self.dim;
-        let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-            match &vec_t {
-                Some(t) => t
-                    .get(id)?
-                    .map(|b| storage::decode_vector(b.value(), dim))
-                    .transpose(),
-                None => Ok(None),
-            }
-        };
+        let stored = |id: RowId| storage::read_vector(vec_t.as_ref(), id, dim);
         let qv = qv.filter(|_| q.legs != Legs::Lexical);
         let vector = match qv {
             Some(v) => leg(&|n| self.vectors.search(v, n, &stored))?,
