@@ -212,6 +212,29 @@ struct Candidate {
     clauses: Vec<usize>,
 }
 
+impl Candidate {
+    /// A row a supersede's fallback chose (by meaning or by relatedness), with the clauses it
+    /// acts on.
+    fn chosen(
+        row: Row,
+        score: RowScore,
+        bm25: f32,
+        hint_overlap: usize,
+        hint: Option<&QueryShape>,
+    ) -> Candidate {
+        let text = row.text.clone().unwrap_or_default();
+        let clauses = choose_clauses(&score, &RowView::new(&text), hint);
+        Candidate {
+            row,
+            score,
+            bm25,
+            hint_overlap,
+            hint_pairs: 0,
+            clauses,
+        }
+    }
+}
+
 impl Inner {
     /// Resolves `target` to rows. `hint` is the new text of a supersede, used to rank
     /// candidates and to choose the clause it replaces.
@@ -547,17 +570,7 @@ impl Inner {
                     "closest in meaning to the query and the new text ({:.2}, {:.2} ahead of the next row)",
                     choice.similarity, choice.margin
                 ));
-                    let text = row.text.clone().unwrap_or_default();
-                    let view = RowView::new(&text);
-                    let clauses = choose_clauses(&score, &view, hint);
-                    scored.push(Candidate {
-                        row,
-                        score,
-                        bm25: bm,
-                        hint_overlap: 0,
-                        hint_pairs: 0,
-                        clauses,
-                    });
+                    scored.push(Candidate::chosen(row, score, bm, 0, hint));
                 }
             }
         }
@@ -573,17 +586,7 @@ impl Inner {
                 score
                     .reasons
                     .push(format!("relates to the query and the new text ({rel})"));
-                let text = row.text.clone().unwrap_or_default();
-                let view = RowView::new(&text);
-                let clauses = choose_clauses(&score, &view, hint);
-                scored.push(Candidate {
-                    row,
-                    score,
-                    bm25: bm,
-                    hint_overlap: rel,
-                    hint_pairs: 0,
-                    clauses,
-                });
+                scored.push(Candidate::chosen(row, score, bm, rel, hint));
             }
         }
         // A single-row call never guesses: when the best rows tie on every piece of evidence
