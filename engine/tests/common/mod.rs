@@ -49,6 +49,19 @@ pub fn file_contains(path: &std::path::Path, needle: &[u8]) -> bool {
     bytes.windows(needle.len()).any(|w| w == needle)
 }
 
+/// True if `needle` occurs in the file's raw bytes as a whole token: not preceded or followed by
+/// an ASCII letter or digit. A short number such as a PIN occurs by chance inside the hex digests
+/// of receipts and hashes; as a token of its own it would be the erased text.
+pub fn file_contains_token(path: &std::path::Path, needle: &[u8]) -> bool {
+    let bytes = std::fs::read(path).unwrap();
+    let n = needle.len();
+    (0..bytes.len().saturating_sub(n - 1)).any(|i| {
+        &bytes[i..i + n] == needle
+            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+            && bytes.get(i + n).is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
+}
+
 /// The `oubli` binary of this package, ready for arguments.
 pub fn oubli_bin() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_oubli"))
