@@ -745,6 +745,48 @@ pub fn words(text: &str, chunks: &[Chunk]) -> Vec<(usize, Range<usize>, Script)>
     out
 }
 
+/// True if two words of one abjad (Arabic or Hebrew) hold the same foreign form of a concept:
+/// the same attribute word with different clitics ("החדר", "the room", and "בחדר", "in the
+/// room").
+pub fn same_abjad_form(a: &str, b: &str, script: Script) -> bool {
+    if !matches!(script, Script::Arabic | Script::Hebrew) {
+        return false;
+    }
+    forms()
+        .iter()
+        .any(|(_, fs, f)| *fs == script && a.contains(f) && b.contains(f))
+}
+
+/// The concepts written in a script without letter case in `text` (with its `chunks`), each
+/// with its byte span: the whole word in Arabic, Hebrew and Devanagari, the form itself inside
+/// a run of an unspaced script ("電話" in "鈴木さんの電話番号", not the whole run). In those
+/// scripts no capital tells a name from an attribute word; a chunk inside such a span names an
+/// attribute, not a person.
+pub fn caseless_forms(text: &str, chunks: &[Chunk]) -> Vec<(&'static str, Range<usize>)> {
+    let mut out = Vec::new();
+    for (i, span, script) in words(text, chunks) {
+        if matches!(script, Script::Latin | Script::Cyrillic | Script::Greek) {
+            continue;
+        }
+        let word = &text[span.clone()];
+        if !unspaced(script) {
+            for k in concepts_of_word(word, script, &chunks[i].form) {
+                out.push((k, span.clone()));
+            }
+            continue;
+        }
+        for (name, fs, f) in forms() {
+            if !unspaced(*fs) {
+                continue;
+            }
+            for (at, _) in word.match_indices(f) {
+                out.push((*name, span.start + at..span.start + at + f.len()));
+            }
+        }
+    }
+    out
+}
+
 /// The concepts a text names, with the byte span of the word naming each.
 pub fn concepts_of_text(text: &str) -> Vec<(&'static str, Range<usize>)> {
     let chunks = crate::canon::chunks(text);

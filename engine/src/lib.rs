@@ -33,6 +33,7 @@ pub mod derive;
 pub mod embed;
 pub mod entropy;
 pub mod error;
+pub mod function_words;
 pub mod index;
 pub mod lexicon;
 pub mod metadata;

@@ -674,3 +674,67 @@ fn an_attribute_named_in_another_language_is_the_same_attribute() {
         Err(Error::NoMatch(_))
     ));
 }
+
+#[test]
+fn requests_in_caseless_scripts_separate_grammar_and_attribute_from_the_name() {
+    // Arabic: "delete (fem.) the allergy of Layla al-Masri to penicillin" — the request verb, the
+    // preposition and the attribute word are not part of the name; the article is attached.
+    let facts = [
+        "Layla Al-Masri is allergic to penicillin.",
+        "Layla Al-Masri's cardiologist is Dr. Sami Haddad.",
+        "Layla Al-Khatib is allergic to penicillin.",
+    ];
+    let left = survivors_after_purge(&facts, "احذفي حساسية ليلى المصري من البنسلين");
+    assert_eq!(left, [facts[1], facts[2]]);
+    // Chinese: "please delete 李娜's visa record" — 的, 请 and 删除 are grammar and request.
+    let facts = [
+        "Lǐ Nà's visa expires in March.",
+        "Lǐ Nà's passport is kept at home.",
+        "Lǐ Méi's visa expires in June.",
+    ];
+    let left = survivors_after_purge(&facts, "请删除李娜的签证记录");
+    assert_eq!(left, [facts[1], facts[2]]);
+}
+
+#[test]
+fn a_partly_known_name_in_a_caseless_script_never_widens_to_its_known_part() {
+    // "佐藤恵子さんの電話番号": only the surname is known in Latin letters; the request must not
+    // reach every Sato. Hiragana (さんの) is grammar, 電話番号 the attribute.
+    let facts = [
+        "Keiko Sato (the piano teacher) phone: 080-2222-3333.",
+        "Hiroshi Sato (the neighbour) phone: 080-4444-5555.",
+    ];
+    let (_t, s) = store_with(&facts);
+    match s.purge(Target::query("佐藤恵子さんの電話番号")) {
+        Ok(r) => assert!(r.erased.len() <= 1, "{:?}", r.erased),
+        Err(Error::NoMatch(_)) => {}
+        Err(e) => panic!("{e}"),
+    }
+    assert!(live_texts(&s).contains(&facts[1].to_owned()));
+}
+
+#[test]
+fn cyrillic_initial_ye_meets_both_romanizations() {
+    for (row, query) in [
+        (
+            "Yelena Petrova's locker code is 5521.",
+            "Elena Petrova's locker code",
+        ),
+        (
+            "Elena Petrova's locker code is 5521.",
+            "Yelena Petrova's locker code",
+        ),
+        (
+            "Елена Петрова, шкафчик 5521.",
+            "everything about Yelena Petrova",
+        ),
+        (
+            "Елена Петрова, шкафчик 5521.",
+            "everything about Elena Petrova",
+        ),
+    ] {
+        let facts = [row, "Alina Petrova's locker code is 7310."];
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left, [facts[1]], "{query}");
+    }
+}

@@ -80,7 +80,7 @@ pub use tables::{exonyms, han_readings};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-4";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-5";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -637,7 +637,7 @@ pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     } else {
         (variant_key(&a.form), variant_key(&b.form))
     };
-    if !ka.is_empty() && ka == kb {
+    if !ka.is_empty() && (ka == kb || without_initial_glide(&ka) == without_initial_glide(&kb)) {
         return true;
     }
     let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
@@ -655,16 +655,60 @@ pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     false
 }
 
-/// The consonant skeletons an abjad word may stand for: its [`skeleton`], and without a final
-/// `h` when it has three letters or more, because a word-final ה, ه or ة writes a vowel
-/// ("Rivka" רבקה, "Fatima" فاطمة, "Nadia" نادية).
-pub fn abjad_skeletons(form: &str) -> Vec<String> {
-    let s = skeleton(form);
-    let mut out = vec![s.clone()];
-    if s.len() >= 3
-        && let Some(t) = s.strip_suffix('h')
-    {
-        out.push(t.to_owned());
+/// A variant key without the glide that some romanizations write before an initial `e`:
+/// Russian and Ukrainian Е, Є at the start of a word are `ye` in BGN/PCGN and most English
+/// texts, `e` in ISO 9, passports and most other languages ("Yekaterina" and "Ekaterina",
+/// "Yevgeny" and "Evgeny"). Variant keys write the glide as `i`.
+pub fn without_initial_glide(key: &str) -> &str {
+    match key.strip_prefix('i') {
+        Some(rest) if rest.starts_with('e') => rest,
+        _ => key,
     }
-    out
+}
+
+/// The consonant skeletons an abjad word (as [`transliterate`] writes it) may stand for:
+/// - its [`skeleton`];
+/// - its skeleton reading every `h` after a consonant as a letter of its own: the
+///   transliteration writes some single letters with two (ش `sh`, خ `kh`, ذ `dh`), so `zh` may
+///   be ز followed by ه ("الزهراني" is "Al-Zahrani", not "Al-Zrani");
+/// - each of those without a final `h` when it has three letters or more, because a word-final
+///   ה, ه or ة writes a vowel ("Rivka" רבקה, "Fatima" فاطمة, "Nadia" نادية);
+/// - each of those without an initial `l` when the word starts with one and keeps two
+///   consonants after it: the Arabic article ال is written attached ("الزهراني" is
+///   "Zahrani" with its article, as in "Al-Zahrani").
+pub fn abjad_skeletons(form: &str) -> Vec<String> {
+    let mut out = vec![skeleton(form)];
+    let mut literal = String::with_capacity(form.len() + 4);
+    let mut prev: Option<char> = None;
+    for c in form.chars() {
+        if c == 'h' && prev.is_some_and(|p| p.is_ascii_alphabetic() && !"aeiouh".contains(p)) {
+            literal.push('a');
+        }
+        literal.push(c);
+        prev = Some(c);
+    }
+    out.push(skeleton(&literal));
+    for i in 0..out.len() {
+        if out[i].len() >= 3
+            && let Some(t) = out[i].strip_suffix('h')
+        {
+            out.push(t.to_owned());
+        }
+    }
+    if form.starts_with('l') {
+        for i in 0..out.len() {
+            if let Some(t) = out[i].strip_prefix('l')
+                && t.len() >= 2
+            {
+                out.push(t.to_owned());
+            }
+        }
+    }
+    let mut seen = Vec::with_capacity(out.len());
+    for s in out {
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    seen
 }

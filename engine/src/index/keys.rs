@@ -208,11 +208,24 @@ pub fn query_keys(text: &str) -> Vec<String> {
         for part in c.form.split_whitespace() {
             let v = canon::variant_key(part);
             if !v.is_empty() {
+                // Either romanization of an initial Е ("Yekaterina", "Ekaterina").
+                let bare = canon::without_initial_glide(&v);
+                extra.insert(format!("v:{bare}"));
+                if bare.starts_with('e') {
+                    extra.insert(format!("v:i{bare}"));
+                }
                 extra.insert(format!("v:{v}"));
             }
             let k = canon::skeleton(part);
             if k.len() >= 2 {
                 extra.insert(format!("k:{k}"));
+            }
+            if matches!(c.script, Script::Arabic | Script::Hebrew) {
+                for k in canon::abjad_skeletons(part) {
+                    if k.len() >= 2 {
+                        extra.insert(format!("k:{k}"));
+                    }
+                }
             }
             for e in canon::exonyms(part) {
                 extra.insert(format!("w:{}", stem(e)));

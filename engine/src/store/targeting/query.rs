@@ -108,6 +108,35 @@ pub(crate) struct QWord {
     /// True for a word naming the stored record ("entry", "status") in a query that describes
     /// its attribute otherwise: evidence where a row holds it, not missing where it does not.
     pub optional: bool,
+    /// The word as the query writes it (in an unspaced script, the run it belongs to).
+    pub written: String,
+    /// For a Han character, the Japanese and Korean readings of the surname it is part of
+    /// ("佐藤" -> "sato", [`canon::han_readings`]).
+    pub readings: Vec<&'static str>,
+}
+
+/// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
+fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if chunks[pos].script != canon::Script::Han {
+        return out;
+    }
+    for (a, b) in [(pos, pos), (pos.saturating_sub(1), pos), (pos, pos + 1)] {
+        let (Some(first), Some(last)) = (chunks.get(a), chunks.get(b)) else {
+            continue;
+        };
+        if chunks[a..=b].iter().any(|c| c.script != canon::Script::Han)
+            || (a..b).any(|k| chunks[k].span.end != chunks[k + 1].span.start)
+        {
+            continue;
+        }
+        for r in canon::han_readings(&text[first.span.start..last.span.end]) {
+            if !out.contains(r) {
+                out.push(*r);
+            }
+        }
+    }
+    out
 }
 
 /// A run of query chunks joined by identifier separators that holds a digit: every digit chunk
@@ -192,6 +221,13 @@ impl QueryShape {
                 && standalone(text, &c.span)
         });
 
+        // In scripts without letter case, grammar and request words ("من", "的", "की") and
+        // attribute words ("حساسية", "電話") are told from names by lists, not by capitals.
+        let grammar = crate::function_words::spans(text, &chunks);
+        let caseless_concepts = crate::concepts::caseless_forms(text, &chunks);
+        let attribute_forms: Vec<std::ops::Range<usize>> =
+            caseless_concepts.iter().map(|(_, s)| s.clone()).collect();
+
         let mut words = Vec::new();
         for (pos, c) in chunks.iter().enumerate() {
             let glued_to_digits =
@@ -216,29 +252,49 @@ impl QueryShape {
                 && super::framing::is_reference_word(&c.form)
                 && !name_like(c);
             let lower = c.form.as_str();
-            if text::is_stopword(lower)
-                || lower == "whether"
-                || NEGATIONS.contains(&lower)
-                || (FAN_OUT.contains(&lower) && standalone(text, &c.span))
-                || TITLES.contains(&lower)
+            // The English lists apply to English words only: "you" is also 由 read in Chinese,
+            // "i" the Korean surname 이.
+            let latin = c.script == canon::Script::Latin;
+            if latin
+                && (text::is_stopword(lower)
+                    || lower == "whether"
+                    || NEGATIONS.contains(&lower)
+                    || (FAN_OUT.contains(&lower) && standalone(text, &c.span))
+                    || TITLES.contains(&lower))
             {
                 continue;
             }
+            if !latin && crate::function_words::covers(&grammar, c) {
+                continue;
+            }
             let stem = keys::stem(lower);
-            // "Delete Priya's number": a capitalized request word names nobody.
+            // "Delete Priya's number": a capitalized request word names nobody; nor does a word
+            // of a caseless script that names an attribute.
             let name = (name_like(c) || super::score::name_part(text, &chunks, pos))
-                && !is_request_word(&stem);
+                && !(latin && is_request_word(&stem))
+                && (super::score::cased(c.script)
+                    || !crate::function_words::covers(&attribute_forms, c));
+            // The word as written (for an unspaced script, the run of syllables it belongs to).
+            let (first, span, script) = concept_words
+                .iter()
+                .rev()
+                .find(|w| w.1.start <= c.span.start)
+                .cloned()
+                .unwrap_or((pos, c.span.clone(), c.script));
             let concepts = if name && c.script == canon::Script::Latin {
                 Vec::new()
+            } else if crate::concepts::unspaced(c.script) {
+                // In a run without spaces, only the syllables of the attribute word name it:
+                // "佐藤" in "佐藤さんの電話番号" names a person, "電話" the phone.
+                let mut ks: Vec<&'static str> = Vec::new();
+                for (k, s) in &caseless_concepts {
+                    if s.start <= c.span.start && c.span.end <= s.end && !ks.contains(k) {
+                        ks.push(k);
+                    }
+                }
+                ks
             } else {
-                // The word (for an unspaced script, the run of syllables it belongs to).
-                let (first, span, script) = concept_words
-                    .iter()
-                    .rev()
-                    .find(|w| w.1.start <= c.span.start)
-                    .cloned()
-                    .unwrap_or((pos, c.span.clone(), c.script));
-                crate::concepts::concepts_of_word(&text[span], script, &chunks[first].form)
+                crate::concepts::concepts_of_word(&text[span.clone()], script, &chunks[first].form)
             };
             words.push(QWord {
                 stem,
@@ -247,6 +303,8 @@ impl QueryShape {
                 pos,
                 concepts,
                 optional,
+                written: text[span].to_owned(),
+                readings: han_readings_of(text, &chunks, pos),
             });
         }
         // The first word of a query is capitalized by grammar, not because it is a name, when

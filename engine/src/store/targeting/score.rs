@@ -110,6 +110,14 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if (w.name || name_like(c)) && canon::same_name(&w.chunk, c) {
         return true;
     }
+    // A Han surname of the query written in Latin letters in the row ("佐藤" and "Sato").
+    if c.script == Script::Latin
+        && w.readings
+            .iter()
+            .any(|r| *r == c.form || canon::variant_key(r) == canon::variant_key(&c.form))
+    {
+        return true;
+    }
     if w.name || name_like(c) {
         let ex = canon::exonyms(&c.form);
         if ex.iter().any(|e| keys::stem(e) == w.stem) {
@@ -162,8 +170,11 @@ fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     concepts::words(row.text, &row.chunks)
         .into_iter()
         .find(|(i, span, script)| {
-            !same_language(*script)
-                && !has_digit(&row.chunks[*i])
+            if same_language(*script) {
+                // One abjad: the same form under different clitics ("החדר", "בחדר").
+                return concepts::same_abjad_form(&w.written, &row.text[span.clone()], *script);
+            }
+            !has_digit(&row.chunks[*i])
                 && concepts::concepts_of_word(
                     &row.text[span.clone()],
                     *script,
@@ -669,7 +680,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // where the row's characters were read as Chinese (their own reading matched); a Japanese
     // surname matched through the reading table ("Sato" for 佐藤) keeps the half rule, since
     // given names have no such table. Only for a run the query writes in a cased script, where
-    // capitals tell its name words; in a caseless query a run may hold other words.
+    // capitals tell its name words, or in Han or kana, where the run is one word; in another
+    // caseless query a run may hold other words.
     let run_present = |run: &Vec<usize>| {
         let hits: Vec<(usize, usize)> = run
             .iter()
@@ -687,7 +699,16 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 Script::Han => word_matches(&q.words[i], &row.chunks[p]),
                 _ => false,
             });
-        let need = if uncased {
+        // A run of Han or kana in the query is one word written without spaces: where a row
+        // writes it in Latin letters, its characters the row lacks are the rest of the name
+        // ("恵子" of "佐藤恵子" is the given name; "Hiroshi Sato" holds only the surname).
+        let unspaced_query = run
+            .iter()
+            .all(|&i| matches!(q.words[i].chunk.script, Script::Han | Script::Kana))
+            && hits
+                .iter()
+                .any(|&(_, p)| row.chunks[p].script == Script::Latin);
+        let need = if uncased || unspaced_query {
             run.len()
         } else {
             run.len().div_ceil(2)

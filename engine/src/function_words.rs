@@ -1,0 +1,701 @@
+//! Function words and request words of the languages written in other scripts than Latin.
+//!
+//! A forgetting request may be written in any language: "احذفي حساسية فاطمة الزهراني",
+//! "张伟的银联借记卡已挂失注销，请删除", "अंजलि देशपांडे की सीट बदलकर 9C कर दो". Scripts without
+//! letter case give no capital to tell a name from the words around it, so query targeting
+//! ([`crate::store`]) needs to know which words of such a request are grammar (particles,
+//! prepositions, pronouns, auxiliaries) or the request itself ("delete", "please", "forget",
+//! "change"): they are neither the subject's name nor evidence a row must hold. English has the
+//! same lists in [`crate::text`] (stop words) and in the targeting query parser (request words).
+//!
+//! The lists are general language, per language, written the way a grammar lists them: closed
+//! classes (prepositions, particles, pronouns, conjunctions, auxiliaries) and the few verbs and
+//! politeness words a request to a records system uses. They name no entity.
+//!
+//! Matching ([`spans`]): in scripts written with spaces (Arabic, Hebrew, Cyrillic, Greek,
+//! Devanagari, Hangul) a listed form must be a whole word, after the one-letter conjunction and
+//! preposition clitics of the abjads (Arabic و ف ب ل, Hebrew ו ב ל מ ש ה); in scripts written
+//! without spaces (Han, kana, Thai) a listed form of two characters or more is found anywhere,
+//! a one-character particle only where a word ends. Hiragana is the grammar of Japanese (names
+//! are written in kanji or katakana): a run of hiragana is always grammar here.
+
+use std::ops::Range;
+
+use crate::canon::{Chunk, Script};
+
+/// Arabic: prepositions, relative and demonstrative pronouns, personal pronouns, particles,
+/// then the imperatives and nouns of deleting, erasing, forgetting, changing and asking.
+const ARABIC: &[&str] = &[
+    "من",
+    "في",
+    "على",
+    "إلى",
+    "الى",
+    "عن",
+    "مع",
+    "عند",
+    "بعد",
+    "قبل",
+    "حول",
+    "الذي",
+    "التي",
+    "الذين",
+    "اللذين",
+    "هذا",
+    "هذه",
+    "ذلك",
+    "تلك",
+    "هو",
+    "هي",
+    "هم",
+    "هن",
+    "أنا",
+    "نحن",
+    "أنت",
+    "انت",
+    "به",
+    "بها",
+    "له",
+    "لها",
+    "لهم",
+    "فيه",
+    "فيها",
+    "منه",
+    "منها",
+    "عنه",
+    "عنها",
+    "كل",
+    "أو",
+    "او",
+    "ثم",
+    "لا",
+    "لم",
+    "لن",
+    "قد",
+    "ما",
+    "أن",
+    "ان",
+    "إن",
+    "كان",
+    "كانت",
+    "يكون",
+    "تكون",
+    "يقوم",
+    "تقوم",
+    "الخاص",
+    "الخاصة",
+    "خاص",
+    "خاصة",
+    "أيضا",
+    "ايضا",
+    "فقط",
+    "احذف",
+    "احذفي",
+    "احذفوا",
+    "حذف",
+    "امسح",
+    "امسحي",
+    "امسحوا",
+    "مسح",
+    "أزل",
+    "ازل",
+    "أزيلي",
+    "ازيلي",
+    "إزالة",
+    "ازالة",
+    "انس",
+    "انسي",
+    "انسوا",
+    "تجاهل",
+    "غير",
+    "غيري",
+    "غيروا",
+    "عدل",
+    "عدلي",
+    "تعديل",
+    "حدث",
+    "حدثي",
+    "تحديث",
+    "يرجى",
+    "الرجاء",
+    "رجاء",
+    "فضلك",
+    "فضلكم",
+    "أرجو",
+    "ارجو",
+    "يريد",
+    "تريد",
+    "يطلب",
+    "تطلب",
+    "طلب",
+];
+
+/// Hebrew: prepositions, pronouns, particles, then the request verbs.
+const HEBREW: &[&str] = &[
+    "של",
+    "את",
+    "על",
+    "עם",
+    "אל",
+    "מן",
+    "אצל",
+    "זה",
+    "זאת",
+    "זו",
+    "אלה",
+    "הוא",
+    "היא",
+    "הם",
+    "הן",
+    "אני",
+    "אנחנו",
+    "אשר",
+    "כל",
+    "או",
+    "גם",
+    "רק",
+    "לא",
+    "כי",
+    "יש",
+    "אין",
+    "היה",
+    "הייתה",
+    "שלו",
+    "שלה",
+    "שלהם",
+    "שלי",
+    "מחק",
+    "מחקי",
+    "מחקו",
+    "תמחק",
+    "תמחקי",
+    "תמחקו",
+    "מחיקה",
+    "שכח",
+    "שכחי",
+    "שכחו",
+    "תשכח",
+    "הסר",
+    "הסירי",
+    "הסירו",
+    "הסרה",
+    "עדכן",
+    "עדכני",
+    "עדכנו",
+    "עדכון",
+    "שנה",
+    "שני",
+    "שנו",
+    "בבקשה",
+    "מבקש",
+    "מבקשת",
+    "ביקש",
+    "ביקשה",
+];
+
+/// Russian and Ukrainian: prepositions, conjunctions, pronouns, particles, then the request
+/// verbs and politeness words.
+const CYRILLIC: &[&str] = &[
+    "в",
+    "во",
+    "на",
+    "с",
+    "со",
+    "и",
+    "из",
+    "для",
+    "по",
+    "о",
+    "об",
+    "у",
+    "к",
+    "ко",
+    "от",
+    "до",
+    "за",
+    "при",
+    "про",
+    "что",
+    "это",
+    "его",
+    "её",
+    "ее",
+    "их",
+    "мой",
+    "моя",
+    "моё",
+    "мои",
+    "он",
+    "она",
+    "они",
+    "не",
+    "ни",
+    "же",
+    "ли",
+    "бы",
+    "а",
+    "но",
+    "или",
+    "как",
+    "так",
+    "уже",
+    "который",
+    "которая",
+    "которое",
+    "з",
+    "із",
+    "зі",
+    "та",
+    "і",
+    "й",
+    "від",
+    "що",
+    "це",
+    "її",
+    "їх",
+    "він",
+    "вона",
+    "вони",
+    "удалить",
+    "удалите",
+    "удали",
+    "удаляйте",
+    "удаление",
+    "забудь",
+    "забудьте",
+    "забыть",
+    "сотри",
+    "сотрите",
+    "стереть",
+    "убери",
+    "уберите",
+    "убрать",
+    "измени",
+    "измените",
+    "изменить",
+    "обнови",
+    "обновите",
+    "обновить",
+    "пожалуйста",
+    "просит",
+    "просят",
+    "прошу",
+    "попросил",
+    "попросила",
+    "видалити",
+    "видаліть",
+    "видали",
+    "видалення",
+    "зітри",
+    "зітріть",
+    "прибери",
+    "приберіть",
+    "зміни",
+    "змініть",
+    "змінити",
+    "онови",
+    "оновіть",
+    "оновити",
+    "будь",
+    "ласка",
+    "просить",
+    "попросив",
+];
+
+/// Greek: articles, prepositions, pronouns, particles, then the request verbs.
+const GREEK: &[&str] = &[
+    "ο",
+    "η",
+    "το",
+    "οι",
+    "τα",
+    "του",
+    "της",
+    "των",
+    "τον",
+    "την",
+    "τους",
+    "τις",
+    "και",
+    "σε",
+    "στο",
+    "στη",
+    "στην",
+    "στον",
+    "στα",
+    "στις",
+    "στους",
+    "από",
+    "για",
+    "με",
+    "να",
+    "θα",
+    "δεν",
+    "μη",
+    "μην",
+    "αυτό",
+    "αυτή",
+    "αυτός",
+    "που",
+    "ότι",
+    "ή",
+    "είναι",
+    "ήταν",
+    "μου",
+    "σου",
+    "μας",
+    "σας",
+    "τους",
+    "διαγράψτε",
+    "διάγραψε",
+    "διαγραφή",
+    "σβήστε",
+    "σβήσε",
+    "ξεχάστε",
+    "ξέχασε",
+    "αφαιρέστε",
+    "αφαίρεσε",
+    "αλλάξτε",
+    "άλλαξε",
+    "ενημερώστε",
+    "ενημέρωσε",
+    "παρακαλώ",
+];
+
+/// Hindi: postpositions, conjunctions, pronouns, auxiliaries, then the request verbs (with their
+/// light verbs कर, दो, दें) and politeness words.
+const DEVANAGARI: &[&str] = &[
+    "की",
+    "का",
+    "के",
+    "को",
+    "में",
+    "से",
+    "पर",
+    "तक",
+    "और",
+    "या",
+    "है",
+    "हैं",
+    "था",
+    "थी",
+    "थे",
+    "ने",
+    "यह",
+    "वह",
+    "ये",
+    "वे",
+    "कि",
+    "भी",
+    "तो",
+    "ही",
+    "उसका",
+    "उसकी",
+    "उसके",
+    "उनका",
+    "उनकी",
+    "उनके",
+    "मेरा",
+    "मेरी",
+    "मेरे",
+    "हटाओ",
+    "हटाएं",
+    "हटाएँ",
+    "हटा",
+    "हटाइए",
+    "हटाना",
+    "मिटाओ",
+    "मिटाएं",
+    "मिटा",
+    "मिटाइए",
+    "भूल",
+    "जाओ",
+    "जाएं",
+    "बदलो",
+    "बदलें",
+    "बदलकर",
+    "बदल",
+    "बदलिए",
+    "अपडेट",
+    "कर",
+    "करो",
+    "करें",
+    "करके",
+    "करना",
+    "दो",
+    "दें",
+    "दीजिए",
+    "दीजिये",
+    "कृपया",
+];
+
+/// Korean: the request verbs and politeness words. Particles are suffixes of the word they
+/// follow and are handled by the name matcher; here only whole words.
+const HANGUL: &[&str] = &[
+    "삭제",
+    "삭제해",
+    "삭제해줘",
+    "삭제해주세요",
+    "삭제하세요",
+    "삭제해 주세요",
+    "지워",
+    "지워줘",
+    "지워주세요",
+    "잊어",
+    "잊어줘",
+    "잊어주세요",
+    "변경",
+    "변경해",
+    "변경해주세요",
+    "바꿔",
+    "바꿔줘",
+    "바꿔주세요",
+    "수정",
+    "수정해주세요",
+    "업데이트",
+    "주세요",
+    "해주세요",
+    "부탁합니다",
+    "부탁해요",
+    "제발",
+    "그리고",
+    "또는",
+];
+
+/// Chinese (simplified and traditional) and Japanese words of two characters or more: the
+/// request verbs and politeness words, and Japanese auxiliaries written in kanji.
+const HAN: &[&str] = &[
+    "删除",
+    "刪除",
+    "删掉",
+    "刪掉",
+    "去掉",
+    "移除",
+    "清除",
+    "抹去",
+    "忘记",
+    "忘記",
+    "忘掉",
+    "更新",
+    "更改",
+    "修改",
+    "改为",
+    "改為",
+    "改成",
+    "请求",
+    "請求",
+    "要求",
+    "麻烦",
+    "麻煩",
+    "削除",
+    "消去",
+    "抹消",
+    "変更",
+    "訂正",
+    "お願い",
+    "願い",
+];
+
+/// One-character Chinese particles and function characters that never start or continue a
+/// name: the possessive 的, "please" 请/請, the object marker 把, the passive 被, "already" 已.
+const HAN_PARTICLES: &str = "的请請把被已";
+
+/// Thai: particles, prepositions, pronouns, then the request verbs and politeness words.
+const THAI: &[&str] = &[
+    "ของ",
+    "ที่",
+    "และ",
+    "ใน",
+    "กับ",
+    "เป็น",
+    "ให้",
+    "ได้",
+    "จาก",
+    "แล้ว",
+    "ครับ",
+    "ค่ะ",
+    "คะ",
+    "นะ",
+    "ด้วย",
+    "ช่วย",
+    "กรุณา",
+    "โปรด",
+    "ลบ",
+    "ลืม",
+    "เปลี่ยน",
+    "แก้ไข",
+    "อัปเดต",
+    "อัพเดท",
+    "เขา",
+    "เธอ",
+    "ผม",
+    "ฉัน",
+];
+
+/// One-letter clitics an Arabic word may carry before its stem: "and", "so", "with", "for".
+const ARABIC_CLITICS: &[char] = &['و', 'ف', 'ب', 'ل'];
+/// One-letter clitics a Hebrew word may carry: "and", "in", "to", "from", "that", "the".
+const HEBREW_CLITICS: &[char] = &['ו', 'ב', 'ל', 'מ', 'ש', 'ה'];
+
+/// True for a hiragana character.
+fn hiragana(c: char) -> bool {
+    ('\u{3041}'..='\u{309f}').contains(&c)
+}
+
+/// True if `word` (a whole word of a spaced script) is a listed function or request word of
+/// `script`, with at most one clitic letter before it in the abjads.
+fn listed_word(word: &str, script: Script) -> bool {
+    let (list, clitics): (&[&str], &[char]) = match script {
+        Script::Arabic => (ARABIC, ARABIC_CLITICS),
+        Script::Hebrew => (HEBREW, HEBREW_CLITICS),
+        Script::Cyrillic => (CYRILLIC, &[]),
+        Script::Greek => (GREEK, &[]),
+        Script::Devanagari => (DEVANAGARI, &[]),
+        Script::Hangul => (HANGUL, &[]),
+        _ => return false,
+    };
+    let lower = word.to_lowercase();
+    if list.contains(&lower.as_str()) {
+        return true;
+    }
+    let mut chars = lower.chars();
+    chars
+        .next()
+        .is_some_and(|c| clitics.contains(&c) && list.contains(&chars.as_str()))
+        && lower.chars().count() >= 3
+}
+
+/// The byte spans of `text` that are function words or request words of a language written in
+/// another script than Latin (see the module documentation). `chunks` are `text`'s
+/// [`crate::canon::chunks`]; every span returned covers whole chunks.
+pub fn spans(text: &str, chunks: &[Chunk]) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    // Spaced scripts: whole words (maximal runs of letters and marks of one script).
+    let mut i = 0;
+    while i < chunks.len() {
+        let c = &chunks[i];
+        let spaced = matches!(
+            c.script,
+            Script::Arabic
+                | Script::Hebrew
+                | Script::Cyrillic
+                | Script::Greek
+                | Script::Devanagari
+                | Script::Hangul
+        );
+        if !spaced {
+            i += 1;
+            continue;
+        }
+        // A word is the chunks glued to each other without a gap (Hangul syllables).
+        let mut j = i + 1;
+        while j < chunks.len()
+            && chunks[j].script == c.script
+            && chunks[j - 1].span.end == chunks[j].span.start
+        {
+            j += 1;
+        }
+        let span = c.span.start..chunks[j - 1].span.end;
+        if listed_word(&text[span.clone()], c.script) {
+            out.push(span);
+        }
+        i = j;
+    }
+    // Unspaced scripts: listed forms anywhere on chunk boundaries, particles at a word's end or
+    // before another character, hiragana always.
+    let starts: Vec<usize> = chunks.iter().map(|c| c.span.start).collect();
+    let ends: Vec<usize> = chunks.iter().map(|c| c.span.end).collect();
+    for c in chunks {
+        let raw = &text[c.span.clone()];
+        match c.script {
+            Script::Kana if raw.chars().all(hiragana) => out.push(c.span.clone()),
+            Script::Han if raw.chars().count() == 1 && HAN_PARTICLES.contains(raw) => {
+                out.push(c.span.clone())
+            }
+            _ => {}
+        }
+    }
+    for (list, scripts) in [
+        (HAN, &[Script::Han, Script::Kana][..]),
+        (THAI, &[Script::Thai][..]),
+    ] {
+        for form in list {
+            for (at, _) in text.match_indices(form) {
+                let end = at + form.len();
+                let inside = chunks
+                    .iter()
+                    .any(|c| c.span.start <= at && at < c.span.end && scripts.contains(&c.script));
+                if inside && starts.contains(&at) && ends.contains(&end) {
+                    out.push(at..end);
+                }
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.start, r.end));
+    out.dedup();
+    out
+}
+
+/// True if chunk `c` lies inside one of `spans`.
+pub fn covers(spans: &[Range<usize>], c: &Chunk) -> bool {
+    spans
+        .iter()
+        .any(|s| s.start <= c.span.start && c.span.end <= s.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canon;
+
+    fn function_chunks(text: &str) -> Vec<String> {
+        let chunks = canon::chunks(text);
+        let s = spans(text, &chunks);
+        chunks
+            .iter()
+            .filter(|c| covers(&s, c))
+            .map(|c| text[c.span.clone()].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn request_words_and_particles_are_found_in_each_script() {
+        assert_eq!(
+            function_chunks("احذفي حساسية فاطمة الزهراني من الإيبوبروفين"),
+            ["احذفي", "من"]
+        );
+        assert_eq!(
+            function_chunks("अंजलि देशपांडे की सीट बदलकर 9C कर दो"),
+            ["की", "बदलकर", "कर", "दो"]
+        );
+        let zh = function_chunks("张伟的银联借记卡已挂失注销，请删除");
+        assert_eq!(zh, ["的", "已", "请", "删", "除"]);
+        assert_eq!(function_chunks("鈴木由美子さんの電話番号"), ["さんの"]);
+        assert_eq!(
+            function_chunks("Екатерина Смирнова просит удалить её номер"),
+            ["просит", "удалить", "её"]
+        );
+    }
+
+    #[test]
+    fn names_and_latin_text_are_left_alone() {
+        for text in [
+            "Fatima Al-Zahrani is allergic to ibuprofen",
+            "فاطمة الزهراني",
+            "张伟",
+            "山田花子",
+            "Дмитрий Соколов",
+            "박준서",
+            "สมชาย แก้วกล้า",
+        ] {
+            assert!(function_chunks(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_abjad_clitic_needs_a_listed_stem() {
+        // و + من ("and from") is grammar; a name starting with a clitic letter is not.
+        assert_eq!(function_chunks("ومن"), ["ومن"]);
+        assert!(function_chunks("وليد").is_empty());
+    }
+}
