@@ -738,3 +738,24 @@ fn cyrillic_initial_ye_meets_both_romanizations() {
         assert_eq!(left, [facts[1]], "{query}");
     }
 }
+
+#[test]
+fn japanese_names_outside_any_table_meet_through_kanji_readings() {
+    // Neither surname is in the reading table: 松尾 is read "Matsuo" from its characters.
+    let facts = [
+        "松尾里奈's gym locker is number 14.",
+        "松尾健二's gym locker is number 22.",
+    ];
+    let left = survivors_after_purge(&facts, "Rina Matsuo's gym locker");
+    assert_eq!(left, [facts[1]]);
+    // And the other way round, with grammar (の) and an attribute word (番号) in the request.
+    let facts = [
+        "Rina Matsuo's phone number is 080-1111-2222.",
+        "Kenji Matsuo's phone number is 080-3333-4444.",
+    ];
+    let left = survivors_after_purge(&facts, "松尾里奈の電話番号");
+    assert_eq!(left, [facts[1]]);
+    // A given name the row does not hold never lets the surname alone decide.
+    let left = survivors_after_purge(&facts, "松尾恵子の電話番号");
+    assert_eq!(left, facts);
+}

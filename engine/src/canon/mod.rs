@@ -65,6 +65,7 @@
 //! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`).
 
 mod ident;
+pub mod japanese;
 mod script;
 mod tables;
 #[cfg(test)]

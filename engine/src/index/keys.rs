@@ -232,6 +232,24 @@ pub fn query_keys(text: &str) -> Vec<String> {
             }
         }
     }
+    // A Japanese name written in kanji: the Latin readings of each run of two or three
+    // characters (surnames and given names outside any table, "松尾" -> "matsuo").
+    for i in 0..chunks.len() {
+        for len in 2..=3 {
+            let Some(last) = chunks.get(i + len - 1) else {
+                break;
+            };
+            let run = &chunks[i..i + len];
+            if run.iter().any(|c| c.script != Script::Han)
+                || run.windows(2).any(|p| p[0].span.end != p[1].span.start)
+            {
+                break;
+            }
+            for r in canon::japanese::readings(&text[chunks[i].span.start..last.span.end], 256) {
+                extra.insert(format!("w:{r}"));
+            }
+        }
+    }
     keys.extend(
         extra
             .into_iter()

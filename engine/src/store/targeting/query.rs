@@ -468,6 +468,9 @@ impl QueryShape {
                             .iter()
                             .any(|v| super::score::find_name(&self.words[i], v).is_some())
                     })
+                    || views
+                        .iter()
+                        .any(|v| !super::score::japanese_run(self, run, v).is_empty())
             })
             .collect();
         let mut k = keep.iter();

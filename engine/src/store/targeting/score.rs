@@ -416,6 +416,82 @@ fn abjad_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Option<usize> 
     None
 }
 
+/// A Japanese name the query and the row write in different scripts, read through kanji
+/// readings ([`canon::japanese::reads_as`]): for each word of the name `run` the row now holds,
+/// its index in the run and the row chunk where it is. A run written in kanji ("田中美咲") is
+/// read whole or as two names (surname and given name) against the row's Latin words; a run
+/// written in Latin letters ("Misaki Tanaka") word by word against kanji runs of the row (each
+/// word a different run of up to four characters; the chunk given is the run's last).
+pub(crate) fn japanese_run(
+    q: &QueryShape,
+    run: &[usize],
+    row: &RowView<'_>,
+) -> Vec<(usize, usize)> {
+    use canon::japanese::{MAX_NAME_KANJI, reads_as};
+    let words: Vec<&QWord> = run.iter().map(|&i| &q.words[i]).collect();
+    let contiguous = words
+        .windows(2)
+        .all(|p| p[0].chunk.span.end == p[1].chunk.span.start);
+    if words.iter().all(|w| w.chunk.script == Script::Han) && contiguous {
+        let han = &q.text[words[0].chunk.span.start..words[words.len() - 1].chunk.span.end];
+        let latin: Vec<usize> = (0..row.chunks.len())
+            .filter(|&p| row.chunks[p].script == Script::Latin && row.chunks[p].capitalized)
+            .collect();
+        let find = |piece: &str, not: Option<usize>| {
+            latin
+                .iter()
+                .copied()
+                .find(|&p| Some(p) != not && reads_as(piece, &row.text[row.chunks[p].span.clone()]))
+        };
+        let bounds: Vec<usize> = words.iter().map(|w| w.chunk.span.start).collect();
+        if let Some(p) = find(han, None) {
+            return (0..run.len()).map(|k| (k, p)).collect();
+        }
+        for k in 1..words.len() {
+            let split = bounds[k] - bounds[0];
+            let (a, b) = han.split_at(split);
+            if let Some(pa) = find(a, None)
+                && let Some(pb) = find(b, Some(pa))
+            {
+                return (0..run.len())
+                    .map(|j| (j, if j < k { pa } else { pb }))
+                    .collect();
+            }
+        }
+        return Vec::new();
+    }
+    if !words.iter().all(|w| w.chunk.script == Script::Latin) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        let raw = &q.text[w.chunk.span.clone()];
+        'search: for a in 0..row.chunks.len() {
+            for len in 1..=MAX_NAME_KANJI {
+                let b = a + len;
+                if b > row.chunks.len()
+                    || row.chunks[a..b].iter().any(|c| c.script != Script::Han)
+                    || (a..b - 1).any(|j| row.chunks[j].span.end != row.chunks[j + 1].span.start)
+                {
+                    break;
+                }
+                if taken.iter().any(|&(x, y)| a < y && x < b) {
+                    continue;
+                }
+                let piece = &row.text[row.chunks[a].span.start..row.chunks[b - 1].span.end];
+                if reads_as(piece, raw) {
+                    taken.push((a, b));
+                    // Where the name ends: what follows it tells a longer name.
+                    out.push((k, b - 1));
+                    break 'search;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -605,16 +681,19 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         if run.iter().all(|&i| word_hit[i].is_some()) {
             continue;
         }
-        if let Some(at) = abjad_run(q, run, row) {
-            for &i in run {
-                if word_hit[i].is_none() {
-                    word_hit[i] = Some(at);
-                    hit_units += 1;
-                    let stem = &q.words[i].stem;
-                    matched.push(stem.clone());
-                    if let Some(k) = missing.iter().position(|m| m == stem) {
-                        missing.remove(k);
-                    }
+        let held: Vec<(usize, usize)> = match abjad_run(q, run, row) {
+            Some(at) => (0..run.len()).map(|k| (k, at)).collect(),
+            None => japanese_run(q, run, row),
+        };
+        for (k, at) in held {
+            let i = run[k];
+            if word_hit[i].is_none() {
+                word_hit[i] = Some(at);
+                hit_units += 1;
+                let stem = &q.words[i].stem;
+                matched.push(stem.clone());
+                if let Some(k) = missing.iter().position(|m| m == stem) {
+                    missing.remove(k);
                 }
             }
         }
@@ -689,14 +768,16 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             .collect();
         let cased_query = run.iter().all(|&i| cased(q.words[i].chunk.script));
         let uncased = cased_query
-            && hits.iter().any(|&(i, p)| match row.chunks[p].script {
+            && hits.iter().any(|&(_, p)| match row.chunks[p].script {
                 Script::Arabic
                 | Script::Hebrew
                 | Script::Thai
                 | Script::Devanagari
                 | Script::Hangul
                 | Script::Other => true,
-                Script::Han => word_matches(&q.words[i], &row.chunks[p]),
+                // Read as Chinese, or as a Japanese name: given names are read too
+                // ([`japanese_run`]), so "Misaki Tanaka" is not 田中健太.
+                Script::Han => true,
                 _ => false,
             });
         // A run of Han or kana in the query is one word written without spaces: where a row
