@@ -759,3 +759,20 @@ fn japanese_names_outside_any_table_meet_through_kanji_readings() {
     let left = survivors_after_purge(&facts, "松尾恵子の電話番号");
     assert_eq!(left, facts);
 }
+
+#[test]
+fn romanized_arabic_names_meet_across_spelling_and_word_division() {
+    let facts = [
+        "Abd al-Karim Haddadin is the night supervisor of ward 3.",
+        "Abdelkader Haddadin is the day supervisor of ward 3.",
+    ];
+    let left = survivors_after_purge(&facts, "Abdulkarim Haddadin's supervisor role");
+    assert_eq!(left, [facts[1]]);
+    // Short names that differ in their vowels are different people.
+    let facts = [
+        "Salma Khalil's locker is 31.",
+        "Salim Khalil's locker is 32.",
+    ];
+    let left = survivors_after_purge(&facts, "Salim Khalil's locker");
+    assert_eq!(left, [facts[0]]);
+}

@@ -245,6 +245,22 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
     if c.capitalized {
         return true;
     }
+    // A lowercase particle of a romanized Arabic name between two capitalized words
+    // ("Muhammad Abd al-Rahman", "Khalid bin Salman").
+    if c.script == Script::Latin
+        && is_name_particle(&c.form)
+        && i >= 1
+        && chunks[i - 1].capitalized
+        && chunks.get(i + 1).is_some_and(|n| n.capitalized)
+        && [
+            &text[chunks[i - 1].span.end..c.span.start],
+            &text[c.span.end..chunks[i + 1].span.start],
+        ]
+        .iter()
+        .all(|g| matches!(*g, " " | "-"))
+    {
+        return true;
+    }
     let Some(prev) = i.checked_sub(1).map(|p| &chunks[p]) else {
         return false;
     };
@@ -492,6 +508,80 @@ pub(crate) fn japanese_run(
     out
 }
 
+/// Least consonants a Latin name run's joined skeleton needs to be compared whole against
+/// another Latin spelling: below that, names that differ only in vowels ("Salma Khalil",
+/// "Salim Khalil") would meet.
+const LATIN_SKELETON_MIN: usize = 8;
+
+/// Where `row` writes the query's Latin name `run` in another Latin spelling with another
+/// word division: Arabic names romanized differently ("Abdelrahman El Khoury" and
+/// "Abdul-Rahman Al-Khouri", "Muhammad Abd al-Rahman" and "Mohammed Abdel-Rahman") have the
+/// same joined consonant skeleton. Only for runs of two words or more whose skeleton has at
+/// least [`LATIN_SKELETON_MIN`] consonants, against consecutive capitalized or hyphen-joined
+/// Latin words of the row. The first of those chunks.
+fn latin_skeleton_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Option<usize> {
+    if run.len() < 2
+        || run
+            .iter()
+            .any(|&i| q.words[i].chunk.script != Script::Latin)
+    {
+        return None;
+    }
+    let joined: String = run
+        .iter()
+        .map(|&i| q.words[i].chunk.form.as_str())
+        .collect();
+    let want = canon::skeleton(&joined);
+    if want.len() < LATIN_SKELETON_MIN {
+        return None;
+    }
+    let n = row.chunks.len();
+    for start in 0..n {
+        let mut form = String::new();
+        for end in start..n.min(start + run.len() + 3) {
+            let c = &row.chunks[end];
+            let glued = end == start || c.gap == Some(canon::Gap::Joiner);
+            if c.script != Script::Latin
+                || !glued
+                || has_digit(c)
+                || !name_part(row.text, &row.chunks, end)
+                    && !(end > start && is_name_particle(&c.form))
+            {
+                break;
+            }
+            form.push_str(&c.form);
+            let got = canon::skeleton(&form);
+            if got == want {
+                return Some(start);
+            }
+            if got.len() > want.len() {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Lowercase particles inside romanized Arabic names ("al", "el", "bin", "abu").
+fn is_name_particle(form: &str) -> bool {
+    matches!(
+        form,
+        "al" | "el"
+            | "ul"
+            | "bin"
+            | "ibn"
+            | "bint"
+            | "abu"
+            | "abd"
+            | "ad"
+            | "ar"
+            | "as"
+            | "ash"
+            | "at"
+            | "az"
+    )
+}
+
 /// The verdict on one row.
 #[derive(Clone, Debug)]
 pub(crate) struct RowScore {
@@ -677,14 +767,21 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // A name the row writes in an abjad with another word division ("Abdullah" / عبد الله,
     // "Al-Zahrani" / الزهراني): the whole run is held when consecutive words of the row have
     // the run's joined consonant skeleton.
-    for run in &q.names {
+    // Runs held as a whole by another word division or script: their words' positions are
+    // not one chunk each, so the next-chunk checks below do not apply.
+    let mut held_whole: BTreeSet<usize> = BTreeSet::new();
+    for (ri, run) in q.names.iter().enumerate() {
         if run.iter().all(|&i| word_hit[i].is_some()) {
             continue;
         }
-        let held: Vec<(usize, usize)> = match abjad_run(q, run, row) {
-            Some(at) => (0..run.len()).map(|k| (k, at)).collect(),
-            None => japanese_run(q, run, row),
-        };
+        let held: Vec<(usize, usize)> =
+            match abjad_run(q, run, row).or_else(|| latin_skeleton_run(q, run, row)) {
+                Some(at) => (0..run.len()).map(|k| (k, at)).collect(),
+                None => japanese_run(q, run, row),
+            };
+        if !held.is_empty() {
+            held_whole.insert(ri);
+        }
         for (k, at) in held {
             let i = run[k];
             if word_hit[i].is_none() {
@@ -812,7 +909,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!("does not name {}", absent.join(", ")));
         }
     }
-    for run in &q.names {
+    for (ri, run) in q.names.iter().enumerate() {
+        if held_whole.contains(&ri) {
+            continue;
+        }
         for (k, &wi) in run.iter().enumerate() {
             let Some(rp) = word_hit[wi] else { continue };
             for (dq, dr) in [(1isize, 1isize), (-1, -1)] {
