@@ -544,8 +544,8 @@ fn latin_skeleton_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Optio
             if c.script != Script::Latin
                 || !glued
                 || has_digit(c)
-                || !name_part(row.text, &row.chunks, end)
-                    && !(end > start && is_name_particle(&c.form))
+                || !(name_part(row.text, &row.chunks, end)
+                    || (end > start && is_name_particle(&c.form)))
             {
                 break;
             }
