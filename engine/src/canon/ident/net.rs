@@ -62,10 +62,11 @@ impl Scan<'_> {
         }
         let mut end = j;
         while end > i {
-            let cand = self.text(i..end);
-            if cand.matches(':').count() >= 2
-                && cand.chars().any(|c| c.is_ascii_hexdigit())
-                && let Ok(a) = cand.parse::<std::net::Ipv6Addr>()
+            // Only a candidate with two colons and a hex digit is parsed (and built).
+            let span = &self.v[i..end];
+            if span.iter().filter(|n| n.c == ':').count() >= 2
+                && span.iter().any(|n| n.c.is_ascii_hexdigit())
+                && let Ok(a) = self.text(i..end).parse::<std::net::Ipv6Addr>()
             {
                 if self.wc(end) {
                     return None;

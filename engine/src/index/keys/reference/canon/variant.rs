@@ -1,0 +1,176 @@
+//! Spelling-variant keys and consonant skeletons (rules documented in the module docs of
+//! [`crate::index::keys::reference::canon`]).
+
+/// One pass of the variant rules over lowercase ASCII letters.
+fn pass(w: &[u8]) -> Vec<u8> {
+    // 1. Collapse doubled letters.
+    let mut a: Vec<u8> = Vec::with_capacity(w.len() + 4);
+    for &c in w {
+        if a.last() != Some(&c) {
+            a.push(c);
+        }
+    }
+    // 2. Consonant digraphs, longest first.
+    let mut b: Vec<u8> = Vec::with_capacity(a.len() + 4);
+    let mut i = 0;
+    while i < a.len() {
+        let rest = &a[i..];
+        let (out, used): (&[u8], usize) = if rest.starts_with(b"tsch") {
+            (b"h", 4)
+        } else if rest.starts_with(b"sch") {
+            (b"sh", 3)
+        } else if rest.starts_with(b"tch") {
+            (b"h", 3)
+        } else if rest.starts_with(b"ch") || rest.starts_with(b"kh") {
+            (b"h", 2)
+        } else if rest.starts_with(b"ck") || rest.starts_with(b"qu") {
+            (b"k", 2)
+        } else if rest.starts_with(b"ph") {
+            (b"f", 2)
+        } else if rest.starts_with(b"th") {
+            (b"t", 2)
+        } else if rest.starts_with(b"dj") {
+            (b"d", 2)
+        } else {
+            (&rest[..1], 1)
+        };
+        b.extend_from_slice(out);
+        i += used;
+    }
+    // 3. Single letters.
+    let mut c: Vec<u8> = Vec::with_capacity(b.len() + 4);
+    for (i, &x) in b.iter().enumerate() {
+        match x {
+            b'c' => c.push(if matches!(b.get(i + 1), Some(b'e' | b'i' | b'y')) {
+                b's'
+            } else {
+                b'k'
+            }),
+            b'q' => c.push(b'k'),
+            b'w' => c.push(b'v'),
+            b'x' => c.extend_from_slice(b"ks"),
+            b'j' | b'y' => c.push(b'i'),
+            x => c.push(x),
+        }
+    }
+    // 4. Vowel digraphs: ou -> u, ue -> u, oe -> o, ae -> a.
+    let mut d: Vec<u8> = Vec::with_capacity(c.len());
+    let mut i = 0;
+    while i < c.len() {
+        match (c[i], c.get(i + 1)) {
+            (b'o', Some(b'u')) | (b'u', Some(b'e')) => {
+                d.push(b'u');
+                i += 2;
+            }
+            (b'o', Some(b'e')) => {
+                d.push(b'o');
+                i += 2;
+            }
+            (b'a', Some(b'e')) => {
+                d.push(b'a');
+                i += 2;
+            }
+            (x, _) => {
+                d.push(x);
+                i += 1;
+            }
+        }
+    }
+    // 5. Collapse again, then i + (o|e) + consonant -> ie.
+    let mut e: Vec<u8> = Vec::with_capacity(d.len());
+    for &x in &d {
+        if e.last() != Some(&x) {
+            e.push(x);
+        }
+    }
+    let vowel = |x: u8| matches!(x, b'a' | b'e' | b'i' | b'o' | b'u');
+    for i in 0..e.len().saturating_sub(2) {
+        if e[i] == b'i' && matches!(e[i + 1], b'o' | b'e') && !vowel(e[i + 2]) {
+            e[i + 1] = b'e';
+        }
+    }
+    e
+}
+
+/// The variant key; see [`crate::index::keys::reference::canon::variant_key`].
+pub(crate) fn key(word: &str) -> String {
+    let mut w: Vec<u8> = word
+        .bytes()
+        .filter(u8::is_ascii_alphabetic)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    // The rules shrink the word or stabilise after a few passes; the bound is a safety net.
+    for _ in 0..32 {
+        let next = pass(&w);
+        if next == w {
+            break;
+        }
+        w = next;
+    }
+    String::from_utf8(w).unwrap_or_default()
+}
+
+/// Revised Romanization vs McCune-Reischauer / popular spellings of Korean, applied to a
+/// Hangul-derived syllable (or a word compared against one) before the variant key: initial
+/// g->k, d->t, b->p, j->ch, r->l; eo->o, eu->u anywhere.
+pub(crate) fn hangul_relax(word: &str) -> String {
+    let w = word.to_ascii_lowercase();
+    let mut s = String::with_capacity(w.len() + 1);
+    let body = if let Some(r) = w.strip_prefix('g') {
+        s.push('k');
+        r
+    } else if let Some(r) = w.strip_prefix('d') {
+        s.push('t');
+        r
+    } else if let Some(r) = w.strip_prefix('b') {
+        s.push('p');
+        r
+    } else if let Some(r) = w.strip_prefix('r') {
+        s.push('l');
+        r
+    } else if let Some(r) = w.strip_prefix("ch") {
+        s.push_str("ch");
+        r
+    } else if let Some(r) = w.strip_prefix('j') {
+        s.push_str("ch");
+        r
+    } else {
+        &w
+    };
+    s.push_str(&body.replace("eo", "o").replace("eu", "u"));
+    s
+}
+
+/// Consonant skeleton; see [`crate::index::keys::reference::canon::skeleton`].
+pub(crate) fn skeleton(word: &str) -> String {
+    let w: Vec<u8> = word
+        .bytes()
+        .filter(u8::is_ascii_alphabetic)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let mut out: Vec<u8> = Vec::with_capacity(w.len());
+    let mut i = 0;
+    while i < w.len() {
+        let (c, used) = match (w[i], w.get(i + 1)) {
+            (b'k' | b'c', Some(b'h')) => (b'k', 2),
+            (b's', Some(b'h')) => (b's', 2),
+            (b't', Some(b'h')) => (b't', 2),
+            (b'd', Some(b'h')) => (b'd', 2),
+            (b'g', Some(b'h')) => (b'g', 2),
+            (b'p', Some(b'h')) => (b'f', 2),
+            (b'z', Some(b'h')) => (b'z', 2),
+            (b'c' | b'q', _) => (b'k', 1),
+            (x, _) => (x, 1),
+        };
+        let skip = match c {
+            b'a' | b'e' | b'i' | b'o' | b'u' => true,
+            b'w' | b'v' | b'y' => i > 0,
+            _ => false,
+        };
+        if !skip && out.last() != Some(&c) {
+            out.push(c);
+        }
+        i += used;
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
