@@ -6,6 +6,10 @@ use crate::canon::IdKind;
 impl Scan<'_> {
     pub(super) fn mac(&self, i: usize) -> Option<Found> {
         let hex = |k: usize| self.is(k, |c| c.is_ascii_hexdigit());
+        // Every form starts with two hex digits.
+        if !(hex(i) && hex(i + 1)) {
+            return None;
+        }
         let mut out = String::with_capacity(12);
         for sep in [':', '-'] {
             out.clear();
