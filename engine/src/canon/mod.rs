@@ -204,7 +204,19 @@ fn units(text: &str) -> Vec<Unit> {
     let mut v = Vec::with_capacity(text.len());
     for (start, ch) in text.char_indices() {
         let end = start + ch.len_utf8();
-        let kind = if script::is_ignorable(ch) {
+        // ASCII is its own NFKC form, neither ignorable nor a mark: a letter is Latin and cased,
+        // a digit has no script, anything else separates.
+        let kind = if ch.is_ascii() {
+            if ch.is_ascii_alphanumeric() {
+                UKind::Alnum {
+                    script: (!ch.is_ascii_digit()).then_some(Script::Latin),
+                    upper: ch.is_ascii_uppercase(),
+                    caseless: false,
+                }
+            } else {
+                UKind::Sep(ch)
+            }
+        } else if script::is_ignorable(ch) {
             UKind::Ignorable
         } else if script::is_mark(ch) {
             UKind::Mark
@@ -370,6 +382,12 @@ fn split_word(us: &[Unit], word: Range<usize>, out: &mut Vec<Piece>) {
 /// The raw (lowercase ASCII, possibly with punctuation) transliteration of a piece.
 fn piece_raw(text: &str, us: &[Unit], p: &Piece) -> String {
     let mut s = String::new();
+    piece_raw_into(text, us, p, &mut s);
+    s
+}
+
+/// [`piece_raw`], appended to `s`.
+fn piece_raw_into(text: &str, us: &[Unit], p: &Piece, s: &mut String) {
     if p.script == Script::Latin {
         for u in &us[p.units.clone()] {
             match u.kind {
@@ -382,20 +400,12 @@ fn piece_raw(text: &str, us: &[Unit], p: &Piece) -> String {
                     }
                 }
                 UKind::Ignorable => {}
-                _ => {
-                    let mut f = String::new();
-                    script::fold_char(u.ch, &mut f);
-                    for c in f.chars() {
-                        if c.is_ascii() {
-                            s.push(c);
-                        } else {
-                            s.push_str(&translit::lower_ascii(&c.to_string()));
-                        }
-                    }
-                }
+                // An ASCII character folds to itself, lowercased.
+                _ if u.ch.is_ascii() => s.push(u.ch.to_ascii_lowercase()),
+                _ => fold_char_ascii(u.ch, s),
             }
         }
-        return s;
+        return;
     }
     let (a, b) = (us[p.units.start].start, us[p.units.end - 1].end);
     let clean: String = text[a..b]
@@ -407,14 +417,30 @@ fn piece_raw(text: &str, us: &[Unit], p: &Piece) -> String {
             v
         })
         .collect();
-    translit::word(p.script, &clean)
+    s.push_str(&translit::word(p.script, &clean));
 }
 
-fn alnum_form(raw: &str) -> String {
-    raw.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+/// Folds one original character and appends it to `out` as ASCII: what folding leaves outside
+/// ASCII goes through `any_ascii`, lowercased.
+fn fold_char_ascii(ch: char, out: &mut String) {
+    let mut f = String::new();
+    script::fold_char(ch, &mut f);
+    for c in f.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            translit::lower_ascii_char(c, out);
+        }
+    }
+}
+
+/// Appends the ASCII alphanumerics of `raw` to `out`, lowercased.
+fn push_alnum_form(raw: &str, out: &mut String) {
+    out.extend(
+        raw.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase()),
+    );
 }
 
 /// Gap class of the units strictly between two chunks.
@@ -536,7 +562,7 @@ pub fn transliterate(text: &str) -> String {
             {
                 out.push(' ');
             }
-            out.push_str(&piece_raw(text, &us, p));
+            piece_raw_into(text, &us, p, &mut out);
             last_piece_end = Some((p.units.end, p.script));
             i = p.units.end;
             next_piece += 1;
@@ -546,17 +572,8 @@ pub fn transliterate(text: &str) -> String {
         match u.kind {
             UKind::Ignorable => {}
             UKind::Mark => {}
-            _ => {
-                let mut f = String::new();
-                script::fold_char(u.ch, &mut f);
-                for c in f.chars() {
-                    if c.is_ascii() {
-                        out.push(c);
-                    } else {
-                        out.push_str(&translit::lower_ascii(&c.to_string()));
-                    }
-                }
-            }
+            _ if u.ch.is_ascii() => out.push(u.ch.to_ascii_lowercase()),
+            _ => fold_char_ascii(u.ch, &mut out),
         }
         i += 1;
     }
@@ -570,8 +587,12 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
     let ps = pieces(&us);
     let mut out: Vec<Chunk> = Vec::with_capacity(ps.len());
     let mut prev_end_unit: Option<usize> = None;
+    let mut raw = String::new();
     for p in &ps {
-        let form = alnum_form(&piece_raw(text, &us, p));
+        raw.clear();
+        piece_raw_into(text, &us, p, &mut raw);
+        let mut form = String::with_capacity(raw.len());
+        push_alnum_form(&raw, &mut form);
         if form.is_empty() {
             continue;
         }

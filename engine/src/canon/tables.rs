@@ -211,12 +211,32 @@ fn squash(s: &str) -> String {
 /// (compared after transliteration, ignoring case, spaces and punctuation), or empty.
 /// `exonyms("Москва")`, `exonyms("moscow")` and `exonyms("moskva")` give the same group.
 pub fn exonyms(word_form: &str) -> &'static [&'static str] {
+    // ASCII transliterates to itself, lowercased (the match keys' forms are all ASCII).
+    if word_form.is_ascii() {
+        let mut buf = [0u8; MAX_SQUASHED_NAME];
+        let mut n = 0;
+        for b in word_form.bytes().filter(u8::is_ascii_alphanumeric) {
+            if n == buf.len() {
+                return &[]; // longer than every name of the table
+            }
+            buf[n] = b.to_ascii_lowercase();
+            n += 1;
+        }
+        return match std::str::from_utf8(&buf[..n]) {
+            Ok(q) if !q.is_empty() => exonym_index().get(q).copied().unwrap_or(&[]),
+            _ => &[],
+        };
+    }
     let q = squash(&super::transliterate(word_form));
     if q.is_empty() {
         return &[];
     }
     exonym_index().get(&q).copied().unwrap_or(&[])
 }
+
+/// Upper bound of the squashed length of every name of [`EXONYMS`] (checked by a test), so an
+/// ASCII lookup squashes into a buffer on the stack.
+const MAX_SQUASHED_NAME: usize = 32;
 
 /// Every squashed name of [`EXONYMS`] to its group, built once: lookups are on the indexing
 /// path of every row. (A `BTreeMap`, whose nodes stay reachable from the static, so leak
@@ -233,4 +253,19 @@ fn exonym_index() -> &'static std::collections::BTreeMap<String, &'static [&'sta
         }
         m
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_fits_the_lookup_buffer() {
+        for g in EXONYMS {
+            for n in g.iter() {
+                assert!(squash(n).len() <= MAX_SQUASHED_NAME, "{n}");
+                assert!(!exonyms(n).is_empty(), "{n}");
+            }
+        }
+    }
 }

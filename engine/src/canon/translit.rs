@@ -32,11 +32,16 @@ pub(crate) fn word(script: Script, w: &str) -> String {
 pub(crate) fn lower_ascii(w: &str) -> String {
     let mut s = String::with_capacity(w.len());
     for c in w.chars() {
-        for a in any_ascii::any_ascii_char(c).chars() {
-            s.push(a.to_ascii_lowercase());
-        }
+        lower_ascii_char(c, &mut s);
     }
     s
+}
+
+/// `any_ascii` of one character, lowercased, appended to `s`.
+pub(crate) fn lower_ascii_char(c: char, s: &mut String) {
+    for a in any_ascii::any_ascii_char(c).chars() {
+        s.push(a.to_ascii_lowercase());
+    }
 }
 
 fn cyrillic(w: &str) -> String {

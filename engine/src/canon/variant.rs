@@ -1,21 +1,24 @@
 //! Spelling-variant keys and consonant skeletons (rules documented in the module docs of
 //! [`crate::canon`]).
 
-/// One pass of the variant rules over lowercase ASCII letters.
-fn pass(w: &[u8]) -> Vec<u8> {
-    // 1. Collapse doubled letters.
-    let mut a: Vec<u8> = Vec::with_capacity(w.len() + 4);
+/// One pass of the variant rules over lowercase ASCII letters: `w` in, the result in `out`
+/// (cleared first), `tmp` a scratch buffer. The five steps alternate between `out` and `tmp`, so
+/// a key costs three buffers however many passes it takes.
+fn pass(w: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) {
+    // 1. Collapse doubled letters: w -> out.
+    out.clear();
     for &c in w {
-        if a.last() != Some(&c) {
-            a.push(c);
+        if out.last() != Some(&c) {
+            out.push(c);
         }
     }
-    // 2. Consonant digraphs, longest first.
-    let mut b: Vec<u8> = Vec::with_capacity(a.len() + 4);
+    // 2. Consonant digraphs, longest first: out -> tmp.
+    tmp.clear();
+    let a = &*out;
     let mut i = 0;
     while i < a.len() {
         let rest = &a[i..];
-        let (out, used): (&[u8], usize) = if rest.starts_with(b"tsch") {
+        let (o, used): (&[u8], usize) = if rest.starts_with(b"tsch") {
             (b"h", 4)
         } else if rest.starts_with(b"sch") {
             (b"sh", 3)
@@ -34,62 +37,62 @@ fn pass(w: &[u8]) -> Vec<u8> {
         } else {
             (&rest[..1], 1)
         };
-        b.extend_from_slice(out);
+        tmp.extend_from_slice(o);
         i += used;
     }
-    // 3. Single letters.
-    let mut c: Vec<u8> = Vec::with_capacity(b.len() + 4);
-    for (i, &x) in b.iter().enumerate() {
+    // 3. Single letters: tmp -> out.
+    out.clear();
+    for (i, &x) in tmp.iter().enumerate() {
         match x {
-            b'c' => c.push(if matches!(b.get(i + 1), Some(b'e' | b'i' | b'y')) {
+            b'c' => out.push(if matches!(tmp.get(i + 1), Some(b'e' | b'i' | b'y')) {
                 b's'
             } else {
                 b'k'
             }),
-            b'q' => c.push(b'k'),
-            b'w' => c.push(b'v'),
-            b'x' => c.extend_from_slice(b"ks"),
-            b'j' | b'y' => c.push(b'i'),
-            x => c.push(x),
+            b'q' => out.push(b'k'),
+            b'w' => out.push(b'v'),
+            b'x' => out.extend_from_slice(b"ks"),
+            b'j' | b'y' => out.push(b'i'),
+            x => out.push(x),
         }
     }
-    // 4. Vowel digraphs: ou -> u, ue -> u, oe -> o, ae -> a.
-    let mut d: Vec<u8> = Vec::with_capacity(c.len());
+    // 4. Vowel digraphs: ou -> u, ue -> u, oe -> o, ae -> a: out -> tmp.
+    tmp.clear();
+    let c = &*out;
     let mut i = 0;
     while i < c.len() {
         match (c[i], c.get(i + 1)) {
             (b'o', Some(b'u')) | (b'u', Some(b'e')) => {
-                d.push(b'u');
+                tmp.push(b'u');
                 i += 2;
             }
             (b'o', Some(b'e')) => {
-                d.push(b'o');
+                tmp.push(b'o');
                 i += 2;
             }
             (b'a', Some(b'e')) => {
-                d.push(b'a');
+                tmp.push(b'a');
                 i += 2;
             }
             (x, _) => {
-                d.push(x);
+                tmp.push(x);
                 i += 1;
             }
         }
     }
-    // 5. Collapse again, then i + (o|e) + consonant -> ie.
-    let mut e: Vec<u8> = Vec::with_capacity(d.len());
-    for &x in &d {
-        if e.last() != Some(&x) {
-            e.push(x);
+    // 5. Collapse again (tmp -> out), then i + (o|e) + consonant -> ie.
+    out.clear();
+    for &x in tmp.iter() {
+        if out.last() != Some(&x) {
+            out.push(x);
         }
     }
     let vowel = |x: u8| matches!(x, b'a' | b'e' | b'i' | b'o' | b'u');
-    for i in 0..e.len().saturating_sub(2) {
-        if e[i] == b'i' && matches!(e[i + 1], b'o' | b'e') && !vowel(e[i + 2]) {
-            e[i + 1] = b'e';
+    for i in 0..out.len().saturating_sub(2) {
+        if out[i] == b'i' && matches!(out[i + 1], b'o' | b'e') && !vowel(out[i + 2]) {
+            out[i + 1] = b'e';
         }
     }
-    e
 }
 
 /// The variant key; see [`crate::canon::variant_key`].
@@ -99,13 +102,18 @@ pub(crate) fn key(word: &str) -> String {
         .filter(u8::is_ascii_alphabetic)
         .map(|b| b.to_ascii_lowercase())
         .collect();
+    if w.is_empty() {
+        return String::new();
+    }
+    let mut next: Vec<u8> = Vec::with_capacity(w.len() * 2 + 4);
+    let mut tmp: Vec<u8> = Vec::with_capacity(w.len() * 2 + 4);
     // The rules shrink the word or stabilise after a few passes; the bound is a safety net.
     for _ in 0..32 {
-        let next = pass(&w);
+        pass(&w, &mut next, &mut tmp);
         if next == w {
             break;
         }
-        w = next;
+        std::mem::swap(&mut w, &mut next);
     }
     String::from_utf8(w).unwrap_or_default()
 }

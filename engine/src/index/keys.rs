@@ -87,62 +87,103 @@ pub fn concat(chunks: &[Chunk], a: usize, b: usize) -> String {
         .collect::<String>()
 }
 
-fn words_of(chunk: &Chunk, out: &mut BTreeSet<String>) {
+/// A key: `prefix` then `body`, in one allocation.
+fn key(prefix: &str, body: &str) -> String {
+    let mut k = String::with_capacity(prefix.len() + body.len());
+    k.push_str(prefix);
+    k.push_str(body);
+    k
+}
+
+/// The plural-folded word key `w:` of `w` (the key of [`stem`], without its allocation).
+fn word_key(w: &str) -> String {
+    let n = w.chars().count();
+    if n > 4 && w.ends_with("ies") {
+        let mut k = key("w:", &w[..w.len() - 3]);
+        k.push('y');
+        k
+    } else if n > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") {
+        key("w:", &w[..w.len() - 1])
+    } else {
+        key("w:", w)
+    }
+}
+
+fn words_of(chunk: &Chunk, out: &mut Vec<String>) {
     if has_digit(chunk) {
         return;
     }
     for part in chunk.form.split_whitespace() {
-        out.insert(format!("w:{}", stem(part)));
+        out.push(word_key(part));
         if name_like(chunk) {
             let v = canon::variant_key(part);
             if !v.is_empty() {
-                out.insert(format!("v:{v}"));
+                out.push(key("v:", &v));
             }
             let k = canon::skeleton(part);
             if k.len() >= 2 {
-                out.insert(format!("k:{k}"));
+                out.push(key("k:", &k));
             }
         }
     }
 }
 
-fn exonym_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
+fn exonym_keys(chunks: &[Chunk], out: &mut Vec<String>) {
+    let mut joined = String::new();
     for (i, c) in chunks.iter().enumerate() {
         for e in canon::exonyms(&c.form) {
-            out.insert(format!("x:{e}"));
+            out.push(key("x:", e));
         }
         // Syllabic scripts split a place name into one chunk per character: try pairs.
         if c.script != Script::Latin
             && let Some(n) = chunks.get(i + 1)
             && n.script == c.script
         {
-            for joined in [
-                format!("{}{}", c.form, n.form),
-                format!("{} {}", c.form, n.form),
-            ] {
+            for sep in ["", " "] {
+                joined.clear();
+                joined.push_str(&c.form);
+                joined.push_str(sep);
+                joined.push_str(&n.form);
                 for e in canon::exonyms(&joined) {
-                    out.insert(format!("x:{e}"));
+                    out.push(key("x:", e));
                 }
             }
         }
     }
 }
 
-fn code_keys(chunks: &[Chunk], out: &mut BTreeSet<String>) {
+/// The `c:` and `p:` keys of every run of joined chunks. A code is keyed once it holds a digit,
+/// so the concatenations from a start whose window of [`MAX_CODE_CHUNKS`] chunks has no digit
+/// are skipped without being built. Chunk forms are ASCII, so upper-casing is ASCII's.
+fn code_keys(chunks: &[Chunk], out: &mut Vec<String>) {
+    let digits: Vec<bool> = chunks.iter().map(has_digit).collect();
+    if !digits.contains(&true) {
+        return;
+    }
+    let mut code = String::new();
     for (start, end) in joined_runs(chunks) {
         for a in start..end {
-            let mut code = String::new();
+            let window = a..end.min(a + MAX_CODE_CHUNKS);
+            if !digits[window.clone()].contains(&true) {
+                continue;
+            }
+            code.clear();
             let mut digit = false;
-            for chunk in &chunks[a..end.min(a + MAX_CODE_CHUNKS)] {
-                code.push_str(&chunk.form.to_uppercase());
-                digit |= has_digit(chunk);
+            for k in window {
+                let form = &chunks[k].form;
+                if form.is_ascii() {
+                    code.extend(form.chars().map(|c| c.to_ascii_uppercase()));
+                } else {
+                    code.push_str(&form.to_uppercase());
+                }
+                digit |= digits[k];
                 if code.len() > MAX_CODE_LEN {
                     break;
                 }
                 if digit {
-                    out.insert(format!("c:{code}"));
+                    out.push(key("c:", &code));
                     for p in phone_forms(&code) {
-                        out.insert(format!("p:{p}"));
+                        out.push(key("p:", &p));
                     }
                 }
             }
@@ -173,25 +214,36 @@ pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> 
 /// Every match key of a row text, sorted and deduplicated.
 pub fn row_keys(text: &str) -> Vec<String> {
     let chunks = canon::chunks(text);
-    let mut out = BTreeSet::new();
+    let mut out = Vec::with_capacity(chunks.len() * 4);
     for c in &chunks {
         words_of(c, &mut out);
     }
     exonym_keys(&chunks, &mut out);
     for (_, reading) in han_readings(text, &chunks) {
-        out.insert(format!("w:{reading}"));
+        out.push(key("w:", reading));
         let v = canon::variant_key(reading);
         if !v.is_empty() {
-            out.insert(format!("v:{v}"));
+            out.push(key("v:", &v));
         }
     }
     code_keys(&chunks, &mut out);
     for id in canon::identifiers(text) {
-        out.insert(format!("i:{:?}:{}", id.kind, id.canonical));
+        out.push(format!("i:{:?}:{}", id.kind, id.canonical));
     }
-    out.into_iter()
-        .map(|k| k.replace(char::is_whitespace, "_"))
-        .collect()
+    finish(out)
+}
+
+/// Sorts and deduplicates keys, then writes their whitespace as `_` (after sorting, as the keys
+/// always were: the order is that of the keys before the replacement).
+fn finish(mut keys: Vec<String>) -> Vec<String> {
+    keys.sort_unstable();
+    keys.dedup();
+    for k in &mut keys {
+        if k.contains(char::is_whitespace) {
+            *k = k.replace(char::is_whitespace, "_");
+        }
+    }
+    keys
 }
 
 /// The keys a query looks up: the same families as [`row_keys`], so that any row the query can
@@ -263,6 +315,14 @@ pub fn query_keys(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn word_key_is_the_key_of_the_stem(w in "\\PC{0,12}(ies|s|ss|us)?") {
+            prop_assert_eq!(word_key(&w), format!("w:{}", stem(&w)));
+        }
+    }
 
     #[test]
     fn stems_fold_plurals() {

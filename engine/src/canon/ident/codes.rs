@@ -183,6 +183,15 @@ impl Compound {
 
 /// The canonical form of a code: its chunks, uppercase, separators removed.
 pub(super) fn code_of(s: &str) -> String {
+    // ASCII chunks are the ASCII alphanumerics of the text, lowercased: upper-cased again and
+    // concatenated, they are the alphanumerics upper-cased.
+    if s.is_ascii() {
+        return s
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+    }
     let mut out = String::new();
     for c in chunks(s) {
         out.push_str(&c.form.to_ascii_uppercase());

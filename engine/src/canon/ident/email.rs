@@ -63,7 +63,12 @@ impl Scan<'_> {
         }
         let marker = |k: usize, word: &str| -> Option<usize> {
             let k0 = self.spaces(k);
+            // The bracketed forms need an opening bracket at `k0`.
+            let opens = matches!(self.c(k0), Some('[' | '(' | '{' | '<'));
             for (o, c) in [("[", "]"), ("(", ")"), ("{", "}"), ("<", ">")] {
+                if !opens {
+                    break;
+                }
                 let inner = [word, if word == "at" { "@" } else { "." }];
                 for w in inner {
                     if let Some(e) = self.lit(k0, o).and_then(|e| self.lit(self.spaces(e), w)) {

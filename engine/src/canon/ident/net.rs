@@ -6,6 +6,10 @@ use crate::canon::IdKind;
 impl Scan<'_> {
     pub(super) fn mac(&self, i: usize) -> Option<Found> {
         let hex = |k: usize| self.is(k, |c| c.is_ascii_hexdigit());
+        // Every form starts with two hex digits.
+        if !(hex(i) && hex(i + 1)) {
+            return None;
+        }
         let mut out = String::with_capacity(12);
         for sep in [':', '-'] {
             out.clear();
@@ -62,10 +66,11 @@ impl Scan<'_> {
         }
         let mut end = j;
         while end > i {
-            let cand = self.text(i..end);
-            if cand.matches(':').count() >= 2
-                && cand.chars().any(|c| c.is_ascii_hexdigit())
-                && let Ok(a) = cand.parse::<std::net::Ipv6Addr>()
+            // Only a candidate with two colons and a hex digit is parsed (and built).
+            let span = &self.v[i..end];
+            if span.iter().filter(|n| n.c == ':').count() >= 2
+                && span.iter().any(|n| n.c.is_ascii_hexdigit())
+                && let Ok(a) = self.text(i..end).parse::<std::net::Ipv6Addr>()
             {
                 if self.wc(end) {
                     return None;

@@ -40,7 +40,13 @@ impl Scan<'_> {
         self.v.get(i).map(|n| n.c)
     }
     pub(super) fn lc(&self, i: usize) -> Option<char> {
-        self.c(i).map(|c| c.to_lowercase().next().unwrap_or(c))
+        self.c(i).map(|c| {
+            if c.is_ascii() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_lowercase().next().unwrap_or(c)
+            }
+        })
     }
     pub(super) fn wc(&self, i: usize) -> bool {
         self.c(i).is_some_and(|c| c.is_alphanumeric() || is_mark(c))
