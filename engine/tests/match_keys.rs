@@ -292,7 +292,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-4");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-5");
 }
 
 #[test]
@@ -304,7 +304,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "3ff79a95110dac555874c4991d2bba92bf0a22a33f87abf3e14005f936368a6a"
+        "6f064e863b1805099fd307d70664c1ad5b3264d2db5ca79bcd0a3a17a7efebb3"
     );
 }
 
