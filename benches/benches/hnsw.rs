@@ -104,7 +104,11 @@ fn main() {
                         std::slice::from_raw_parts(b, dim),
                     )
                 };
-                let dot: i32 = a.iter().zip(b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum();
+                let dot: i32 = a
+                    .iter()
+                    .zip(b)
+                    .map(|(x, y)| i32::from(*x) * i32::from(*y))
+                    .sum();
                 1.0 - dot as f32
             }));
         }

@@ -795,7 +795,11 @@ mod tests {
                 assert_eq!(m.keys.len(), n);
                 for (key, d) in m.keys.iter().zip(&m.distances) {
                     let want = exact_i8_distance(q, &vectors[*key as usize]);
-                    assert_eq!(d.to_bits(), want.to_bits(), "{kernel}, dim {dim}, key {key}");
+                    assert_eq!(
+                        d.to_bits(),
+                        want.to_bits(),
+                        "{kernel}, dim {dim}, key {key}"
+                    );
                 }
             }
         }
