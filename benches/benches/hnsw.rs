@@ -15,8 +15,6 @@
 //! other processes on a shared machine move it less) and the blake3 of the serialized graph:
 //! the same inputs must give the same bytes whatever distance kernel usearch was built with
 //! (`hardware_acceleration`, printed first: `serial` without usearch's SIMD kernels).
-//! `OUBLI_HNSW_KERNEL=rust` replaces usearch's distance with an exact i8 inner product written in
-//! Rust (`1 - sum of a[i] * b[i]` in `i32`, what usearch's own kernels compute), for comparison.
 
 mod support;
 
@@ -92,26 +90,7 @@ fn main() {
             expansion_search: 256,
             multi: false,
         };
-        let mut index = Index::new(&opts).unwrap();
-        let rust_kernel = std::env::var("OUBLI_HNSW_KERNEL").as_deref() == Ok("rust");
-        if rust_kernel {
-            index.change_metric::<i8>(Box::new(move |a: *const i8, b: *const i8| {
-                // SAFETY: usearch calls the metric with two stored or query vectors of `dim`
-                // i8 elements each (the index's dimensions and scalar kind).
-                let (a, b) = unsafe {
-                    (
-                        std::slice::from_raw_parts(a, dim),
-                        std::slice::from_raw_parts(b, dim),
-                    )
-                };
-                let dot: i32 = a
-                    .iter()
-                    .zip(b)
-                    .map(|(x, y)| i32::from(*x) * i32::from(*y))
-                    .sum();
-                1.0 - dot as f32
-            }));
-        }
+        let index = Index::new(&opts).unwrap();
         index.reserve(n).unwrap();
         let (t, c) = (Instant::now(), thread_cpu_seconds());
         for (i, v) in vectors.iter().enumerate() {
@@ -132,11 +111,7 @@ fn main() {
         lat.sort_by(f64::total_cmp);
         println!(
             "| {n} | {dim} | {} | {m} | {ef} | {build:.1} | {:.3} | {:.3} | {:.3} | {:.0} | {} |",
-            if rust_kernel {
-                "rust".to_string()
-            } else {
-                index.hardware_acceleration()
-            },
+            index.hardware_acceleration(),
             build * 1e3 / n as f64,
             cpu * 1e3 / n as f64,
             hits as f64 / (10 * queries.len()) as f64,
