@@ -8,13 +8,19 @@
 //! embedder's (the built-in static table) over the synthetic memories; the 500 queries are
 //! memories not in the graph. Search uses the store's `expansion_search` (256). This measures
 //! the graph alone, not the store's recall path (which re-scores candidates exactly and merges
-//! the exact tail).
+//! the exact tail). `OUBLI_HNSW_EMBEDDER=hash` takes the 384-d hash embedder's vectors instead
+//! (the vectors `benches/peers/peers.py` gives every store).
+//!
+//! Beside the wall time, the build's CPU time (this thread's, from `/proc/thread-self/stat`, so
+//! other processes on a shared machine move it less) and the blake3 of the serialized graph:
+//! the same inputs must give the same bytes whatever distance kernel usearch was built with
+//! (`hardware_acceleration`, printed first: `serial` without usearch's SIMD kernels).
 
 mod support;
 
 use std::time::Instant;
 
-use oubli::{Embedder, StaticEmbedder};
+use oubli::{Embedder, HashEmbedder, StaticEmbedder};
 use support::memory_text;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
@@ -25,6 +31,19 @@ fn env_list(name: &str, default: &[usize]) -> Vec<usize> {
         .unwrap_or_else(|| default.to_vec())
 }
 
+/// User + system CPU seconds of the calling thread so far (Linux; 0 elsewhere).
+fn thread_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; 100 ticks/s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -33,7 +52,10 @@ fn main() {
     let n = env_list("OUBLI_HNSW_ROWS", &[20_000])[0];
     let efs = env_list("OUBLI_HNSW_EF_ADD", &[128, 64, 32]);
     let m = env_list("OUBLI_HNSW_CONNECTIVITY", &[16])[0];
-    let e = StaticEmbedder::new().unwrap();
+    let e: Box<dyn Embedder> = match std::env::var("OUBLI_HNSW_EMBEDDER").as_deref() {
+        Ok("hash") => Box::new(HashEmbedder::default()),
+        _ => Box::new(StaticEmbedder::new().unwrap()),
+    };
     let dim = e.dim();
     let texts: Vec<String> = (0..n as u64).map(memory_text).collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
@@ -55,9 +77,9 @@ fn main() {
         })
         .collect();
     println!(
-        "| vectors | connectivity | expansion_add | build s | ms per vector | recall@10 | search p50 us |"
+        "| vectors | dim | kernel | connectivity | expansion_add | build s | ms per vector | CPU ms per vector | recall@10 | search p50 us | graph blake3 |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for ef in efs {
         let opts = IndexOptions {
             dimensions: dim,
@@ -70,11 +92,14 @@ fn main() {
         };
         let index = Index::new(&opts).unwrap();
         index.reserve(n).unwrap();
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), thread_cpu_seconds());
         for (i, v) in vectors.iter().enumerate() {
             index.add(i as u64, v).unwrap();
         }
-        let build = t.elapsed().as_secs_f64();
+        let (build, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
+        let mut blob = vec![0u8; index.serialized_length()];
+        index.save_to_buffer(&mut blob).unwrap();
+        let digest = blake3::hash(&blob).to_hex();
         let mut hits = 0usize;
         let mut lat = Vec::new();
         for (q, ex) in queries.iter().zip(&exact) {
@@ -85,10 +110,13 @@ fn main() {
         }
         lat.sort_by(f64::total_cmp);
         println!(
-            "| {n} | {m} | {ef} | {build:.1} | {:.3} | {:.3} | {:.0} |",
+            "| {n} | {dim} | {} | {m} | {ef} | {build:.1} | {:.3} | {:.3} | {:.3} | {:.0} | {} |",
+            index.hardware_acceleration(),
             build * 1e3 / n as f64,
+            cpu * 1e3 / n as f64,
             hits as f64 / (10 * queries.len()) as f64,
-            lat[lat.len() / 2]
+            lat[lat.len() / 2],
+            &digest[..16]
         );
     }
 }
