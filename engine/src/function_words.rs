@@ -3,7 +3,7 @@
 //! A forgetting request may be written in any language: "احذفي حساسية فاطمة الزهراني",
 //! "张伟的银联借记卡已挂失注销，请删除", "अंजलि देशपांडे की सीट बदलकर 9C कर दो". Scripts without
 //! letter case give no capital to tell a name from the words around it, so query targeting
-//! ([`crate::store`]) needs to know which words of such a request are grammar (particles,
+//! (`store::targeting`) needs to know which words of such a request are grammar (particles,
 //! prepositions, pronouns, auxiliaries) or the request itself ("delete", "please", "forget",
 //! "change"): they are neither the subject's name nor evidence a row must hold. English has the
 //! same lists in [`crate::text`] (stop words) and in the targeting query parser (request words).
