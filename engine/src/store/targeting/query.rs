@@ -531,6 +531,16 @@ mod tests {
     }
 
     #[test]
+    fn arabic_name_particles_join_a_name_and_english_words_do_not() {
+        let q = QueryShape::parse("Muhammad Abd al-Rahman's certificate");
+        assert_eq!(q.names, [vec![0, 1, 2, 3]], "{:?}", q.words);
+        for text in ["Lena at Acme's badge", "Omar as Director's salary"] {
+            let q = QueryShape::parse(text);
+            assert!(q.names.iter().all(|run| run.len() == 1), "{text}: {:?}", q.names);
+        }
+    }
+
+    #[test]
     fn queries_split_into_evidence() {
         let q = QueryShape::parse("Tom's bank PIN 4821");
         let stems: Vec<&str> = q.words.iter().map(|w| w.stem.as_str()).collect();

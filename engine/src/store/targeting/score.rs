@@ -562,23 +562,13 @@ fn latin_skeleton_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Optio
     None
 }
 
-/// Lowercase particles inside romanized Arabic names ("al", "el", "bin", "abu").
+/// Lowercase particles inside romanized Arabic names ("al", "el", "bin", "abu"). Only forms that
+/// are not also English words: the assimilated articles "as", "at", "ad", "ar" would make
+/// "Lena at Acme" one name.
 fn is_name_particle(form: &str) -> bool {
     matches!(
         form,
-        "al" | "el"
-            | "ul"
-            | "bin"
-            | "ibn"
-            | "bint"
-            | "abu"
-            | "abd"
-            | "ad"
-            | "ar"
-            | "as"
-            | "ash"
-            | "at"
-            | "az"
+        "al" | "el" | "ul" | "bin" | "ibn" | "bint" | "abu" | "abd"
     )
 }
 
