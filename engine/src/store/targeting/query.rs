@@ -536,7 +536,11 @@ mod tests {
         assert_eq!(q.names, [vec![0, 1, 2, 3]], "{:?}", q.words);
         for text in ["Lena at Acme's badge", "Omar as Director's salary"] {
             let q = QueryShape::parse(text);
-            assert!(q.names.iter().all(|run| run.len() == 1), "{text}: {:?}", q.names);
+            assert!(
+                q.names.iter().all(|run| run.len() == 1),
+                "{text}: {:?}",
+                q.names
+            );
         }
     }
 
