@@ -761,6 +761,27 @@ fn japanese_names_outside_any_table_meet_through_kanji_readings() {
 }
 
 #[test]
+fn an_exact_kanji_reading_wins_over_one_that_drops_a_long_vowel() {
+    // 江 reads "e" and "kou": 花江 meets "Hanako" only with the long vowel written short, so
+    // when 花子 is in the store too, an erasure of Hanako's data leaves Hanae's alone.
+    let facts = [
+        "山田花子's phone number is 090-1111-2222.",
+        "山田花江's phone number is 080-3333-4444.",
+    ];
+    let left = survivors_after_purge(&facts, "everything about Hanako Yamada");
+    assert_eq!(left, [facts[1]]);
+    let left = survivors_after_purge(&facts, "Hanako Yamada's phone number");
+    assert_eq!(left, [facts[1]]);
+    // Alone in the store, the long reading still meets the passport spelling ("Sato" is 佐藤).
+    let facts = [
+        "佐藤健's phone number is 090-5555-6666.",
+        "Rina Matsuo's phone number is 080-7777-8888.",
+    ];
+    let left = survivors_after_purge(&facts, "Ken Sato's phone number");
+    assert_eq!(left, [facts[1]]);
+}
+
+#[test]
 fn romanized_arabic_names_meet_across_spelling_and_word_division() {
     let facts = [
         "Abd al-Karim Haddadin is the night supervisor of ward 3.",

@@ -122,6 +122,18 @@ pub fn readings(run: &str, limit: usize) -> Vec<String> {
 /// Latin `word` (at least two letters): one reading per character, in order, the characters
 /// after the first possibly voiced, long vowels ignored on both sides.
 pub fn reads_as(run: &str, word: &str) -> bool {
+    reading_match(run, word, true)
+}
+
+/// True if the kanji `run` reads as the Latin `word` without dropping a long vowel the word
+/// does not write: "Hanako" is 花子 (hana + ko) exactly, and 花江 only through the long
+/// reading "kou" of 江 written short. Where several rows' names read as the query's, the exact
+/// reading is the better evidence (see `targeting`).
+pub fn reads_exactly(run: &str, word: &str) -> bool {
+    reading_match(run, word, false)
+}
+
+fn reading_match(run: &str, word: &str, fold_long: bool) -> bool {
     let n = run.chars().count();
     if n == 0
         || n > MAX_NAME_KANJI
@@ -131,7 +143,17 @@ pub fn reads_as(run: &str, word: &str) -> bool {
     {
         return false;
     }
-    let target = fold(&super::fold(word));
+    let letters = |s: &str| -> Vec<u8> {
+        if fold_long {
+            fold(s)
+        } else {
+            s.bytes()
+                .filter(u8::is_ascii_alphabetic)
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
+        }
+    };
+    let target = letters(&super::fold(word));
     if target.len() < 2 {
         return false;
     }
@@ -149,7 +171,7 @@ pub fn reads_as(run: &str, word: &str) -> bool {
             .map(|(_, r)| r)
             .collect();
         for r in readings {
-            let base = fold(r);
+            let base = letters(r);
             if base.is_empty() {
                 continue;
             }
@@ -204,5 +226,15 @@ mod tests {
         ] {
             assert!(!reads_as(kanji, latin), "{kanji} {latin}");
         }
+    }
+
+    #[test]
+    fn a_reading_that_drops_a_long_vowel_is_not_exact() {
+        // 江 reads "e" and "kou": "Hanako" meets 花江 only with the long vowel written short.
+        assert!(reads_as("花江", "Hanako"));
+        assert!(!reads_exactly("花江", "Hanako"));
+        assert!(reads_exactly("花子", "Hanako"));
+        assert!(reads_exactly("花江", "Hanae"));
+        assert!(reads_exactly("佐藤", "Satou"));
     }
 }

@@ -473,6 +473,10 @@ impl Inner {
                     "names a longer name than the query",
                     Box::new(|c: &Candidate| c.score.longer_name),
                 ),
+                (
+                    "reads the query's name only with a long vowel its spelling lacks",
+                    Box::new(|c: &Candidate| c.score.inexact_reading),
+                ),
             ] {
                 if scored.iter().any(|c| tied(c) && !bad(c))
                     && scored.iter().any(|c| tied(c) && bad(c))

@@ -470,7 +470,7 @@ impl QueryShape {
                     })
                     || views
                         .iter()
-                        .any(|v| !super::score::japanese_run(self, run, v).is_empty())
+                        .any(|v| !super::score::japanese_run(self, run, v).0.is_empty())
             })
             .collect();
         let mut k = keep.iter();

@@ -437,13 +437,15 @@ fn abjad_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Option<usize> 
 /// its index in the run and the row chunk where it is. A run written in kanji ("田中美咲") is
 /// read whole or as two names (surname and given name) against the row's Latin words; a run
 /// written in Latin letters ("Misaki Tanaka") word by word against kanji runs of the row (each
-/// word a different run of up to four characters; the chunk given is the run's last).
+/// word a different run of up to four characters; the chunk given is the run's last). The flag
+/// is true if every piece reads exactly ([`canon::japanese::reads_exactly`]), no long vowel
+/// the Latin spelling lacks dropped.
 pub(crate) fn japanese_run(
     q: &QueryShape,
     run: &[usize],
     row: &RowView<'_>,
-) -> Vec<(usize, usize)> {
-    use canon::japanese::{MAX_NAME_KANJI, reads_as};
+) -> (Vec<(usize, usize)>, bool) {
+    use canon::japanese::{MAX_NAME_KANJI, reads_as, reads_exactly};
     let words: Vec<&QWord> = run.iter().map(|&i| &q.words[i]).collect();
     let contiguous = words
         .windows(2)
@@ -453,32 +455,41 @@ pub(crate) fn japanese_run(
         let latin: Vec<usize> = (0..row.chunks.len())
             .filter(|&p| row.chunks[p].script == Script::Latin && row.chunks[p].capitalized)
             .collect();
+        // The row's word reading the piece, an exact reading first; and whether it is exact.
         let find = |piece: &str, not: Option<usize>| {
-            latin
-                .iter()
-                .copied()
-                .find(|&p| Some(p) != not && reads_as(piece, &row.text[row.chunks[p].span.clone()]))
+            let word = |p: usize| &row.text[row.chunks[p].span.clone()];
+            let candidates = || latin.iter().copied().filter(move |&p| Some(p) != not);
+            candidates()
+                .find(|&p| reads_exactly(piece, word(p)))
+                .map(|p| (p, true))
+                .or_else(|| {
+                    candidates()
+                        .find(|&p| reads_as(piece, word(p)))
+                        .map(|p| (p, false))
+                })
         };
         let bounds: Vec<usize> = words.iter().map(|w| w.chunk.span.start).collect();
-        if let Some(p) = find(han, None) {
-            return (0..run.len()).map(|k| (k, p)).collect();
+        if let Some((p, exact)) = find(han, None) {
+            return ((0..run.len()).map(|k| (k, p)).collect(), exact);
         }
         for k in 1..words.len() {
             let split = bounds[k] - bounds[0];
             let (a, b) = han.split_at(split);
-            if let Some(pa) = find(a, None)
-                && let Some(pb) = find(b, Some(pa))
+            if let Some((pa, ea)) = find(a, None)
+                && let Some((pb, eb)) = find(b, Some(pa))
             {
-                return (0..run.len())
+                let at = (0..run.len())
                     .map(|j| (j, if j < k { pa } else { pb }))
                     .collect();
+                return (at, ea && eb);
             }
         }
-        return Vec::new();
+        return (Vec::new(), false);
     }
     if !words.iter().all(|w| w.chunk.script == Script::Latin) {
-        return Vec::new();
+        return (Vec::new(), false);
     }
+    let mut exact = true;
     let mut out = Vec::new();
     let mut taken: Vec<(usize, usize)> = Vec::new();
     for (k, w) in words.iter().enumerate() {
@@ -497,6 +508,7 @@ pub(crate) fn japanese_run(
                 }
                 let piece = &row.text[row.chunks[a].span.start..row.chunks[b - 1].span.end];
                 if reads_as(piece, raw) {
+                    exact &= reads_exactly(piece, raw);
                     taken.push((a, b));
                     // Where the name ends: what follows it tells a longer name.
                     out.push((k, b - 1));
@@ -505,7 +517,7 @@ pub(crate) fn japanese_run(
             }
         }
     }
-    out
+    (out, exact)
 }
 
 /// Least consonants a Latin name run's joined skeleton needs to be compared whole against
@@ -588,6 +600,10 @@ pub(crate) struct RowScore {
     /// True if a matched name runs on into a capitalized word the query lacks ("New York" for
     /// "York"): the row may name someone or something else.
     pub longer_name: bool,
+    /// True if a name the query writes in another script is read in the row only by dropping a
+    /// long vowel the query's spelling lacks (花江 for "Hanako"): weaker evidence than an
+    /// exact reading.
+    pub inexact_reading: bool,
     /// Why the row may not be targeted at all, if so.
     pub veto: Option<String>,
     /// Units of the query's attribute evidence: its words outside name runs (request words
@@ -760,6 +776,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // Runs held as a whole by another word division or script: their words' positions are
     // not one chunk each, so the next-chunk checks below do not apply.
     let mut held_whole: BTreeSet<usize> = BTreeSet::new();
+    let mut inexact_reading = false;
     for (ri, run) in q.names.iter().enumerate() {
         if run.iter().all(|&i| word_hit[i].is_some()) {
             continue;
@@ -767,7 +784,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         let held: Vec<(usize, usize)> =
             match abjad_run(q, run, row).or_else(|| latin_skeleton_run(q, run, row)) {
                 Some(at) => (0..run.len()).map(|k| (k, at)).collect(),
-                None => japanese_run(q, run, row),
+                None => {
+                    let (at, exact) = japanese_run(q, run, row);
+                    inexact_reading |= !at.is_empty() && !exact;
+                    at
+                }
             };
         if !held.is_empty() {
             held_whole.insert(ri);
@@ -1056,6 +1077,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         evidence_clauses: evidence,
         polarity_ok,
         longer_name,
+        inexact_reading,
         veto,
         attribute_units,
         attribute_hits,
