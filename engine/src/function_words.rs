@@ -463,7 +463,8 @@ const HANGUL: &[&str] = &[
 ];
 
 /// Chinese (simplified and traditional) and Japanese words of two characters or more: the
-/// request verbs and politeness words, and Japanese auxiliaries written in kanji.
+/// request verbs and politeness words, Japanese auxiliaries written in kanji, and the Chinese
+/// interrogatives and time deictics a question about a record uses.
 const HAN: &[&str] = &[
     "删除",
     "刪除",
@@ -494,6 +495,21 @@ const HAN: &[&str] = &[
     "訂正",
     "お願い",
     "願い",
+    // Interrogatives and deictics: "how much", "what", "which", "who", "how", "why", "now".
+    "多少",
+    "什么",
+    "什麼",
+    "哪里",
+    "哪裡",
+    "哪个",
+    "哪個",
+    "怎么",
+    "怎麼",
+    "为什么",
+    "為什麼",
+    "现在",
+    "現在",
+    "目前",
 ];
 
 /// One-character Chinese particles and function characters that never start or continue a

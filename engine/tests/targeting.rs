@@ -598,6 +598,74 @@ fn a_paraphrased_supersede_replaces_the_row_closest_in_meaning() {
 }
 
 #[test]
+fn a_paraphrased_supersede_replaces_the_row_holding_a_value_of_the_new_kind() {
+    // "The number the bank texts Rafael on" shares "number" with the customer number; the new
+    // text states a phone number, and one row of Rafael's holds one.
+    let facts = [
+        "Rafael Costa's mobile on file is +351 912 345 678.",
+        "Rafael Costa's customer number is PT-7781203.",
+        "Rafael Costa's branch is Avenida da Boavista, Porto.",
+        "Rafael Costa's adviser is Marta Pinheiro.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("the number the bank texts Rafael on");
+    let new = "Rafael Costa changed his contact phone number to +351 936 111 204.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    s.supersede(target, Inscription::new(new)).unwrap();
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("912 345 678")), "{live:?}");
+    assert!(live.iter().any(|t| t == facts[1]), "{live:?}");
+    // An amount with words in common: the Kyoto trip's budget, not the Seoul trip's, nor the
+    // Kyoto trip's dates.
+    let facts = [
+        "Hamid Karimi's travel budget for the Kyoto trip is 3,000 USD.",
+        "Hamid Karimi's Kyoto trip runs from 1 to 8 April.",
+        "Hamid Karimi's Seoul trip budget is 2,200 USD.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("how much Hamid may spend on his trip");
+    let new = "Hamid Karimi can spend up to 4,500 USD on the Kyoto trip.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    // A row the words chose that holds only another kind of value is not replaced: a new
+    // overdraft limit is not the account's IBAN.
+    let facts = [
+        "Siobhan Kelly's current account IBAN is IE29 AIBK 9311 5212 3456 78.",
+        "Siobhan Kelly's branch is Dun Laoghaire.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("how far Siobhan can go into the red on her current account"),
+        Inscription::new(
+            "Siobhan Kelly can now go overdrawn by up to €1,200 on her current account.",
+        ),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+}
+
+#[test]
+fn lowercase_words_of_cased_scripts_are_not_names() {
+    // Cyrillic and Greek have letter case: in "автокредит Ирины Волковой погашен, забудь его"
+    // (Irina Volkova's car loan is repaid, forget it) the name is Ирины Волковой, and
+    // "автокредит" is the attribute that tells her loan from her other rows.
+    let facts = [
+        "У Ирины Волковой нет ипотеки.",
+        "У Ирины Волковой есть автокредит на 900 тысяч рублей.",
+        "Ирина Волкова обслуживается в отделении на Лиговском проспекте.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("автокредит Ирины Волковой погашен, забудь его");
+    let plan = s.plan(Operation::Release, &target).unwrap();
+    assert_eq!(plan.rows, vec![2], "{plan:?}");
+}
+
+#[test]
 fn meaning_never_decides_an_erasure_or_a_lone_row() {
     // The same description that a supersede resolves by meaning is a no-match for a purge:
     // meaning never widens what is erased.

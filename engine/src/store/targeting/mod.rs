@@ -31,6 +31,7 @@ pub(crate) mod framing;
 pub(crate) mod meaning;
 pub(crate) mod query;
 pub(crate) mod score;
+mod value_kind;
 
 use serde::{Deserialize, Serialize};
 
@@ -553,6 +554,34 @@ impl Inner {
                 );
             }
         }
+        // A supersede's new value replaces a value of its kind: a row chosen by words that
+        // holds only values of other kinds (an IBAN for a new overdraft limit) is not the
+        // fact it restates ([`value_kind::other_kind`]).
+        let new_kinds = match hint {
+            Some(h) if width == Width::One => value_kind::value_kinds(&RowView::new(&h.text)),
+            _ => Default::default(),
+        };
+        drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        // A supersede whose words reach no row, of a subject the store holds rows about: the
+        // row holding a value of the kind the new text states ([`value_kind`]).
+        if scored.is_empty()
+            && width == Width::One
+            && let Some(h) = hint
+        {
+            let pool: Vec<RowView<'_>> = about_subject
+                .iter()
+                .map(|(r, _, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
+                .collect();
+            let refs: Vec<&RowView<'_>> = pool.iter().collect();
+            if let Some(i) = value_kind::choose(&shapes[0], h, &refs) {
+                let (row, mut score, bm) = about_subject[i].clone();
+                rejected.retain(|r| r.id != row.id);
+                score
+                    .reasons
+                    .push("holds a value of the kind the new text states".into());
+                scored.push(Candidate::chosen(row, score, bm, 0, hint));
+            }
+        }
         // A supersede whose words reach no row, of a subject the store holds several rows
         // about: the row closest in meaning to the query and the new text, when one stands
         // out ([`meaning`]).
@@ -593,6 +622,8 @@ impl Inner {
                 scored.push(Candidate::chosen(row, score, bm, rel, hint));
             }
         }
+        // Nor is a row chosen by meaning or relatedness.
+        drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
         // A single-row call never guesses: when the best rows tie on every piece of evidence
         // (coverage, polarity, relatedness to the new text), recency is no reason to pick one,
         // and the call matches nothing, with the tied rows as candidates.
@@ -751,6 +782,30 @@ fn without_names(q: &QueryShape, text: &str) -> String {
 
 /// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
 /// [`meaning::MIN_MARGIN`] ahead of the next.
+/// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
+/// new text's ([`value_kind::other_kind`]), and says why.
+fn drop_other_kinds(
+    scored: &mut Vec<Candidate>,
+    rejected: &mut Vec<Rejected>,
+    new_kinds: &std::collections::BTreeSet<value_kind::ValueKind>,
+) {
+    if new_kinds.is_empty() {
+        return;
+    }
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let other = value_kind::other_kind(&value_kind::value_kinds(&view), new_kinds);
+        if other {
+            rejected.push(Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason: "holds values of another kind than the new text states".into(),
+            });
+        }
+        !other
+    });
+}
+
 fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
     for ((id, _), sim) in pool.iter().zip(sims) {
         if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {

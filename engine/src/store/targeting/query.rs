@@ -270,7 +270,10 @@ impl QueryShape {
             let stem = keys::stem(lower);
             // "Delete Priya's number": a capitalized request word names nobody; nor does a word
             // of a caseless script that names an attribute.
-            let name = (name_like(c) || super::score::name_part(text, &chunks, pos))
+            // In a script with letter case (Latin, Cyrillic, Greek) a name is capitalized: "η
+            // Σοφία έχει πιάνο" names Σοφία only.
+            let may_name = c.capitalized || !super::score::cased(c.script);
+            let name = (may_name || super::score::name_part(text, &chunks, pos))
                 && !(latin && is_request_word(&stem))
                 && (super::score::cased(c.script)
                     || !crate::function_words::covers(&attribute_forms, c));

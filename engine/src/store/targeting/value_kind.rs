@@ -1,0 +1,398 @@
+//! The kinds of value a fact states: a phone number, an amount of money, a date, a time...
+//!
+//! A supersede's new text restates an attribute with a new value, and the value it replaces is
+//! of the same kind: "changed his contact phone number to +351 936 111 204" replaces the row
+//! holding a phone number, "can spend up to 4,500 USD on the Kyoto trip" a row holding an
+//! amount, "now departs Heathrow at 13:15" a row holding a time. When a supersede's words reach
+//! no row (the query paraphrases the attribute: "the number the bank texts Rafael on"), the
+//! kind of the new value is evidence the words are not (see `super::choose_by_value_kind`).
+//!
+//! Kinds are read from the text's structure, in any script: typed identifiers
+//! ([`crate::canon::identifiers`]), currency symbols and codes beside digits, clock times,
+//! numeric dates and the date words of calendars written with digits (年 月 日, 년 월 일),
+//! percentages, and numbers with a unit. No kind is keyed to a particular attribute.
+
+use std::collections::BTreeSet;
+
+use super::query::{QWord, QueryShape};
+use super::score::{RowView, is_calendar, word_matches};
+use crate::canon::IdKind;
+use crate::index::keys::has_digit;
+
+/// What kind of value a text states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum ValueKind {
+    /// A phone number.
+    Phone,
+    /// An e-mail address.
+    Email,
+    /// A handle (`@name`).
+    Handle,
+    /// A bank account number (IBAN).
+    Iban,
+    /// A network address or name: IP, MAC, host name, URL.
+    Network,
+    /// Any other identifier-shaped token (a code, a reference, a password).
+    Code,
+    /// An amount of money.
+    Money,
+    /// A clock time.
+    Time,
+    /// A date, a day or a month.
+    Date,
+    /// A percentage.
+    Percent,
+    /// A number with a unit ("50 mg", "12 km").
+    Quantity,
+}
+
+impl ValueKind {
+    /// True for kinds that name one attribute of a person or thing on their own (a phone
+    /// number, an e-mail address, an IBAN): a subject rarely holds two of them, so a shared
+    /// kind alone is evidence. The others (amounts, dates, codes...) are shared by many
+    /// attributes and need words in common too.
+    pub fn specific(self) -> bool {
+        matches!(
+            self,
+            ValueKind::Phone
+                | ValueKind::Email
+                | ValueKind::Handle
+                | ValueKind::Iban
+                | ValueKind::Network
+        )
+    }
+}
+
+/// True if `row` states values, none of a kind `new_kinds` holds (dates and clock times count
+/// as one kind: a visit moved from "at 10:30" to "21 June"). A supersede's new text of an
+/// amount does not replace a row that holds only an account number.
+pub(crate) fn other_kind(row: &BTreeSet<ValueKind>, new_kinds: &BTreeSet<ValueKind>) -> bool {
+    let group = |k: ValueKind| match k {
+        ValueKind::Time => ValueKind::Date,
+        k => k,
+    };
+    let new: BTreeSet<ValueKind> = new_kinds.iter().map(|&k| group(k)).collect();
+    !row.is_empty() && !new.is_empty() && row.iter().all(|&k| !new.contains(&group(k)))
+}
+
+/// Currency signs written beside an amount.
+const CURRENCY_SIGNS: &[char] = &[
+    '$', '€', '£', '¥', '₹', '₩', '₽', '฿', '₺', '₪', '₫', '₱', '₦', '₴', '₸', '₼', '₾', '₡', '₲',
+    '₵', '₭', '₮', '¢', '﷼', '元', '円', '원',
+];
+
+/// ISO 4217 codes of the most traded currencies, and currency words written after an amount
+/// (folded forms).
+const CURRENCY_WORDS: &[&str] = &[
+    "usd", "eur", "gbp", "jpy", "cny", "rmb", "inr", "krw", "rub", "chf", "cad", "aud", "nzd",
+    "sek", "nok", "dkk", "pln", "czk", "huf", "try", "brl", "mxn", "zar", "sgd", "hkd", "thb",
+    "idr", "myr", "php", "vnd", "aed", "sar", "ils", "egp", "ngn", "kes", "uah", "ron", "dollar",
+    "dollars", "euro", "euros", "pound", "pounds", "yen", "yuan", "rupee", "rupees", "franc",
+    "francs", "krona", "kronor", "krone", "kroner", "zloty", "lira", "dirham", "dirhams", "riyal",
+    "riyals", "rand", "peso", "pesos", "real", "reais", "won", "baht", "dong", "ringgit", "rupiah",
+    "shekel", "shekels", "naira", "hryvnia", "bucks", "rubl", "rubley", "rublei", "kuai",
+];
+
+/// Words that follow the digits of a date in calendars written with digits (Chinese, Japanese,
+/// Korean: year, month, day), after folding.
+const DATE_MARKS: &[char] = &['年', '月', '日', '号', '년', '월', '일'];
+
+/// Units written after a number, besides currencies (folded forms).
+fn is_unit(w: &str) -> bool {
+    const UNITS: &[&str] = &[
+        "mg", "g", "kg", "mcg", "ml", "l", "cl", "km", "m", "cm", "mm", "mi", "ft", "in", "lb",
+        "lbs", "oz", "gb", "mb", "tb", "kb", "kw", "kwh", "w", "v", "hz", "mhz", "ghz", "mph",
+        "kmh", "iu", "units", "tablets", "pills", "doses", "sqm", "m2", "hours", "hrs", "h",
+        "minutes", "min", "mins", "days", "weeks", "months", "years", "nights",
+    ];
+    UNITS.contains(&w)
+}
+
+/// True for a date written in digits: "2026-10-01", "01/10/2026", "1.10.26" (day and month
+/// in range, so "1-84-22" is a code).
+fn numeric_date(s: &str) -> bool {
+    let Some(sep) = s.chars().find(|c| matches!(c, '-' | '/' | '.')) else {
+        return false;
+    };
+    let parts: Vec<&str> = s.split(sep).collect();
+    if parts.len() != 3
+        || !parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return false;
+    }
+    let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
+    let day = |d: u32| (1..=31).contains(&d);
+    let month = |m: u32| (1..=12).contains(&m);
+    if parts[0].len() == 4 {
+        month(n[1]) && day(n[2])
+    } else {
+        matches!(parts[2].len(), 2 | 4)
+            && parts[0].len() <= 2
+            && parts[1].len() <= 2
+            && day(n[0])
+            && day(n[1])
+            && (month(n[0]) || month(n[1]))
+    }
+}
+
+/// The kinds of value `view`'s text states.
+pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
+    let mut out = BTreeSet::new();
+    for id in &view.ids {
+        out.insert(match id.kind {
+            IdKind::Phone => ValueKind::Phone,
+            IdKind::Email => ValueKind::Email,
+            IdKind::Handle => ValueKind::Handle,
+            IdKind::Iban => ValueKind::Iban,
+            IdKind::Ipv4 | IdKind::Ipv6 | IdKind::Mac | IdKind::Hostname | IdKind::Url => {
+                ValueKind::Network
+            }
+            IdKind::Code if numeric_date(&view.text[id.span.clone()]) => ValueKind::Date,
+            IdKind::Code => ValueKind::Code,
+        });
+    }
+    let text = view.text;
+    let in_id = |pos: usize| view.ids.iter().any(|i| i.span.contains(&pos));
+    let chunks = &view.chunks;
+    for (k, c) in chunks.iter().enumerate() {
+        let digits = !c.form.is_empty() && c.form.bytes().all(|b| b.is_ascii_digit());
+        if is_calendar(&c.form) {
+            out.insert(ValueKind::Date);
+        }
+        if !digits || in_id(c.span.start) {
+            continue;
+        }
+        let before = text[..c.span.start].trim_end_matches(' ');
+        let after = &text[c.span.end..];
+        let next_char = after.trim_start_matches(' ').chars().next();
+        let prev_char = before.chars().next_back();
+        if prev_char.is_some_and(|ch| CURRENCY_SIGNS.contains(&ch))
+            || next_char.is_some_and(|ch| CURRENCY_SIGNS.contains(&ch))
+        {
+            out.insert(ValueKind::Money);
+        }
+        if next_char.is_some_and(|ch| DATE_MARKS.contains(&ch)) {
+            out.insert(ValueKind::Date);
+        }
+        if next_char.is_some_and(|ch| ch == '%' || ch == '٪') {
+            out.insert(ValueKind::Percent);
+        }
+        // Clock time: "17:00", "9.30 pm", "18h30".
+        let next = chunks.get(k + 1);
+        let joined_by = |sep: char| {
+            next.is_some_and(|n| {
+                text[c.span.end..n.span.start] == *sep.to_string()
+                    && n.form.len() == 2
+                    && n.form.bytes().all(|b| b.is_ascii_digit())
+            })
+        };
+        if c.form.len() <= 2 && joined_by(':') {
+            out.insert(ValueKind::Time);
+        }
+        if let Some(n) = next {
+            let word = n.form.as_str();
+            if matches!(word, "am" | "pm") {
+                out.insert(ValueKind::Time);
+            } else if CURRENCY_WORDS.contains(&word) {
+                out.insert(ValueKind::Money);
+            } else if is_unit(word) && n.span.start <= c.span.end + 1 {
+                out.insert(ValueKind::Quantity);
+            } else if c.form.len() <= 2 && word.len() == 2 && word.starts_with('h') {
+                // "18h30"
+                if word[1..].bytes().all(|b| b.is_ascii_digit()) {
+                    out.insert(ValueKind::Time);
+                }
+            }
+            if is_calendar(word) && c.form.len() <= 2 {
+                out.insert(ValueKind::Date);
+            }
+        }
+        if k > 0
+            && CURRENCY_WORDS.contains(&chunks[k - 1].form.as_str())
+            && chunks[k - 1].form.len() == 3
+        {
+            // "USD 4,500"
+            out.insert(ValueKind::Money);
+        }
+        // Numeric dates: "2026-10-01", "01/10/2026", "1.10.2026".
+        if let Some(d) = chunks.get(k + 2)
+            && numeric_date(&text[c.span.start..d.span.end])
+        {
+            out.insert(ValueKind::Date);
+        }
+        // A year on its own: four digits from 1900 to 2099.
+        if c.form.len() == 4
+            && (c.form.starts_with("19") || c.form.starts_with("20"))
+            && !before.ends_with([',', '.'])
+        {
+            out.insert(ValueKind::Date);
+        }
+    }
+    out
+}
+
+/// The row of `pool` a supersede's new text (`hint`) replaces by the kind of its value, when
+/// the words chose none: the rows holding a value of a kind the new text states; of those,
+/// the one sharing the most words with the query (counted twice) and the new text, the
+/// subject's own names aside. A lone row must restate most of the new text's words. A kind that names one attribute on its own ([`ValueKind::specific`])
+/// decides alone when one row holds it; other kinds need at least one shared word. A tie
+/// chooses nothing.
+pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -> Option<usize> {
+    let wanted = value_kinds(&RowView::new(&hint.text));
+    if wanted.is_empty() || pool.is_empty() {
+        return None;
+    }
+    let subject: BTreeSet<&str> = q
+        .names
+        .iter()
+        .flatten()
+        .map(|&i| q.words[i].stem.as_str())
+        .collect();
+    let words: Vec<(&QWord, usize)> = q
+        .words
+        .iter()
+        .map(|w| (w, 2))
+        .chain(hint.words.iter().map(|w| (w, 1)))
+        .filter(|(w, _)| !subject.contains(w.stem.as_str()) && !has_digit(&w.chunk))
+        // Words of the value itself ("yen", "June") say nothing about the attribute.
+        .filter(|(w, _)| {
+            let f = w.chunk.form.as_str();
+            !CURRENCY_WORDS.contains(&f) && !is_unit(f) && !is_calendar(f)
+        })
+        .collect();
+    let mut best: Option<(usize, usize, bool)> = None; // (index, shared, specific)
+    let mut tied = false;
+    for (i, row) in pool.iter().enumerate() {
+        let have = value_kinds(row);
+        let common: Vec<ValueKind> = have.intersection(&wanted).copied().collect();
+        if common.is_empty() {
+            continue;
+        }
+        let specific = common.iter().any(|k| k.specific());
+        let mut seen = BTreeSet::new();
+        let shared: usize = words
+            .iter()
+            .filter(|(w, _)| row.chunks.iter().any(|c| word_matches(w, c)))
+            .filter(|(w, _)| seen.insert(w.stem.as_str()))
+            .map(|(_, weight)| weight)
+            .sum();
+        if !specific && shared == 0 {
+            continue;
+        }
+        // A lone row about the subject is evidence only when it restates most of the new
+        // text around the value (the same flight, moved to another number): otherwise the
+        // attribute may never have been stored.
+        if pool.len() == 1 {
+            let of_hint: Vec<&&QWord> = words
+                .iter()
+                .filter(|(_, weight)| *weight == 1)
+                .map(|(w, _)| w)
+                .collect();
+            let restated = of_hint
+                .iter()
+                .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
+                .count();
+            if restated < 2 || 2 * restated < of_hint.len() {
+                continue;
+            }
+        }
+        match best {
+            Some((_, s, _)) if s > shared => {}
+            Some((_, s, _)) if s == shared => tied = true,
+            _ => {
+                best = Some((i, shared, specific));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(i, _, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<ValueKind> {
+        value_kinds(&RowView::new(text)).into_iter().collect()
+    }
+
+    #[test]
+    fn values_are_told_by_their_structure() {
+        use ValueKind::*;
+        assert!(kinds("Rafael Costa's mobile on file is +351 912 345 678.").contains(&Phone));
+        assert_eq!(
+            kinds("Siobhán Kelly's arranged overdraft is €500."),
+            [Money]
+        );
+        assert_eq!(kinds("The Kyoto trip budget is 3,000 USD."), [Money]);
+        assert_eq!(kinds("王磊的房贷月供是 8,600 元。"), [Money]);
+        assert_eq!(kinds("The flight leaves at 09:40."), [Time]);
+        assert_eq!(kinds("Η Σοφία κάνει μάθημα πιάνου στις 17:00."), [Time]);
+        assert_eq!(kinds("Lena's visit is on 14 June."), [Date]);
+        assert_eq!(kinds("The renewal is on 2026-10-01."), [Date]);
+        assert_eq!(kinds("The renewal is on 01/10/2026."), [Date]);
+        assert_eq!(kinds("Member number 1-84-22."), [Code]);
+        assert_eq!(kinds("他的生日是 3 月 5 日。"), [Date]);
+        assert_eq!(kinds("Metoprolol 50 mg once daily."), [Quantity]);
+        assert_eq!(kinds("The discount is 15%."), [Percent]);
+        assert!(kinds("Write to lena@example.org.").contains(&Email));
+        assert!(kinds("Noa Friedman is recovering from an appendectomy.").is_empty());
+        assert!(kinds("She has 3 children.").is_empty());
+    }
+
+    fn chosen(query: &str, new_text: &str, rows: &[&str]) -> Option<usize> {
+        let q = QueryShape::parse(query);
+        let h = QueryShape::parse(new_text);
+        let views: Vec<RowView<'_>> = rows.iter().map(|r| RowView::new(r)).collect();
+        let refs: Vec<&RowView<'_>> = views.iter().collect();
+        choose(&q, &h, &refs)
+    }
+
+    #[test]
+    fn the_new_value_kind_chooses_the_row_it_replaces() {
+        let rows = [
+            "Rafael Costa's customer number is PT-7781203.",
+            "Rafael Costa's mobile on file is +351 912 345 678.",
+            "Rafael Costa's branch is Avenida da Boavista, Porto.",
+        ];
+        let new = "Rafael Costa changed his contact phone number to +351 936 111 204.";
+        assert_eq!(
+            chosen("the number the bank texts Rafael on", new, &rows),
+            Some(1)
+        );
+        // An amount needs words in common: the Kyoto trip's budget, not the Seoul trip's.
+        let rows = [
+            "Hamid Karimi's travel budget for the Kyoto trip is 3,000 USD.",
+            "Hamid Karimi's Kyoto trip runs from 1 to 8 April.",
+            "Hamid Karimi's Seoul trip budget is 2,200 USD.",
+        ];
+        let new = "Hamid Karimi can spend up to 4,500 USD on the Kyoto trip.";
+        assert_eq!(chosen("Hamid's spending cap", new, &rows), Some(0));
+        // An amount sharing no word with the request is no evidence: "Kenta's salary" is not
+        // his rent.
+        let rows = ["Kenta pays 90,000 yen rent.", "Kenta lives in Osaka."];
+        let new = "Kenta earns 9,000,000 yen a year.";
+        assert_eq!(chosen("Kenta's salary", new, &rows), None);
+        // Two rows holding the kind, neither sharing more words: no choice.
+        let rows = [
+            "Mustafa takes metoprolol 50 mg once daily.",
+            "Mustafa takes apixaban 5 mg twice daily.",
+        ];
+        let new = "Mustafa's beta blocker was changed to bisoprolol 5 mg.";
+        assert_eq!(chosen("Mustafa's beta blocker", new, &rows), None);
+        // A lone row: only when it restates most of the new text.
+        let rows = ["Mali is booked on TG 676 from Bangkok to Tokyo Haneda on 1 April."];
+        let new = "Mali was moved to TG 682 from Bangkok to Tokyo Haneda on 1 April.";
+        assert_eq!(chosen("Mali's flight to Tokyo", new, &rows), Some(0));
+        let rows = ["Kenta's rent is 90,000 yen."];
+        let new = "Kenta's salary is 9,000,000 yen a year.";
+        assert_eq!(chosen("Kenta's salary", new, &rows), None);
+        // A new text without a value chooses nothing.
+        assert_eq!(
+            chosen("Rafael's branch", "Rafael Costa banks online now.", &rows),
+            None
+        );
+    }
+}
