@@ -272,6 +272,25 @@ fn supersede_of_one_clause_keeps_the_others() {
 }
 
 #[test]
+fn an_attribute_named_only_in_the_topic_is_erased_with_its_clause() {
+    // "The alarm code" is the sentence's topic; no other clause holds evidence, so the clause
+    // that states the code goes and the one about the bins stays.
+    let (t, s) = store_with(&[
+        "The alarm code is 8461 and the bins go out on Thursday night.",
+        "The recycling is collected every other Friday.",
+    ]);
+    s.purge(Target::query("the alarm code")).unwrap();
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("8461")), "{live:?}");
+    assert!(
+        live.iter().any(|t| t.contains("Thursday night")),
+        "{live:?}"
+    );
+    s.close().unwrap();
+    assert!(!common::file_contains_token(&t.path, b"8461"));
+}
+
+#[test]
 fn aliases_widen_purge_to_every_form() {
     let (_t, s) = store_with(&[
         "Robert Smith asked to be forgotten.",

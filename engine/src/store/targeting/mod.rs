@@ -841,6 +841,11 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
         return Vec::new();
     }
     let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
+    // The attribute named only in the sentence's topic: the clause that states it ("the alarm
+    // code" of "The alarm code is 8461 and the bins go out on Thursday").
+    if hit.is_empty() {
+        hit = s.topic_clauses.iter().copied().collect();
+    }
     if hit.is_empty()
         && let Some(h) = hint
     {

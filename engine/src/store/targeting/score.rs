@@ -595,6 +595,9 @@ pub(crate) struct RowScore {
     pub missing: Vec<String>,
     /// Clauses holding evidence other than the sentence subject.
     pub evidence_clauses: BTreeSet<usize>,
+    /// Clauses whose sentence topic holds attribute words of the query: the clause the
+    /// attribute is stated in when no other clause holds evidence.
+    pub topic_clauses: BTreeSet<usize>,
     /// True if the row's evidence clauses share the query's polarity.
     pub polarity_ok: bool,
     /// True if a matched name runs on into a capitalized word the query lacks ("New York" for
@@ -718,6 +721,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .map(|c| c.form)
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
+    // Clauses whose sentence topic holds an attribute word of the query ("the alarm code" in
+    // "The alarm code is 8461 and the bins go out on Thursday").
+    let mut topic_evidence: BTreeSet<usize> = BTreeSet::new();
     // Identifiers are attribute evidence: "Tom's 4821" is about the PIN.
     let mut attribute_units = q.typed.len() + q.codes.len();
     let mut attribute_hits = attribute_units - missing.len();
@@ -764,6 +770,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                         .any(|s| s == &c.form || keys::stem(s) == w.stem);
                 if !is_subject {
                     evidence.extend(row.clause_at(&c.span));
+                } else if in_topic && attribute && !q.in_name_run(wi) {
+                    topic_evidence.extend(row.clause_at(&c.span));
                 }
             }
             None => missing.push(w.stem.clone()),
@@ -1075,6 +1083,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         matched,
         missing,
         evidence_clauses: evidence,
+        topic_clauses: topic_evidence,
         polarity_ok,
         longer_name,
         inexact_reading,
