@@ -291,6 +291,34 @@ fn an_attribute_named_only_in_the_topic_is_erased_with_its_clause() {
 }
 
 #[test]
+fn dates_in_a_request_fix_or_bound_the_time_it_is_about() {
+    // A month the request fixes: rows about another month (or none) are not its subject.
+    let facts = [
+        "Lena Berg is on leave from 3 to 7 November.",
+        "Lena Berg's leave approver is Tom Hale.",
+    ];
+    let left = survivors_after_purge(&facts, "Lena Berg's December leave");
+    assert_eq!(left, facts);
+    let left = survivors_after_purge(&facts, "Lena Berg's November leave");
+    assert_eq!(left, [facts[1]]);
+    // A year that bounds a period: "before 2024" is the row that ends in 2023, not the one
+    // that starts in 2024, although only the latter writes "2024".
+    let facts = [
+        "Until 2023, Esther Klein's GP was Dr. Moshe Weiss.",
+        "From January 2024, Esther Klein's GP is Dr. Tal Amir.",
+        "Esther Klein has hypothyroidism.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let plan = s
+        .plan(
+            Operation::Release,
+            &Target::query("Esther Klein's GP before 2024"),
+        )
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+}
+
+#[test]
 fn aliases_widen_purge_to_every_form() {
     let (_t, s) = store_with(&[
         "Robert Smith asked to be forgotten.",

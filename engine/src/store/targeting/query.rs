@@ -149,6 +149,33 @@ pub(crate) struct CodeRun {
     pub digit_chunks: Vec<usize>,
     /// The code of the whole run, for explanations.
     pub display: String,
+    /// The run is a year bounding a period ("before 2024", "since 2019"): evidence where a
+    /// row holds it, never an identifier whose absence rules a row out (the row may state the
+    /// period with another year: "until 2023").
+    pub year: Option<YearBound>,
+}
+
+/// A year that bounds a period in a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct YearBound {
+    /// The year.
+    pub year: u32,
+    /// The bound word ("before", "until", "after", "since", "from", "prior", "pre").
+    pub word: &'static str,
+}
+
+impl YearBound {
+    /// True if a row stating `year` may be inside the bounded period: before 2024 is 2023 and
+    /// earlier, until 2023 includes 2023, after 2024 is 2025 and later, since and from include
+    /// their year.
+    pub fn admits(self, year: u32) -> bool {
+        match self.word {
+            "before" | "prior" | "pre" => year < self.year,
+            "until" | "till" => year <= self.year,
+            "after" => year > self.year,
+            _ => year >= self.year,
+        }
+    }
 }
 
 /// A parsed targeting query.
@@ -385,6 +412,7 @@ impl QueryShape {
                     subruns: vec![(i, j, concat(&chunks, i, j))],
                     digit_chunks: (i..j).collect(),
                     display: concat(&chunks, i, j),
+                    year: None,
                 });
             }
             i = j;
@@ -414,10 +442,24 @@ impl QueryShape {
             while last + 1 < end && glued(text, &chunks[last], &chunks[last + 1]) {
                 last += 1;
             }
+            let display = concat(&chunks, first, last + 1);
+            // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
+            // a period the row may state with another year.
+            let bound = (first > 0)
+                .then(|| chunks[first - 1].form.as_str())
+                .filter(|w| super::score::is_bound_word(w));
+            let year = bound
+                .filter(|_| first == last)
+                .and_then(|w| Some((w, super::score::year_of(&display)?)))
+                .and_then(|(w, year)| {
+                    let word = super::score::BOUND_WORDS.iter().find(|b| **b == w)?;
+                    Some(YearBound { year, word })
+                });
             codes.push(CodeRun {
                 subruns,
-                display: concat(&chunks, first, last + 1),
+                display,
                 digit_chunks,
+                year,
             });
         }
 
@@ -465,15 +507,22 @@ impl QueryShape {
             .iter()
             .zip(&self.marked)
             .map(|(run, &marked)| {
+                // Day and month names qualify a fact ("the address from before April"); unless
+                // the query marks them as a subject ("April's phone"), they are words.
+                let calendar = run
+                    .iter()
+                    .all(|&i| super::score::is_calendar(&self.words[i].stem));
                 marked
-                    || run.iter().any(|&i| {
-                        views
+                    || !calendar
+                        && run.iter().any(|&i| {
+                            views
+                                .iter()
+                                .any(|v| super::score::find_name(&self.words[i], v).is_some())
+                        })
+                    || !calendar
+                        && views
                             .iter()
-                            .any(|v| super::score::find_name(&self.words[i], v).is_some())
-                    })
-                    || views
-                        .iter()
-                        .any(|v| !super::score::japanese_run(self, run, v).0.is_empty())
+                            .any(|v| !super::score::japanese_run(self, run, v).0.is_empty())
             })
             .collect();
         let mut k = keep.iter();

@@ -74,6 +74,46 @@ pub(crate) fn is_calendar(w: &str) -> bool {
     NAMES.contains(&w)
 }
 
+/// Words that make the date after them the bound of a period ("before April", "since 2019").
+pub(crate) const BOUND_WORDS: &[&str] = &[
+    "before", "after", "until", "till", "since", "from", "prior", "pre",
+];
+
+/// True for a word of [`BOUND_WORDS`].
+pub(crate) fn is_bound_word(w: &str) -> bool {
+    BOUND_WORDS.contains(&w)
+}
+
+/// The year a chunk states: four digits from 1900 to 2099.
+pub(crate) fn year_of(form: &str) -> Option<u32> {
+    let year: u32 = form
+        .parse()
+        .ok()
+        .filter(|_| form.len() == 4 && form.bytes().all(|b| b.is_ascii_digit()))?;
+    (1900..2100).contains(&year).then_some(year)
+}
+
+/// The period a bounding year gives, for explanations ("before 2024").
+fn run_display_bound(run: &super::query::CodeRun) -> String {
+    match run.year {
+        Some(b) => format!("{} {}", b.word, b.year),
+        None => run.display.clone(),
+    }
+}
+
+/// True if the query word `w` is a day or month name written as one ("May", not the verb
+/// "may").
+fn is_date_word(w: &QWord) -> bool {
+    is_calendar(&w.stem) && (w.chunk.script != Script::Latin || w.chunk.capitalized)
+}
+
+/// True if the query word `w` (a date) follows a bound word ([`is_bound_word`]).
+fn bounds_a_period(text: &str, w: &QWord) -> bool {
+    canon::chunks(&text[..w.chunk.span.start])
+        .last()
+        .is_some_and(|c| is_bound_word(&c.form))
+}
+
 /// Characters that join the parts of one token ("api-gateway", "1.4.2", "/srv/data").
 const STRONG_JOINERS: &[char] = &['-', '.', '_', '/', ':', '+', '#'];
 
@@ -671,6 +711,14 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
     for run in &q.codes {
+        // A bounded period: the row's own years must fall inside it ("until 2023" for "before
+        // 2024", not "from 2024"); a row stating no year is not ruled out.
+        if let Some(bound) = run.year {
+            let years: Vec<u32> = row.chunks.iter().filter_map(|c| year_of(&c.form)).collect();
+            if !years.is_empty() && !years.iter().any(|&y| bound.admits(y)) && veto.is_none() {
+                veto = Some(format!("states no year {}", run_display_bound(run)));
+            }
+        }
         let mut covered: BTreeSet<usize> = BTreeSet::new();
         let mut spans = Vec::new();
         let mut found_runs: Vec<(usize, usize)> = Vec::new();
@@ -703,6 +751,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             for s in &spans {
                 evidence.extend(row.clause_at(s));
             }
+        } else if run.year.is_some() {
+            missing.push(run.display.clone());
         } else {
             identifiers_ok = false;
             missing.push(run.display.clone());
@@ -725,12 +775,24 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // "The alarm code is 8461 and the bins go out on Thursday").
     let mut topic_evidence: BTreeSet<usize> = BTreeSet::new();
     // Identifiers are attribute evidence: "Tom's 4821" is about the PIN.
-    let mut attribute_units = q.typed.len() + q.codes.len();
-    let mut attribute_hits = attribute_units - missing.len();
+    // A year bounding a period qualifies the attribute, as a day or month name does.
+    let bounded_years = q.codes.iter().filter(|c| c.year.is_some()).count();
+    let missing_bounded = q
+        .codes
+        .iter()
+        .filter(|c| c.year.is_some() && missing.contains(&c.display))
+        .count();
+    let mut attribute_units = q.typed.len() + q.codes.len() - bounded_years;
+    let mut attribute_hits = attribute_units - (missing.len() - missing_bounded);
     // Optional words the row holds join the units it is measured against.
     let mut optional_hits = 0usize;
     for (wi, w) in q.words.iter().enumerate() {
-        let attribute = !q.in_name_run(wi) && !super::query::is_request_word(&w.stem);
+        // Day and month names qualify the attribute ("the appointment in August"); alone they
+        // are no evidence of it.
+        let attribute = !q.in_name_run(wi)
+            && !super::query::is_request_word(&w.stem)
+            && !is_date_word(w)
+            && !is_bound_word(&w.stem);
         if w.optional {
             if find_word(w, row).is_some() || code_parts.contains(&w.pos) {
                 optional_hits += 1;
@@ -776,6 +838,25 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             }
             None => missing.push(w.stem.clone()),
         }
+    }
+
+    // The days and months the query fixes ("Karan's December leave"; not those that only
+    // bound a period: "the address from before April"): a row holding none of them is about
+    // another time. ("Sipho's Friday closing for the Sunday one" fixes either.)
+    let fixed_dates: Vec<usize> = (0..q.words.len())
+        .filter(|&i| is_date_word(&q.words[i]) && !bounds_a_period(&q.text, &q.words[i]))
+        .collect();
+    if veto.is_none()
+        && !fixed_dates.is_empty()
+        && fixed_dates
+            .iter()
+            .all(|&i| word_hit[i].is_none() && !code_parts.contains(&q.words[i].pos))
+    {
+        let days: Vec<&str> = fixed_dates
+            .iter()
+            .map(|&i| &q.text[q.words[i].chunk.span.clone()])
+            .collect();
+        veto = Some(format!("is not about {}", days.join(" or ")));
     }
 
     // A name the row writes in an abjad with another word division ("Abdullah" / عبد الله,
