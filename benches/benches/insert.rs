@@ -7,6 +7,11 @@
 //! (default 2000). The store uses the built-in hash embedder (384 dimensions), so the figure is
 //! the engine's write path, not the embedder's. `OUBLI_INSERT_DURABLE=0` opens the store with
 //! `durable(false)` (no fsync wait), which isolates the engine's own cost from the disk's.
+//!
+//! `OUBLI_INSERT_THREADS=1,4,8` (default 1) runs the one-row inserts from that many threads at
+//! once (the `OUBLI_INSERT_SINGLES` inserts split between them) and adds the total rate of
+//! inserts and the mean number of inserts one durable commit covered (the store's group commit,
+//! `Store::group_commit_stats`).
 
 mod support;
 
@@ -31,43 +36,73 @@ fn env_list(name: &str, default: &[usize]) -> Vec<usize> {
 fn main() {
     let sizes = env_list("OUBLI_INSERT_ROWS", &[10_000]);
     let singles = env_list("OUBLI_INSERT_SINGLES", &[2_000])[0];
+    let threads = env_list("OUBLI_INSERT_THREADS", &[1]);
     println!(
-        "| rows | one-row inserts | p50 ms | p95 ms | p99 ms | max ms | inserts over 10 ms | file bytes/row |"
+        "| rows | threads | one-row inserts | inserts/s | p50 ms | p95 ms | p99 ms | max ms | inserts over 10 ms | inserts per durable commit | file bytes/row |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in sizes {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("insert.oubli");
-        let durable = std::env::var("OUBLI_INSERT_DURABLE").map_or(true, |v| v != "0");
-        let opts = StoreOptions::default()
-            .embedder(Arc::new(HashEmbedder::new(384).unwrap()))
-            .deterministic_seed([7; 32])
-            .durable(durable);
-        let s = Store::create_with(&path, opts).unwrap();
-        let rows: Vec<Inscription> = (0..n as u64)
-            .map(|i| Inscription::new(memory_text(i)))
-            .collect();
-        for chunk in rows.chunks(5_000) {
-            s.inscribe_batch(chunk.to_vec()).unwrap();
+        for &t in &threads {
+            run(n, singles, t.max(1));
         }
-        let mut lat = Vec::with_capacity(singles);
-        for j in 0..singles as u64 {
-            let ins = Inscription::new(memory_text(n as u64 + j));
-            let t = Instant::now();
-            s.inscribe(ins).unwrap();
-            lat.push(t.elapsed());
-        }
-        let slow = lat.iter().filter(|d| d.as_millis() > 10).count();
-        lat.sort();
-        drop(s);
-        let bytes = std::fs::metadata(&path).unwrap().len();
-        println!(
-            "| {n} | {singles} | {:.2} | {:.2} | {:.2} | {:.2} | {slow} | {:.0} |",
-            pct(&lat, 0.5),
-            pct(&lat, 0.95),
-            pct(&lat, 0.99),
-            pct(&lat, 1.0),
-            bytes as f64 / (n + singles) as f64,
-        );
     }
+}
+
+fn run(n: usize, singles: usize, threads: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("insert.oubli");
+    let durable = std::env::var("OUBLI_INSERT_DURABLE").map_or(true, |v| v != "0");
+    let opts = StoreOptions::default()
+        .embedder(Arc::new(HashEmbedder::new(384).unwrap()))
+        .deterministic_seed([7; 32])
+        .durable(durable);
+    let s = Arc::new(Store::create_with(&path, opts).unwrap());
+    let rows: Vec<Inscription> = (0..n as u64)
+        .map(|i| Inscription::new(memory_text(i)))
+        .collect();
+    for chunk in rows.chunks(5_000) {
+        s.inscribe_batch(chunk.to_vec()).unwrap();
+    }
+    let stats_before = s.group_commit_stats();
+    let per_thread = singles / threads;
+    let start = Instant::now();
+    let handles: Vec<_> = (0..threads)
+        .map(|k| {
+            let s = s.clone();
+            std::thread::spawn(move || {
+                let mut lat = Vec::with_capacity(per_thread);
+                for j in 0..per_thread {
+                    let i = (n + k * per_thread + j) as u64;
+                    let ins = Inscription::new(memory_text(i));
+                    let t = Instant::now();
+                    s.inscribe(ins).unwrap();
+                    lat.push(t.elapsed());
+                }
+                lat
+            })
+        })
+        .collect();
+    let mut lat: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    let wall = start.elapsed();
+    let stats = s.group_commit_stats();
+    let groups = stats.groups - stats_before.groups;
+    let writes = stats.writes - stats_before.writes;
+    let slow = lat.iter().filter(|d| d.as_millis() > 10).count();
+    lat.sort();
+    drop(s);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    let done = lat.len();
+    println!(
+        "| {n} | {threads} | {done} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {slow} | {:.2} | {:.0} |",
+        done as f64 / wall.as_secs_f64(),
+        pct(&lat, 0.5),
+        pct(&lat, 0.95),
+        pct(&lat, 0.99),
+        pct(&lat, 1.0),
+        writes as f64 / groups.max(1) as f64,
+        bytes as f64 / (n + done) as f64,
+    );
 }

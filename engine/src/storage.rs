@@ -111,6 +111,11 @@ pub mod meta {
     /// without copying the file; without it, the scrub compacts the file once (a store written
     /// before the vendored redb, see `vendor/redb/OUBLI-PATCH.md`).
     pub const FREE_PAGES_ZEROED: &str = "free_pages_zeroed";
+    /// Present (empty) when a purge removed a natural key from the `keys` table since the last
+    /// scrub. A B-tree keeps copies of keys as separators in live branch pages, which zeroing
+    /// freed pages does not reach: the next scrub rebuilds the `keys` table into fresh pages
+    /// (freeing, hence zeroing, every old one) and clears this.
+    pub const KEYS_REBUILD_DUE: &str = "keys_rebuild_due";
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.

@@ -211,3 +211,41 @@ fn a_batch_that_fails_midway_writes_nothing() {
     let s = Store::open_with(&t.path, batch_opts()).unwrap();
     assert_eq!(s.list(&Default::default()).unwrap().len(), listed + 699);
 }
+
+#[test]
+fn writers_on_several_threads_leave_the_log_of_the_same_writes_made_one_by_one() {
+    // Eight threads inscribe at once, so concurrent calls share durable commits (group commit);
+    // the rows' ids give the order the store committed them in. The same inscriptions made one by
+    // one in that order must give the same log, event for event, and the same head.
+    let (a, b) = (temp(), temp());
+    let sa = Arc::new(Store::create_with(&a.path, opts()).unwrap());
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            let s = sa.clone();
+            std::thread::spawn(move || {
+                rows(t * 25, 25)
+                    .into_iter()
+                    .map(|ins| {
+                        let text = ins.text.clone();
+                        (s.inscribe(ins).unwrap(), text)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut written: Vec<(u64, String)> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    written.sort();
+    let stats = sa.group_commit_stats();
+    assert_eq!(stats.writes, 200);
+    assert!(stats.groups <= 200);
+    let sb = Store::create_with(&b.path, opts()).unwrap();
+    for (id, text) in &written {
+        assert_eq!(sb.inscribe(Inscription::new(text.clone())).unwrap(), *id);
+    }
+    assert_eq!(sa.head().unwrap(), sb.head().unwrap());
+    assert_eq!(sa.verify_log(None).unwrap(), sb.verify_log(None).unwrap());
+    assert_eq!(results(&sa, QUERIES), results(&sb, QUERIES));
+}

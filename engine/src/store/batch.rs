@@ -78,6 +78,18 @@ impl Inner {
         ann_threshold: usize,
         f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
     ) -> Result<R> {
+        self.write_with(now, ann_threshold, self.durable, f)
+    }
+
+    /// [`Inner::write`], waiting for the disk at commit only if `durable` (the group commit
+    /// commits all but the last write of a group without waiting, see `store::group`).
+    pub(crate) fn write_with<R>(
+        &mut self,
+        now: Millis,
+        ann_threshold: usize,
+        durable: bool,
+        f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
+    ) -> Result<R> {
         if !self.db.is_writable() {
             return Err(Error::ReadOnly);
         }
@@ -86,7 +98,7 @@ impl Inner {
         }
         let db = self.db.clone();
         let mut tx = db.begin_write()?;
-        if !self.durable {
+        if !durable {
             tx.set_durability(redb::Durability::None)?;
         }
         let mut batch = Batch {
@@ -131,6 +143,16 @@ impl Inner {
 }
 
 impl Inner {
+    /// Makes every commit so far durable: an empty write transaction committed durably (with
+    /// the text index files staged since, if any).
+    pub(crate) fn sync(&mut self) -> Result<()> {
+        let tx = self.db.begin_write()?;
+        let staged = self.text.stage_into(&tx)?;
+        tx.commit()?;
+        self.text.committed(staged);
+        Ok(())
+    }
+
     /// Applies staged index updates after a commit. A text-index failure here does not lose
     /// anything: the rows are committed, and the index catches up from the log before the next
     /// write or on the next open.
@@ -485,11 +507,11 @@ impl Batch<'_> {
                 .open_table(KEYS)?
                 .remove((row.namespace.as_str(), key.as_str()))?;
             // A B-tree keeps copies of its keys as separators in live branch pages, which
-            // zeroing freed pages does not reach: the next scrub compacts the file instead, so
-            // the erased key leaves it too (see `meta::FREE_PAGES_ZEROED`).
+            // zeroing freed pages does not reach: the next scrub rebuilds the keys table, so the
+            // erased key leaves the file too (see `meta::KEYS_REBUILD_DUE`).
             self.tx
                 .open_table(META)?
-                .remove(storage::meta::FREE_PAGES_ZEROED)?;
+                .insert(storage::meta::KEYS_REBUILD_DUE, [].as_slice())?;
         }
         self.forget_derivation_records(row.id)?;
         row.text = None;

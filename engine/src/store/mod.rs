@@ -14,6 +14,7 @@ mod compact;
 mod decay;
 mod diagnostics;
 mod forget_user;
+mod group;
 mod history;
 mod integrity;
 mod ops;
@@ -42,6 +43,7 @@ pub use compact::{
 };
 pub use decay::{DecayPolicy, SweepReport};
 pub use diagnostics::{SpaceReport, TableSpace, VectorProbe};
+pub use group::GroupCommitStats;
 pub use history::{AsOf, History, LogReport};
 pub use ops::{Operation, Plan, Superseded};
 pub use provenance::{DerivedCheck, DerivedRow};
@@ -70,6 +72,8 @@ pub struct Store {
     path: PathBuf,
     opts: StoreOptions,
     inner: RwLock<Option<Inner>>,
+    /// Concurrent inscriptions waiting to share one durable commit (see `group`).
+    group: group::GroupCommit,
 }
 
 impl std::fmt::Debug for Store {
@@ -270,6 +274,7 @@ impl Store {
             path: PathBuf::new(),
             opts,
             inner: RwLock::new(Some(inner)),
+            group: Default::default(),
         })
     }
 
@@ -318,6 +323,7 @@ impl Store {
             path,
             opts,
             inner: RwLock::new(Some(inner)),
+            group: Default::default(),
         };
         if writable {
             store.complete_purges()?;

@@ -88,11 +88,9 @@ impl Store {
     #[tracing::instrument(name = "oubli::Store::inscribe", level = "debug", skip_all)]
     pub fn inscribe(&self, ins: Inscription) -> Result<RowId> {
         let (ins, v) = self.prepare(ins)?;
-        self.write(|b| {
-            b.inscribe_rows(vec![(ins, v)])?
-                .pop()
-                .ok_or_else(|| Error::Corrupt("an inscription wrote no row".into()))
-        })
+        self.inscribe_grouped(vec![(ins, v)])?
+            .pop()
+            .ok_or_else(|| Error::Corrupt("an inscription wrote no row".into()))
     }
 
     /// Inscribes many rows in one transaction (one event per row). All or nothing: if any
@@ -131,7 +129,7 @@ impl Store {
                     .ok_or_else(|| Error::Embedder("the embedder returned too few vectors".into()))
             })
             .collect::<Result<Vec<_>>>()?;
-        self.write(|b| b.inscribe_rows(rows))
+        self.inscribe_grouped(rows)
     }
 
     /// Inscribes under a natural key: supersedes the live row holding the key if there is one,

@@ -271,7 +271,39 @@ pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
     } else if kind == ScrubKind::Compact || b.inner.vectors.has_snapshot() {
         b.inner.vectors.drop_snapshot(tx)?;
     }
+    rebuild_keys_if_due(tx)?;
     b.event(EventKind::Scrub, "*", vec![], vec![])
+}
+
+/// Rebuilds the `keys` table into fresh pages when a purge removed a key since the last scrub
+/// ([`meta::KEYS_REBUILD_DUE`]): a removed key can survive as a separator in a live branch page,
+/// which no freed-page zeroing reaches. Deleting the table frees every one of its pages (the
+/// vendored redb zeroes them at the scrub's freeing commit), and the live keys are inserted
+/// again in order, so every separator of the new tree is a live key. Costs one insert per live
+/// key, not a copy of the file.
+fn rebuild_keys_if_due(tx: &redb::WriteTransaction) -> Result<()> {
+    let due = tx.open_table(META)?.get(meta::KEYS_REBUILD_DUE)?.is_some();
+    if !due {
+        return Ok(());
+    }
+    let mut live: Vec<(String, String, u64)> = Vec::new();
+    {
+        let keys = tx.open_table(storage::KEYS)?;
+        for e in keys.iter()? {
+            let (k, v) = e?;
+            let (ns, key) = k.value();
+            live.push((ns.to_owned(), key.to_owned(), v.value()));
+        }
+    }
+    tx.delete_table(storage::KEYS)?;
+    {
+        let mut keys = tx.open_table(storage::KEYS)?;
+        for (ns, key, id) in &live {
+            keys.insert((ns.as_str(), key.as_str()), id)?;
+        }
+    }
+    tx.open_table(META)?.remove(meta::KEYS_REBUILD_DUE)?;
+    Ok(())
 }
 
 /// Rebuilds the text index from the remaining rows into one segment without deleted documents.
