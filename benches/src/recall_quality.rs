@@ -153,33 +153,48 @@ pub fn evaluate(sets: &[QSet], embedder: Arc<dyn Embedder>) -> Result<Vec<LegSco
         .collect())
 }
 
-/// One query's fused candidates with both legs' calibrated scores, for analysing fusion rules
-/// offline (`oubli-bench recall-quality --candidates-out FILE`).
+/// One query's candidates with both legs' calibrated scores, for analysing fusion rules offline
+/// (`oubli-bench recall-quality --candidates-out FILE`).
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryCandidates {
+    /// The query text.
+    pub query: String,
     /// Dataset ids of the relevant rows.
     pub relevant: Vec<String>,
-    /// Every candidate either leg returned for k = 50, best fused first.
+    /// Every row either leg ranks within its first [`CANDIDATE_DEPTH`] (each leg ranking every
+    /// row of the set), in the order of the default recall.
     pub candidates: Vec<Candidate>,
 }
+
+/// How deep into each leg's ranking [`candidates`] reports rows.
+pub const CANDIDATE_DEPTH: usize = 100;
 
 /// A candidate row of one query (see [`QueryCandidates`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct Candidate {
     /// Dataset id of the row.
     pub id: String,
-    /// Calibrated lexical score in [0, 1].
+    /// The store's id of the row (recall breaks score ties by the higher id).
+    pub row: u64,
+    /// Calibrated lexical score in [0, 1] (0 when BM25 did not match the row).
     pub lexical: f64,
+    /// Lexical coverage in [0, 1] (the share of the query's IDF mass the row's terms hold).
+    pub coverage: f64,
     /// Calibrated semantic score in [0, 1].
     pub semantic: f64,
-    /// Rank in the BM25 leg, if it returned the row.
+    /// Rank in the BM25 leg over the whole set, if BM25 matched the row.
     pub bm25_rank: Option<usize>,
-    /// Rank in the vector leg, if it returned the row.
+    /// Rank in the vector leg over the whole set.
     pub vector_rank: Option<usize>,
+    /// The default recall's relevance for the row (computed with every row in both legs'
+    /// pools, so it can differ from a k = 10 recall's for rows outside its pools).
+    pub relevance: f64,
 }
 
-/// Recalls every query of `sets` with k = 50 and returns the candidates with both legs'
-/// calibrated scores.
+/// Recalls every query of `sets` with every row in both legs' candidate pools and returns the
+/// rows either leg ranks within [`CANDIDATE_DEPTH`], with both legs' calibrated scores and
+/// ranks. A k = 10 recall's pools are each leg's first 50 rows (`max(4k, 50)`), which the
+/// ranks let an analysis rebuild.
 pub fn candidates(
     sets: &[QSet],
     embedder: Arc<dyn Embedder>,
@@ -189,23 +204,30 @@ pub fn candidates(
     for (si, set) in sets.iter().enumerate() {
         let (store, by_row) =
             load_set(&dir.path().join(format!("set-{si}.oubli")), set, &embedder)?;
+        let all = set.rows.len().clamp(1, 10_000);
         for q in set.queries.iter().filter(|q| !q.relevant.is_empty()) {
             let hits = store
-                .recall(&RecallQuery::new(&q.text).k(50))
+                .recall(&RecallQuery::new(&q.text).k(all))
                 .map_err(|e| e.to_string())?;
+            let within = |r: Option<usize>| r.is_some_and(|r| r <= CANDIDATE_DEPTH);
             let candidates = hits
                 .iter()
+                .filter(|h| within(h.explain.bm25_rank) || within(h.explain.vector_rank))
                 .filter_map(|h| {
                     Some(Candidate {
                         id: by_row.get(&h.row.id)?.to_string(),
+                        row: h.row.id,
                         lexical: h.explain.lexical,
+                        coverage: h.explain.coverage,
                         semantic: h.explain.semantic,
                         bm25_rank: h.explain.bm25_rank,
                         vector_rank: h.explain.vector_rank,
+                        relevance: h.explain.relevance,
                     })
                 })
                 .collect();
             out.push(QueryCandidates {
+                query: q.text.clone(),
                 relevant: q.relevant.clone(),
                 candidates,
             });

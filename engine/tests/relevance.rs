@@ -107,3 +107,95 @@ fn a_store_made_with_the_hash_embedder_reopens_with_it() {
     let s = Store::create(dir.path().join("n.oubli")).unwrap();
     assert!(s.embedder().id().starts_with("oubli-minilm-static-v1-256:"));
 }
+
+/// Words the generated stores below draw their rows from: people, topics and fillers.
+const WORDS: &[&str] = &[
+    "ana", "marco", "jonas", "priya", "dog", "cat", "lisbon", "berlin", "peanuts", "guitar",
+    "password", "budget", "meeting", "friday", "garden", "tomatoes", "train", "invoice", "dentist",
+    "coffee",
+];
+
+fn generated_store(rows: &[Vec<usize>]) -> Store {
+    let s = Store::in_memory(StoreOptions::default().deterministic_seed([3; 32])).unwrap();
+    let texts: Vec<Inscription> = rows
+        .iter()
+        .map(|r| {
+            let words: Vec<&str> = r.iter().map(|i| WORDS[*i]).collect();
+            Inscription::new(words.join(" "))
+        })
+        .collect();
+    s.inscribe_batch(texts).unwrap();
+    s
+}
+
+#[test]
+fn hybrid_relevance_weighs_coverage_and_semantic_equally() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(&dir);
+    let hits = s
+        .recall(&RecallQuery::new("Jonas allergic peanuts shellfish"))
+        .unwrap();
+    let e = &hits[0].explain;
+    assert!(hits[0].row.text.as_deref().unwrap().contains("peanuts"));
+    // "shellfish" is in no row: the row holds three of four terms, less than the whole query.
+    assert!(e.coverage > 0.5 && e.coverage < 1.0, "{}", e.coverage);
+    for h in &hits {
+        let e = &h.explain;
+        assert!((0.0..=1.0).contains(&e.coverage));
+        let want = oubli::LEXICAL_WEIGHT * e.coverage + (1.0 - oubli::LEXICAL_WEIGHT) * e.semantic;
+        assert!((e.relevance - want).abs() < 1e-12, "{e:?}");
+        // Rows only the vector leg returned count no lexical evidence.
+        if e.bm25_rank.is_none() {
+            assert_eq!(e.coverage, 0.0);
+        }
+    }
+    // A row holding every query term covers it entirely.
+    let hits = s.recall(&RecallQuery::new("Marco Lisbon")).unwrap();
+    assert_eq!(hits[0].explain.coverage, 1.0);
+    assert!(hits[0].row.text.as_deref().unwrap().contains("Lisbon"));
+    // A lexical-only recall keeps BM25's calibrated score.
+    for h in s
+        .recall(&RecallQuery::new("Marco Lisbon").legs(Legs::Lexical))
+        .unwrap()
+    {
+        assert_eq!(h.score, h.explain.lexical * h.explain.depth_weight);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// The fused order never puts a row below one it is at least as good as on both kinds of
+    /// evidence the fusion weighs (so a row first on both coverage and semantic is first), and
+    /// a query none of whose words is in any row ranks exactly as the vector leg alone.
+    #[test]
+    fn fusion_respects_both_legs(
+        rows in proptest::collection::vec(
+            proptest::collection::vec(0..WORDS.len(), 1..6), 2..24),
+        query in proptest::collection::vec(0..WORDS.len(), 1..4),
+    ) {
+        let s = generated_store(&rows);
+        let q: Vec<&str> = query.iter().map(|i| WORDS[*i]).collect();
+        let hits = s.recall(&RecallQuery::new(q.join(" ")).k(50)).unwrap();
+        for (i, a) in hits.iter().enumerate() {
+            for b in &hits[i + 1..] {
+                let (ea, eb) = (&a.explain, &b.explain);
+                let dominated = eb.coverage >= ea.coverage
+                    && eb.semantic >= ea.semantic
+                    && (eb.coverage > ea.coverage || eb.semantic > ea.semantic);
+                proptest::prop_assert!(!dominated, "{ea:?} above {eb:?}");
+            }
+        }
+        // Words in no row: the lexical leg finds nothing, and the fusion ranks as the vector
+        // leg alone (its scores stay weighted: no row holds any of the query's information).
+        let absent = "zebrafish quokka axolotl";
+        let fused = s.recall(&RecallQuery::new(absent).k(50)).unwrap();
+        let vector = s.recall(&RecallQuery::new(absent).k(50).legs(Legs::Vector)).unwrap();
+        let ids = |h: &[oubli::Hit]| h.iter().map(|h| h.row.id).collect::<Vec<_>>();
+        proptest::prop_assert_eq!(ids(&fused), ids(&vector));
+        for (f, v) in fused.iter().zip(&vector) {
+            proptest::prop_assert_eq!(f.explain.coverage, 0.0);
+            proptest::prop_assert_eq!(f.score, (1.0 - oubli::LEXICAL_WEIGHT) * v.score);
+        }
+    }
+}

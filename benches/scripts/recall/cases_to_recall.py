@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns conformance case files into a recall-quality dataset.
 
-Usage: cases_to_recall.py OUT.jsonl CASES.jsonl [CASES.jsonl ...]
+Usage: cases_to_recall.py [--shuffle SEED] OUT.jsonl CASES.jsonl [CASES.jsonl ...]
 
 Each case file becomes one set (one store): its rows are the `setup_facts` of every case in the
 file (so each query competes with every other case's facts), and each case's `final_query` is a
@@ -10,10 +10,16 @@ strings (case-insensitive). Mutations are not applied: this scores recall of the
 written, not forgetting. Cases whose expected strings are in no setup fact (a value that only a
 supersede brings) give no query.
 
+Case files tend to list a case's answer after its distractors, and recall breaks score ties in
+favour of the newer row, so the file order helps whichever ranking ties most (BM25 alone).
+`--shuffle SEED` inscribes each set's rows in a seeded random order instead, which takes that
+help away from every ranking alike.
+
 The output is the `{rows, queries}` JSONL that `oubli-bench recall-quality --data` scores.
 """
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -37,13 +43,21 @@ def convert(path: Path) -> dict:
 
 
 def main() -> int:
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    shuffle = None
+    if args[:1] == ["--shuffle"] and len(args) > 1:
+        shuffle = random.Random(int(args[1]))
+        args = args[2:]
+    if len(args) < 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    out = Path(sys.argv[1])
+    out = Path(args[0])
     with out.open("w", encoding="utf-8") as f:
-        for name in sys.argv[2:]:
-            f.write(json.dumps(convert(Path(name)), ensure_ascii=False) + "\n")
+        for name in args[1:]:
+            data = convert(Path(name))
+            if shuffle is not None:
+                shuffle.shuffle(data["rows"])
+            f.write(json.dumps(data, ensure_ascii=False) + "\n")
     return 0
 
 

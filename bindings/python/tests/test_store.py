@@ -406,6 +406,7 @@ def test_recall_returns_hits_with_every_attribute(store: oubli.Store) -> None:
     assert h.score > 0 and h.row.id == rid
     e = h.explain
     assert e["bm25_rank"] == 1 and e["vector_rank"] >= 1 and e["depth_weight"] == 1.0
+    assert e["coverage"] == 1.0  # the row holds every term of the query
     assert "TXN-88213" in repr(h)
 
 

@@ -752,10 +752,11 @@ fn run(cli: Cli) -> Result<()> {
                     if explain {
                         let e = &h.explain;
                         outln!(
-                            "        bm25 rank {} score {} -> {:.3} | vector rank {} sim {} -> {:.3} | relevance {:.3} x depth {:.3}",
+                            "        bm25 rank {} score {} -> {:.3} coverage {:.3} | vector rank {} sim {} -> {:.3} | relevance {:.3} x depth {:.3}",
                             opt(e.bm25_rank),
                             opt(e.bm25_score.map(|v| format!("{v:.4}"))),
                             e.lexical,
+                            e.coverage,
                             opt(e.vector_rank),
                             opt(e.vector_score.map(|v| format!("{v:.4}"))),
                             e.semantic,

@@ -543,6 +543,26 @@ impl TextIndex {
         out
     }
 
+    /// Which of `terms` (analyzed terms, as [`Self::analyze`] gives them) `text` holds once
+    /// analyzed: one flag per term, in order. Stops reading `text` once it has found them all.
+    pub fn holds_terms(&self, text: &str, terms: &[&str]) -> Vec<bool> {
+        let mut held = vec![false; terms.len()];
+        let mut missing = terms.len();
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(text);
+        while missing > 0
+            && let Some(tok) = stream.next()
+        {
+            for (i, t) in terms.iter().enumerate() {
+                if !held[i] && *t == tok.text {
+                    held[i] = true;
+                    missing -= 1;
+                }
+            }
+        }
+        held
+    }
+
     /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
         let terms = self.analyze(text);
@@ -555,18 +575,24 @@ impl TextIndex {
     /// gives the share of the query's information the row matches; 0 when the query has no
     /// term.
     pub fn full_match_score(&self, text: &str) -> Result<f32> {
+        // A row with a term once at average length scores idf * (k1 + 1) / (1 + k1) = idf.
+        Ok(self.term_idfs(text)?.iter().map(|(_, idf)| idf).sum())
+    }
+
+    /// The analyzed terms of `text` (as [`Self::analyze`] gives them) with their IDFs, as
+    /// tantivy's BM25 computes them over the indexed rows: `ln(1 + (N - n + 0.5) / (n + 0.5))`
+    /// for a term in `n` of `N` rows, so a term in no row gets the highest IDF.
+    pub fn term_idfs(&self, text: &str) -> Result<Vec<(String, f32)>> {
         let terms = self.analyze(text);
         let searcher = self.reader.searcher();
         let stats = self.stats(&searcher);
         let n = (searcher.num_docs() + self.tail.len() as u64) as f32;
-        let mut total = 0f32;
-        for t in &terms {
-            let df = stats.doc_freq(&Term::from_field_text(self.f_text, t))? as f32;
-            // tantivy's IDF: ln(1 + (N - n + 0.5) / (n + 0.5)).
-            total += (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let mut out = Vec::with_capacity(terms.len());
+        for t in terms {
+            let df = stats.doc_freq(&Term::from_field_text(self.f_text, &t))? as f32;
+            out.push((t, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()));
         }
-        // A row with a term once at average length scores idf * (k1 + 1) / (1 + k1) = idf.
-        Ok(total)
+        Ok(out)
     }
 
     /// Top `limit` rows sharing match keys with `keys` (see [`super::keys`]), best first.

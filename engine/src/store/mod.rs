@@ -14,6 +14,7 @@ mod compact;
 mod decay;
 mod diagnostics;
 mod forget_user;
+mod fusion;
 mod group;
 mod history;
 mod integrity;

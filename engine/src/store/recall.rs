@@ -7,10 +7,12 @@
 //! - lexical: the row's BM25 score divided by the score of a row holding every query term once
 //!   at average length ([`crate::index::text::TextIndex::full_match_score`]), capped at 1, so it
 //!   is the share of the query's information (IDF mass) the row matches;
+//! - coverage: for rows the BM25 leg returned, the share of the query's IDF mass carried by the
+//!   query terms the row contains (the lexical evidence fusion weighs, see [`super::fusion`]);
 //! - semantic: the cosine mapped linearly from the embedder's
 //!   [`crate::Embedder::similarity_range`] `(unrelated, match)` onto [0, 1], clipped;
-//! - relevance = [`LEXICAL_WEIGHT`] x lexical + (1 - [`LEXICAL_WEIGHT`]) x semantic when both
-//!   legs run, the one leg's score otherwise;
+//! - relevance = [`LEXICAL_WEIGHT`] x coverage + (1 - [`LEXICAL_WEIGHT`]) x semantic when both
+//!   legs run, the one leg's calibrated score otherwise;
 //! - score = relevance x the depth weight. Ties go to the newer row.
 //!
 //! A query about nothing in the store matches no informative term and sits near unrelated
@@ -22,6 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
+use super::fusion::{self, Fusion};
 use super::history::AsOf;
 use super::{Inner, Store};
 use crate::depth::Depth;
@@ -31,9 +34,10 @@ use crate::metadata::{Condition, Filter, Op, Scalar};
 use crate::row::{Kind, Millis, Row, RowId, validate_field};
 use crate::storage::{self, ROWS};
 
-/// Weight of the lexical leg's calibrated score when both legs run; the semantic leg has the
-/// rest. Equal weights by rule (no leg is favoured without evidence); `docs/recall.md` reports
-/// recall@10 for each leg and for the fusion.
+/// Weight of the lexical evidence (a row's coverage of the query, [`Explain::coverage`]) when
+/// both legs run; the semantic leg has the rest. Equal weights by rule (no leg is favoured
+/// without evidence; fitted to no dataset); `docs/recall.md` reports recall@1/5/10 of each leg
+/// and of the fusion.
 pub const LEXICAL_WEIGHT: f64 = 0.5;
 /// Default [`RecallQuery::min_score`]: no threshold, recall returns its `k` best rows.
 pub const DEFAULT_MIN_SCORE: f64 = 0.0;
@@ -183,13 +187,21 @@ pub struct Explain {
     pub vector_rank: Option<usize>,
     /// Cosine similarity (also computed for rows only the BM25 leg found).
     pub vector_score: Option<f32>,
-    /// Calibrated lexical score in [0, 1] (0 when the BM25 leg did not return the row).
+    /// Calibrated BM25 score in [0, 1] (0 when the BM25 leg did not return the row): the
+    /// row's BM25 score over that of a row holding every query term once at average length.
+    /// The score of a lexical-only recall.
     #[serde(default)]
     pub lexical: f64,
+    /// Lexical coverage in [0, 1]: the share of the query's information (the IDF mass of its
+    /// analyzed terms) carried by the terms the row contains (0 when the BM25 leg did not
+    /// return the row).
+    #[serde(default)]
+    pub coverage: f64,
     /// Calibrated semantic score in [0, 1].
     #[serde(default)]
     pub semantic: f64,
-    /// The fused relevance in [0, 1], before depth weighting.
+    /// The fused relevance in [0, 1], before depth weighting: [`LEXICAL_WEIGHT`] x `coverage`
+    /// + (1 - [`LEXICAL_WEIGHT`]) x `semantic` when both legs ran, else the one leg's score.
     #[serde(default)]
     pub relevance: f64,
     /// The depth factor applied.
@@ -503,11 +515,13 @@ impl Inner {
                     limit = (limit * 4).min(total.max(limit + 1));
                 }
             };
-        let full_match = if q.legs == Legs::Vector {
-            0.0
+        let idfs = if q.legs == Legs::Vector {
+            Vec::new()
         } else {
-            self.text.full_match_score(&q.text)?
+            self.text.term_idfs(&q.text)?
         };
+        let full_match: f32 = idfs.iter().map(|(_, idf)| idf).sum();
+        let query_terms: Vec<&str> = idfs.iter().map(|(t, _)| t.as_str()).collect();
         let lexical = if q.legs == Legs::Vector || full_match <= 0.0 {
             Vec::new()
         } else {
@@ -532,6 +546,12 @@ impl Inner {
             e.bm25_rank = Some(rank + 1);
             e.bm25_score = Some(*s);
             e.lexical = (*s as f64 / full_match as f64).clamp(0.0, 1.0);
+            if let Some(Some((row, _))) = rows.get(id) {
+                let held = self
+                    .text
+                    .holds_terms(row.text.as_deref().unwrap_or(""), &query_terms);
+                e.coverage = fusion::coverage(&idfs, &held);
+            }
         }
         for (rank, (id, s)) in vector.iter().enumerate() {
             let e = explain.entry(*id).or_default();
@@ -539,11 +559,7 @@ impl Inner {
             e.vector_score = Some(*s);
         }
         let lexical_ran = !lexical.is_empty() || (q.legs != Legs::Vector && full_match > 0.0);
-        let weights = match (lexical_ran, qv.is_some()) {
-            (true, true) => (LEXICAL_WEIGHT, 1.0 - LEXICAL_WEIGHT),
-            (true, false) => (1.0, 0.0),
-            (false, _) => (0.0, 1.0),
-        };
+        let fusion = Fusion::of(lexical_ran, qv.is_some());
         for (id, e) in explain.iter_mut() {
             if let Some(v) = qv {
                 if e.vector_score.is_none()
@@ -553,7 +569,7 @@ impl Inner {
                 }
                 e.semantic = e.vector_score.map_or(0.0, semantic);
             }
-            e.relevance = weights.0 * e.lexical + weights.1 * e.semantic;
+            e.relevance = fusion.relevance(e);
         }
         let mut hits: Vec<Hit> = explain
             .into_iter()

@@ -191,7 +191,8 @@ impl PyHit {
         self.row.get().state
     }
     /// Ranks and raw scores per leg (`bm25_rank`, `bm25_score`, `vector_rank`,
-    /// `vector_score`), the calibrated leg scores `lexical` and `semantic` in [0, 1], the fused
+    /// `vector_score`), the calibrated leg scores `lexical` and `semantic` in [0, 1], the
+    /// lexical `coverage` (share of the query's IDF mass the row holds) in [0, 1], the fused
     /// `relevance`, and `depth_weight` (score = relevance x depth_weight).
     #[getter]
     fn explain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -202,6 +203,7 @@ impl PyHit {
         d.set_item("vector_rank", e.vector_rank)?;
         d.set_item("vector_score", e.vector_score)?;
         d.set_item("lexical", e.lexical)?;
+        d.set_item("coverage", e.coverage)?;
         d.set_item("semantic", e.semantic)?;
         d.set_item("relevance", e.relevance)?;
         d.set_item("depth_weight", e.depth_weight)?;
