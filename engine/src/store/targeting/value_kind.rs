@@ -97,13 +97,14 @@ const CURRENCY_WORDS: &[&str] = &[
 /// Korean: year, month, day), after folding.
 const DATE_MARKS: &[char] = &['年', '月', '日', '号', '년', '월', '일'];
 
-/// Units written after a number, besides currencies (folded forms).
+/// Units written after a number, besides currencies (folded forms). Not "in" (inches), which
+/// is far more often the preposition ("room 3 in building B").
 fn is_unit(w: &str) -> bool {
     const UNITS: &[&str] = &[
-        "mg", "g", "kg", "mcg", "ml", "l", "cl", "km", "m", "cm", "mm", "mi", "ft", "in", "lb",
-        "lbs", "oz", "gb", "mb", "tb", "kb", "kw", "kwh", "w", "v", "hz", "mhz", "ghz", "mph",
-        "kmh", "iu", "units", "tablets", "pills", "doses", "sqm", "m2", "hours", "hrs", "h",
-        "minutes", "min", "mins", "days", "weeks", "months", "years", "nights",
+        "mg", "g", "kg", "mcg", "ml", "l", "cl", "km", "m", "cm", "mm", "mi", "ft", "lb", "lbs",
+        "oz", "gb", "mb", "tb", "kb", "kw", "kwh", "w", "v", "hz", "mhz", "ghz", "mph", "kmh",
+        "iu", "units", "tablets", "pills", "doses", "sqm", "m2", "hours", "hrs", "h", "minutes",
+        "min", "mins", "days", "weeks", "months", "years", "nights",
     ];
     UNITS.contains(&w)
 }
@@ -340,6 +341,7 @@ mod tests {
         assert!(kinds("Write to lena@example.org.").contains(&Email));
         assert!(kinds("Noa Friedman is recovering from an appendectomy.").is_empty());
         assert!(kinds("She has 3 children.").is_empty());
+        assert!(kinds("The spare key is in room 3 in building B.").is_empty());
     }
 
     fn chosen(query: &str, new_text: &str, rows: &[&str]) -> Option<usize> {
