@@ -307,6 +307,8 @@ fn dates_in_a_request_fix_or_bound_the_time_it_is_about() {
         "Until 2023, Esther Klein's GP was Dr. Moshe Weiss.",
         "From January 2024, Esther Klein's GP is Dr. Tal Amir.",
         "Esther Klein has hypothyroidism.",
+        // No year at all: not known to be about the period, so not released.
+        "Esther Klein's GP practice is in Haifa.",
     ];
     let (_t, s) = store_with(&facts);
     let plan = s

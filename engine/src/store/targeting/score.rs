@@ -712,10 +712,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     }
     for run in &q.codes {
         // A bounded period: the row's own years must fall inside it ("until 2023" for "before
-        // 2024", not "from 2024"); a row stating no year is not ruled out.
+        // 2024", not "from 2024"); a row stating no year is not known to be about the period
+        // and is ruled out too (a miss is better than a wrong erasure).
         if let Some(bound) = run.year {
             let years: Vec<u32> = row.chunks.iter().filter_map(|c| year_of(&c.form)).collect();
-            if !years.is_empty() && !years.iter().any(|&y| bound.admits(y)) && veto.is_none() {
+            if !years.iter().any(|&y| bound.admits(y)) && veto.is_none() {
                 veto = Some(format!("states no year {}", run_display_bound(run)));
             }
         }
