@@ -23,19 +23,14 @@
 //!
 //! See `docs/` for the file format, the log encoding and the depth semantics.
 
-pub mod canon;
-pub mod clause;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
-pub mod concepts;
 pub mod derive;
 pub mod embed;
 pub mod entropy;
 pub mod error;
-pub mod function_words;
 pub mod index;
-pub mod lexicon;
 pub mod metadata;
 pub mod namespace;
 pub mod options;
@@ -44,7 +39,9 @@ pub mod planner;
 pub mod row;
 pub mod storage;
 mod store;
-pub mod text;
+
+/// The language layer (crate `oubli-lang`): canonicalizer, tokens, clauses, lexicons.
+pub use oubli_lang::{canon, clause, concepts, function_words, lexicon, text};
 
 /// The depth scalar. Defined in `oubli-audit`, which verifiers build without the engine.
 pub use oubli_audit::depth;
