@@ -914,3 +914,36 @@ fn romanized_arabic_names_meet_across_spelling_and_word_division() {
     let left = survivors_after_purge(&facts, "Salim Khalil's locker");
     assert_eq!(left, [facts[0]]);
 }
+
+#[test]
+fn korean_names_meet_in_any_romanization_written_as_one_word() {
+    // The given name in one Latin word, the surname in McCune-Reischauer or a popular spelling
+    // (Revised Romanization writes 박 "Bak", with its final consonant).
+    let facts = [
+        "박서준의 여권 번호는 M12345678입니다.",
+        "박서진의 여권 번호는 M87654321입니다.",
+        "박서준은 대전에 삽니다.",
+    ];
+    for query in ["Park Seojun's passport", "Pak Sŏjun's passport", "Bak Seojun's passport"] {
+        let left = survivors_after_purge(&facts, query);
+        assert!(!left.iter().any(|t| t.contains("M12345678")), "{query}: {left:?}");
+        assert!(left.iter().any(|t| t.contains("M87654321")), "{query}: {left:?}");
+        assert!(left.iter().any(|t| t.contains("대전")), "{query}: {left:?}");
+    }
+    // A given name the row does not hold is another person: no erasure.
+    let left = survivors_after_purge(&facts, "Park Seoyeon's passport");
+    assert_eq!(left.len(), 3, "{left:?}");
+}
+
+#[test]
+fn a_day_named_in_english_is_the_day_a_row_names_in_another_language() {
+    let facts = [
+        "김하늘의 치과 예약은 화요일입니다.",
+        "김하늘의 안과 예약은 토요일입니다.",
+    ];
+    let left = survivors_after_purge(&facts, "Kim Haneul's Saturday appointment");
+    assert_eq!(left, vec![facts[0].to_owned()]);
+    // A day no row names erases nothing.
+    let left = survivors_after_purge(&facts, "Kim Haneul's Friday appointment");
+    assert_eq!(left.len(), 2, "{left:?}");
+}

@@ -12,6 +12,8 @@
 //! | `v:` | spelling-variant key of a name-like word ([`canon::variant_key`]) |
 //! | `k:` | consonant skeleton of a name-like word ([`canon::skeleton`]) |
 //! | `x:` | exonym of a place name ([`canon::exonyms`]) |
+//! | `h:` | Korean romanization key ([`canon::hangul_variant_key`]) of a Hangul syllable and of two or three joined syllables; of every Latin word of a query |
+//! | `v:` | also: the variant key of two or three joined Han syllables (a romanized given name written as one word, "Xiaoming" 小明) |
 //! | `c:` | concatenation of a run of chunks holding a digit (`TXN4481`, `14155550132`) |
 //! | `p:` | phone-style forms of a long digit run (trunk and country code dropped) |
 //! | `i:` | a typed identifier: kind and canonical form |
@@ -211,6 +213,41 @@ pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> 
     out
 }
 
+/// Most syllables of Hangul or Han joined into one key: a romanized name word stands for up to
+/// three ("Minjun" 민준, "Xiaoming" 小明).
+const MAX_JOINED_SYLLABLES: usize = 3;
+
+/// The `h:` keys of Hangul syllables and of runs of two or three unspaced ones, and the `v:`
+/// keys of runs of two or three unspaced Han syllables: a name the query romanizes as one word
+/// ("Pak Chihun" for 박지훈) reaches the row through them.
+fn syllable_keys(chunks: &[Chunk], out: &mut Vec<String>) {
+    let mut joined = String::new();
+    for a in 0..chunks.len() {
+        let script = chunks[a].script;
+        if !matches!(script, Script::Hangul | Script::Han) {
+            continue;
+        }
+        joined.clear();
+        for b in a..chunks.len().min(a + MAX_JOINED_SYLLABLES) {
+            if b > a && (chunks[b].script != script || chunks[b - 1].span.end != chunks[b].span.start)
+            {
+                break;
+            }
+            joined.push_str(&chunks[b].form);
+            let k = if script == Script::Hangul {
+                key("h:", &canon::hangul_variant_key(&joined))
+            } else if b > a {
+                key("v:", &canon::variant_key(&joined))
+            } else {
+                continue;
+            };
+            if k.len() > 2 {
+                out.push(k);
+            }
+        }
+    }
+}
+
 /// Every match key of a row text, sorted and deduplicated.
 pub fn row_keys(text: &str) -> Vec<String> {
     let chunks = canon::chunks(text);
@@ -218,6 +255,7 @@ pub fn row_keys(text: &str) -> Vec<String> {
     for c in &chunks {
         words_of(c, &mut out);
     }
+    syllable_keys(&chunks, &mut out);
     exonym_keys(&chunks, &mut out);
     for (_, reading) in han_readings(text, &chunks) {
         out.push(key("w:", reading));
@@ -281,6 +319,13 @@ pub fn query_keys(text: &str) -> Vec<String> {
             }
             for e in canon::exonyms(part) {
                 extra.insert(format!("w:{}", stem(e)));
+            }
+            // A Korean name in Latin letters, in any romanization ("Pak", "Park" for 박).
+            if c.script == Script::Latin {
+                let h = canon::hangul_variant_key(part);
+                if !h.is_empty() {
+                    extra.insert(format!("h:{h}"));
+                }
             }
         }
     }
@@ -348,5 +393,20 @@ mod tests {
         let keys = row_keys("Order TXN-123456 was billed.");
         assert!(keys.contains(&"c:TXN123456".to_owned()));
         assert!(!keys.contains(&"c:TXN12345".to_owned()));
+    }
+
+    #[test]
+    fn romanized_korean_and_chinese_names_share_a_key_with_their_syllables() {
+        let shared = |query: &str, row: &str| {
+            let r = row_keys(row);
+            query_keys(query).into_iter().any(|k| r.contains(&k))
+        };
+        // One Latin word for two syllables, in Revised Romanization, McCune-Reischauer or a
+        // popular spelling.
+        for q in ["Minjun", "Chihun", "Park", "Pak", "Bak"] {
+            assert!(shared(q, "박지훈 김민준"), "{q}");
+        }
+        assert!(shared("Xiaoming", "王小明的电话"));
+        assert!(!shared("Minji", "박지훈 김민준"));
     }
 }

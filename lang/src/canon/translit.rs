@@ -14,6 +14,11 @@
 //!   deletion: the word-final inherent "a" is dropped (unless the word is one consonant or ends in
 //!   a conjunct), and a medial inherent "a" in the context V C _ C V is dropped (Ohala's rule), so
 //!   "राहुल" -> "rahul", "शर्मा" -> "sharma", "राजकुमार" -> "rajkumar".
+//! - Hangul: Revised Romanization (Ministry of Culture, 2000) of each syllable, read from its
+//!   jamo: `any_ascii` writes a final consonant as it would an initial one ("박" -> "bag"), where
+//!   the standard, every passport and every popular spelling write the syllable-final sound
+//!   ("bak", "Pak", "Park"): final ㄱ ㄲ ㅋ -> k, ㄷ ㅅ ㅆ ㅈ ㅊ ㅌ ㅎ -> t, ㅂ ㅍ -> p, ㄹ -> l.
+//!   Syllables are romanized one by one, as names are (no sound changes across syllables).
 
 use super::Script;
 
@@ -24,6 +29,7 @@ pub(crate) fn word(script: Script, w: &str) -> String {
         Script::Cyrillic => cyrillic(w),
         Script::Greek => greek(w),
         Script::Devanagari => devanagari(w),
+        Script::Hangul => hangul(w),
         _ => lower_ascii(w),
     }
 }
@@ -42,6 +48,39 @@ pub(crate) fn lower_ascii_char(c: char, s: &mut String) {
     for a in any_ascii::any_ascii_char(c).chars() {
         s.push(a.to_ascii_lowercase());
     }
+}
+
+/// Revised Romanization initials, medials and finals, in jamo order (Unicode's syllable
+/// decomposition: `syllable = 0xAC00 + (initial * 21 + medial) * 28 + final`).
+const HANGUL_INITIALS: [&str; 19] = [
+    "g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p",
+    "h",
+];
+const HANGUL_MEDIALS: [&str; 21] = [
+    "a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we",
+    "wi", "yu", "eu", "ui", "i",
+];
+const HANGUL_FINALS: [&str; 28] = [
+    "", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p",
+    "t", "t", "ng", "t", "t", "k", "t", "p", "t",
+];
+
+/// Revised Romanization of a run of Hangul, syllable by syllable; anything else (a lone jamo)
+/// through `any_ascii`.
+fn hangul(w: &str) -> String {
+    let mut s = String::with_capacity(w.len());
+    for c in w.chars() {
+        let code = c as u32;
+        if (0xAC00..=0xD7A3).contains(&code) {
+            let index = (code - 0xAC00) as usize;
+            s.push_str(HANGUL_INITIALS[index / (21 * 28)]);
+            s.push_str(HANGUL_MEDIALS[(index / 28) % 21]);
+            s.push_str(HANGUL_FINALS[index % 28]);
+        } else {
+            lower_ascii_char(c, &mut s);
+        }
+    }
+    s
 }
 
 fn cyrillic(w: &str) -> String {

@@ -145,7 +145,19 @@ pub(crate) fn hangul_relax(word: &str) -> String {
     } else {
         &w
     };
-    s.push_str(&body.replace("eo", "o").replace("eu", "u"));
+    // Korean has no syllable-final r: popular spellings write one after a vowel for its length
+    // ("Park" for 박, RR "Bak"); it goes before a consonant or at the end of the word.
+    let bytes = body.as_bytes();
+    let mut kept = String::with_capacity(body.len());
+    for (i, &b) in bytes.iter().enumerate() {
+        let after_vowel = i > 0 && b"aeiou".contains(&bytes[i - 1]);
+        let before_vowel = bytes.get(i + 1).is_some_and(|n| b"aeiouwy".contains(n));
+        if b == b'r' && after_vowel && !before_vowel {
+            continue;
+        }
+        kept.push(b as char);
+    }
+    s.push_str(&kept.replace("eo", "o").replace("eu", "u"));
     s
 }
 

@@ -311,7 +311,11 @@ impl QueryShape {
                 .find(|w| w.1.start <= c.span.start)
                 .cloned()
                 .unwrap_or((pos, c.span.clone(), c.script));
-            let concepts = if name && c.script == canon::Script::Latin {
+            // A capitalized day name is no name: it names its day in every language.
+            let concepts = if name
+                && c.script == canon::Script::Latin
+                && !super::score::is_calendar(&stem)
+            {
                 Vec::new()
             } else if crate::concepts::unspaced(c.script) {
                 // In a run without spaces, only the syllables of the attribute word name it:

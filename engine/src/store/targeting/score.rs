@@ -560,6 +560,61 @@ pub(crate) fn japanese_run(
     (out, exact)
 }
 
+/// Most syllables one romanized word of a name stands for in Hangul or Han ("Minjun" 민준,
+/// "Xiaoming" 小明; three for a rare three-syllable given name).
+const MAX_NAME_SYLLABLES: usize = 3;
+
+/// A Korean or Chinese name the query writes in Latin letters with one word for several
+/// syllables ("Gim Minjun" and 김민준, "Pak Chihun" and 박지훈, "Wang Xiaoming" and 王小明):
+/// for each Latin word of the name `run` that no single chunk of the row holds, the last of two
+/// or three consecutive, unspaced Hangul or Han syllables of the row whose joined romanization
+/// is that word (Hangul by [`canon::hangul_variant_key`], which relaxes the differences between
+/// Revised Romanization, McCune-Reischauer and popular spellings; Han by its reading through
+/// [`canon::variant_key`]). Pairs of (index in the run, row chunk).
+fn syllable_run(
+    q: &QueryShape,
+    run: &[usize],
+    word_hit: &[Option<usize>],
+    row: &RowView<'_>,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (k, &i) in run.iter().enumerate() {
+        let w = &q.words[i];
+        if word_hit[i].is_some() || w.chunk.script != Script::Latin || w.chunk.form.len() < 4 {
+            continue;
+        }
+        let n = row.chunks.len();
+        'search: for a in 0..n {
+            let script = row.chunks[a].script;
+            if !matches!(script, Script::Hangul | Script::Han) {
+                continue;
+            }
+            let mut joined = row.chunks[a].form.clone();
+            for b in a + 1..n.min(a + MAX_NAME_SYLLABLES) {
+                let (prev, c) = (&row.chunks[b - 1], &row.chunks[b]);
+                if c.script != script || prev.span.end != c.span.start {
+                    break;
+                }
+                joined.push_str(&c.form);
+                let meets = if script == Script::Hangul {
+                    let (x, y) = (
+                        canon::hangul_variant_key(&joined),
+                        canon::hangul_variant_key(&w.chunk.form),
+                    );
+                    x == y || canon::without_initial_glide(&x) == canon::without_initial_glide(&y)
+                } else {
+                    canon::variant_key(&joined) == canon::variant_key(&w.chunk.form)
+                };
+                if meets {
+                    out.push((k, b));
+                    break 'search;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Least consonants a Latin name run's joined skeleton needs to be compared whole against
 /// another Latin spelling: below that, names that differ only in vowels ("Salma Khalil",
 /// "Salim Khalil") would meet.
@@ -877,7 +932,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 None => {
                     let (at, exact) = japanese_run(q, run, row);
                     inexact_reading |= !at.is_empty() && !exact;
-                    at
+                    if at.is_empty() {
+                        syllable_run(q, run, &word_hit, row)
+                    } else {
+                        at
+                    }
                 }
             };
         if !held.is_empty() {
