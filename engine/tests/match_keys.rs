@@ -304,7 +304,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "4addd66c660980ee7d8c66a1ab4e14ed1eb3a7b87ac1ba837d4a0b91043025de"
+        "e3d05f26bba58fb4b79d723754c0dc2ec360cc86dcbc93860361866df7a21d5a"
     );
 }
 

@@ -924,10 +924,20 @@ fn korean_names_meet_in_any_romanization_written_as_one_word() {
         "박서진의 여권 번호는 M87654321입니다.",
         "박서준은 대전에 삽니다.",
     ];
-    for query in ["Park Seojun's passport", "Pak Sŏjun's passport", "Bak Seojun's passport"] {
+    for query in [
+        "Park Seojun's passport",
+        "Pak Sŏjun's passport",
+        "Bak Seojun's passport",
+    ] {
         let left = survivors_after_purge(&facts, query);
-        assert!(!left.iter().any(|t| t.contains("M12345678")), "{query}: {left:?}");
-        assert!(left.iter().any(|t| t.contains("M87654321")), "{query}: {left:?}");
+        assert!(
+            !left.iter().any(|t| t.contains("M12345678")),
+            "{query}: {left:?}"
+        );
+        assert!(
+            left.iter().any(|t| t.contains("M87654321")),
+            "{query}: {left:?}"
+        );
         assert!(left.iter().any(|t| t.contains("대전")), "{query}: {left:?}");
     }
     // A given name the row does not hold is another person: no erasure.
@@ -945,5 +955,30 @@ fn a_day_named_in_english_is_the_day_a_row_names_in_another_language() {
     assert_eq!(left, vec![facts[0].to_owned()]);
     // A day no row names erases nothing.
     let left = survivors_after_purge(&facts, "Kim Haneul's Friday appointment");
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
+#[test]
+fn declined_names_reach_their_rows_and_no_other_gender() {
+    // Greek genitive in the request, nominative in the rows; the masculine surname's row stays.
+    let facts = [
+        "Η Δέσποινα Αλεξίου έχει κωδικό PIN 7720.",
+        "Ο Μάρκος Αλεξίου έχει κωδικό PIN 3391.",
+    ];
+    let left = survivors_after_purge(&facts, "το PIN της Δέσποινας Αλεξίου");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+    // Russian genitive of a feminine name against its nominative.
+    let facts = [
+        "Телефон Светланы: 8 912 555 44 10.",
+        "Телефон Станислава: 8 912 555 90 01.",
+    ];
+    let left = survivors_after_purge(&facts, "Svetlana's phone");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+    // "Соколова" may be Sokolova herself: a request about Sokolov erases nothing of hers.
+    let facts = [
+        "Ольга Соколова работает в Казани.",
+        "Пётр Орлов работает в Самаре.",
+    ];
+    let left = survivors_after_purge(&facts, "where Oleg Sokolov works");
     assert_eq!(left.len(), 2, "{left:?}");
 }

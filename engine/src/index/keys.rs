@@ -12,6 +12,7 @@
 //! | `v:` | spelling-variant key of a name-like word ([`canon::variant_key`]) |
 //! | `k:` | consonant skeleton of a name-like word ([`canon::skeleton`]) |
 //! | `x:` | exonym of a place name ([`canon::exonyms`]) |
+//! | `v:` | (queries) also the variant keys of a name word's other case forms in Greek, Russian and Ukrainian ([`canon::inflected_forms`]) |
 //! | `h:` | Korean romanization key ([`canon::hangul_variant_key`]) of a Hangul syllable and of two or three joined syllables; of every Latin word of a query |
 //! | `v:` | also: the variant key of two or three joined Han syllables (a romanized given name written as one word, "Xiaoming" 小明) |
 //! | `c:` | concatenation of a run of chunks holding a digit (`TXN4481`, `14155550132`) |
@@ -229,7 +230,8 @@ fn syllable_keys(chunks: &[Chunk], out: &mut Vec<String>) {
         }
         joined.clear();
         for b in a..chunks.len().min(a + MAX_JOINED_SYLLABLES) {
-            if b > a && (chunks[b].script != script || chunks[b - 1].span.end != chunks[b].span.start)
+            if b > a
+                && (chunks[b].script != script || chunks[b - 1].span.end != chunks[b].span.start)
             {
                 break;
             }
@@ -319,6 +321,16 @@ pub fn query_keys(text: &str) -> Vec<String> {
             }
             for e in canon::exonyms(part) {
                 extra.insert(format!("w:{}", stem(e)));
+            }
+            // The other case forms of a name that Greek, Russian and Ukrainian decline
+            // ("Ελένης" for "Eleni", "Миколи" for "Mykola").
+            if name_like(c) {
+                for alt in canon::inflected_forms(part) {
+                    let v = canon::variant_key(&alt);
+                    if !v.is_empty() {
+                        extra.insert(format!("v:{v}"));
+                    }
+                }
             }
             // A Korean name in Latin letters, in any romanization ("Pak", "Park" for 박).
             if c.script == Script::Latin {

@@ -147,7 +147,9 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     {
         return true;
     }
-    if (w.name || name_like(c)) && canon::same_name(&w.chunk, c) {
+    if (w.name || name_like(c))
+        && (canon::same_name(&w.chunk, c) || canon::same_inflected_name(&w.chunk, c))
+    {
         return true;
     }
     // A Han surname of the query written in Latin letters in the row ("佐藤" and "Sato").
