@@ -982,3 +982,30 @@ fn declined_names_reach_their_rows_and_no_other_gender() {
     let left = survivors_after_purge(&facts, "where Oleg Sokolov works");
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+#[test]
+fn a_bounded_period_reaches_the_row_stated_inside_it() {
+    let facts = [
+        "Until May 2022, Ines Duarte's parking permit was P-118.",
+        "Since June 2022, Ines Duarte's parking permit is P-240.",
+        "Ines Duarte's locker is 31.",
+    ];
+    let left = survivors_after_purge(&facts, "Ines Duarte's parking permit from before June 2022");
+    assert_eq!(left, vec![facts[1].to_owned(), facts[2].to_owned()]);
+    // No row states a time inside the bound: nothing is erased.
+    let left = survivors_after_purge(&facts, "Ines Duarte's parking permit before 2020");
+    assert_eq!(left.len(), 3, "{left:?}");
+    // "Old" is never the period still running.
+    let left = survivors_after_purge(&facts, "Ines Duarte's old parking permit");
+    assert_eq!(left, vec![facts[1].to_owned(), facts[2].to_owned()]);
+}
+
+#[test]
+fn a_plural_possessive_names_the_family() {
+    let facts = [
+        "The Lindqvist family's boat is moored at pier 4.",
+        "The Lindqvist family's cabin is in Dalarna.",
+    ];
+    let left = survivors_after_purge(&facts, "the Lindqvists' boat");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+}

@@ -332,6 +332,22 @@ pub fn query_keys(text: &str) -> Vec<String> {
                     }
                 }
             }
+            // A plural possessive ("the Moreaus' flat") names the family by its singular.
+            if c.script == Script::Latin
+                && let Some(singular) = part.strip_suffix('s')
+                && singular.len() >= 3
+                && text[c.span.end..].starts_with(['\'', '’'])
+                && !text[c.span.end..]
+                    .chars()
+                    .nth(1)
+                    .is_some_and(char::is_alphanumeric)
+            {
+                extra.insert(format!("w:{singular}"));
+                let v = canon::variant_key(singular);
+                if !v.is_empty() {
+                    extra.insert(format!("v:{v}"));
+                }
+            }
             // A Korean name in Latin letters, in any romanization ("Pak", "Park" for 박).
             if c.script == Script::Latin {
                 let h = canon::hangul_variant_key(part);

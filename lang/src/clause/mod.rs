@@ -11,7 +11,8 @@
 //! - inside a sentence, `;` always separates clauses; `, and`, `and`, `, but`, `but`, `while`,
 //!   `whereas`, `plus` and a bare `,` separate clauses only when both sides hold at least two
 //!   words and the right side reads as a clause (it has a verb marker, an identifier, or starts
-//!   with a pronoun). "Salt and pepper", "hiking and cycling" stay whole.
+//!   with a pronoun); a sentence's leading adverbial without a verb ("Until May 2022, ...") is
+//!   no clause of its own. "Salt and pepper", "hiking and cycling" stay whole.
 //!
 //! Each clause carries the subject of its sentence (a leading run of capitalized words, with
 //! its possessive), so that "his locker number is 17" is known to be about Tom. When clauses are
@@ -254,6 +255,26 @@ fn topic_of(sentence: &str) -> Range<usize> {
     0..end
 }
 
+/// Prepositions that open a sentence's framing adverbial ("Until May 2022, ...").
+const ADVERBIAL_OPENERS: &[&str] = &[
+    "until",
+    "till",
+    "since",
+    "from",
+    "as",
+    "before",
+    "after",
+    "in",
+    "on",
+    "during",
+    "by",
+    "starting",
+    "effective",
+    "for",
+    "at",
+    "between",
+];
+
 /// Separators inside a sentence, longest first, and whether they always split.
 const SEPARATORS: &[(&str, bool)] = &[
     (";", true),
@@ -305,7 +326,16 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                     || (comma
                         && words(right).count() >= 2
                         && (words(right).next().is_some_and(is_verb_word) || commas >= 2));
-                if ok {
+                // A leading adverbial without a verb ("Until May 2022, ...", "As of March,
+                // ...") frames the sentence; it is no clause of its own. (Capitalized "May"
+                // and "March" there are months, not verbs.)
+                let adverbial = comma
+                    && left_start == 0
+                    && words(left)
+                        .next()
+                        .is_some_and(|w| ADVERBIAL_OPENERS.contains(&lower(w).as_str()))
+                    && !has_verb(&left.replace("May", "").replace("March", ""));
+                if ok && !adverbial {
                     cuts.push((i, i + sep.len()));
                     i += sep.len();
                     continue 'scan;

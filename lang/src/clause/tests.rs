@@ -27,6 +27,22 @@ fn splits_coordinated_clauses() {
 }
 
 #[test]
+fn a_leading_adverbial_is_no_clause() {
+    for t in [
+        "Until May 2022, Ines Duarte's parking permit was P-118.",
+        "As of March 2024, Samir lived at 12 Rue Gouraud.",
+        "Since 1 July, the brunch runs 11:00-15:00.",
+    ] {
+        assert_eq!(texts(t).len(), 1, "{t}: {:?}", texts(t));
+    }
+    // A clause with its own verb still splits off.
+    assert_eq!(
+        texts("Since 2020 she works at Acme, Tom moved to Oslo."),
+        ["Since 2020 she works at Acme", "Tom moved to Oslo"]
+    );
+}
+
+#[test]
 fn keeps_noun_phrases_whole() {
     assert_eq!(
         texts("Salt and pepper are on the table."),

@@ -29,6 +29,7 @@
 mod consult;
 pub(crate) mod framing;
 pub(crate) mod meaning;
+mod period;
 pub(crate) mod query;
 pub(crate) mod score;
 mod value_kind;

@@ -113,6 +113,9 @@ pub(crate) struct QWord {
     /// For a Han character, the Japanese and Korean readings of the surname it is part of
     /// ("佐藤" -> "sato", [`canon::han_readings`]).
     pub readings: Vec<&'static str>,
+    /// True for a word in `s` followed by an apostrophe and no letter, a plural possessive
+    /// ("the Moreaus' address"): as a name it is also its singular ("the Moreau family").
+    pub plural_possessive: bool,
 }
 
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
@@ -155,27 +158,14 @@ pub(crate) struct CodeRun {
     pub year: Option<YearBound>,
 }
 
-/// A year that bounds a period in a query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A year inside a bound of the query's period ([`super::period::Bound`]): the bound decides
+/// which rows it admits, the year is no identifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct YearBound {
     /// The year.
     pub year: u32,
-    /// The bound word ("before", "until", "after", "since", "from", "prior", "pre").
-    pub word: &'static str,
-}
-
-impl YearBound {
-    /// True if a row stating `year` may be inside the bounded period: before 2024 is 2023 and
-    /// earlier, until 2023 includes 2023, after 2024 is 2025 and later, since and from include
-    /// their year.
-    pub fn admits(self, year: u32) -> bool {
-        match self.word {
-            "before" | "prior" | "pre" => year < self.year,
-            "until" | "till" => year <= self.year,
-            "after" => year > self.year,
-            _ => year >= self.year,
-        }
-    }
+    /// The bound as written ("before March 2023").
+    pub display: String,
 }
 
 /// A parsed targeting query.
@@ -206,6 +196,11 @@ pub(crate) struct QueryShape {
     pub marked: Vec<bool>,
     /// Match keys to look candidates up with.
     pub keys: Vec<String>,
+    /// The bounds the query puts on the period it asks about ("before March 2023").
+    pub bounds: Vec<super::period::Bound>,
+    /// True if the query asks for the earlier of two facts ("the old address",
+    /// [`super::period::OLD_WORDS`]).
+    pub old: bool,
 }
 
 /// Identifier kinds matched as typed wholes rather than as code runs.
@@ -255,8 +250,23 @@ impl QueryShape {
         let attribute_forms: Vec<std::ops::Range<usize>> =
             caseless_concepts.iter().map(|(_, s)| s.clone()).collect();
 
+        // Bounds of a period ("before March 2023") qualify the attribute; their words and
+        // numbers are no evidence of it (see `period`).
+        let bounds = super::period::bounds(text, &chunks);
+        let in_bound = |pos: usize| bounds.iter().any(|b| b.chunks.contains(&pos));
+        let mut old = false;
         let mut words = Vec::new();
         for (pos, c) in chunks.iter().enumerate() {
+            if in_bound(pos) {
+                continue;
+            }
+            if c.script == canon::Script::Latin
+                && super::period::OLD_WORDS.contains(&c.form.as_str())
+                && !framing.set_aside(pos, c)
+            {
+                old = true;
+                continue;
+            }
             let glued_to_digits =
                 (pos > 0 && has_digit(&chunks[pos - 1]) && glued(text, &chunks[pos - 1], c))
                     || (pos + 1 < chunks.len()
@@ -339,6 +349,11 @@ impl QueryShape {
                 optional,
                 written: text[span].to_owned(),
                 readings: han_readings_of(text, &chunks, pos),
+                plural_possessive: c.form.len() > 3 && c.form.ends_with('s') && {
+                    let mut after = text[c.span.end..].chars();
+                    matches!(after.next(), Some('\'' | '’'))
+                        && !after.next().is_some_and(char::is_alphanumeric)
+                },
             });
         }
         // The first word of a query is capitalized by grammar, not because it is a name, when
@@ -449,15 +464,14 @@ impl QueryShape {
             let display = concat(&chunks, first, last + 1);
             // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
             // a period the row may state with another year.
-            let bound = (first > 0)
-                .then(|| chunks[first - 1].form.as_str())
-                .filter(|w| super::score::is_bound_word(w));
-            let year = bound
-                .filter(|_| first == last)
-                .and_then(|w| Some((w, super::score::year_of(&display)?)))
-                .and_then(|(w, year)| {
-                    let word = super::score::BOUND_WORDS.iter().find(|b| **b == w)?;
-                    Some(YearBound { year, word })
+            let year = bounds
+                .iter()
+                .find(|b| digit_chunks.iter().all(|d| b.chunks.contains(d)))
+                .and_then(|b| {
+                    Some(YearBound {
+                        year: b.at.year?,
+                        display: b.display.clone(),
+                    })
                 });
             codes.push(CodeRun {
                 subruns,
@@ -485,18 +499,24 @@ impl QueryShape {
             fan_out,
             marked,
             keys,
+            bounds,
+            old,
         }
     }
 
     /// Number of evidence units every row is measured against: words (optional ones aside)
     /// plus identifier constraints.
     pub fn units(&self) -> usize {
-        self.words.iter().filter(|w| !w.optional).count() + self.typed.len() + self.codes.len()
+        self.words.iter().filter(|w| !w.optional).count()
+            + self.typed.len()
+            + self.codes.iter().filter(|c| c.year.is_none()).count()
+            + self.bounds.len()
     }
 
-    /// True if the query has identifiers: they decide, names and words only rank.
+    /// True if the query has identifiers: they decide, names and words only rank. A year
+    /// bounding a period is no identifier.
     pub fn has_identifiers(&self) -> bool {
-        !self.typed.is_empty() || !self.codes.is_empty()
+        !self.typed.is_empty() || self.codes.iter().any(|c| c.year.is_none())
     }
 
     /// The query without the name runs that no row in `views` holds even in part: a capitalized

@@ -93,25 +93,10 @@ pub(crate) fn year_of(form: &str) -> Option<u32> {
     (1900..2100).contains(&year).then_some(year)
 }
 
-/// The period a bounding year gives, for explanations ("before 2024").
-fn run_display_bound(run: &super::query::CodeRun) -> String {
-    match run.year {
-        Some(b) => format!("{} {}", b.word, b.year),
-        None => run.display.clone(),
-    }
-}
-
 /// True if the query word `w` is a day or month name written as one ("May", not the verb
 /// "may").
 fn is_date_word(w: &QWord) -> bool {
     is_calendar(&w.stem) && (w.chunk.script != Script::Latin || w.chunk.capitalized)
-}
-
-/// True if the query word `w` (a date) follows a bound word ([`is_bound_word`]).
-fn bounds_a_period(text: &str, w: &QWord) -> bool {
-    canon::chunks(&text[..w.chunk.span.start])
-        .last()
-        .is_some_and(|c| is_bound_word(&c.form))
 }
 
 /// Characters that join the parts of one token ("api-gateway", "1.4.2", "/srv/data").
@@ -137,7 +122,10 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     let both_names = w.name && name_like(c);
     if both_names {
         // Names are not plurals ("Andreas" is not "Andrea"), except calendar names.
-        if c.form == w.chunk.form || (keys::stem(&c.form) == w.stem && is_calendar(&w.stem)) {
+        if c.form == w.chunk.form
+            || (keys::stem(&c.form) == w.stem && is_calendar(&w.stem))
+            || (w.plural_possessive && w.chunk.form.strip_suffix('s') == Some(c.form.as_str()))
+        {
             return true;
         }
     } else if keys::stem(&c.form) == w.stem {
@@ -767,15 +755,33 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             }
         }
     }
-    for run in &q.codes {
-        // A bounded period: the row's own years must fall inside it ("until 2023" for "before
-        // 2024", not "from 2024"); a row stating no year is not known to be about the period
-        // and is ruled out too (a miss is better than a wrong erasure).
-        if let Some(bound) = run.year {
-            let years: Vec<u32> = row.chunks.iter().filter_map(|c| year_of(&c.form)).collect();
-            if !years.iter().any(|&y| bound.admits(y)) && veto.is_none() {
-                veto = Some(format!("states no year {}", run_display_bound(run)));
+    // The period the query bounds ("before March 2023"): the row must state a time inside
+    // every bound; a row stating none is not known to be about the period and is ruled out
+    // too (a miss is better than a wrong erasure). See `period`.
+    if !q.bounds.is_empty() || q.old {
+        let periods = super::period::periods(&row.chunks);
+        for b in &q.bounds {
+            if periods.iter().any(|p| b.admits(p)) {
+                hit_units += 1;
+                matched.push(b.display.clone());
+            } else if veto.is_none() {
+                veto = Some(format!("states no time {}", b.display));
             }
+        }
+        // "The old address" is not the one a row states as running since a date.
+        if q.old
+            && !periods.is_empty()
+            && periods
+                .iter()
+                .all(|p| p.kind == super::period::PeriodKind::Start)
+            && veto.is_none()
+        {
+            veto = Some("states a period that is still running, not an old one".to_owned());
+        }
+    }
+    for run in &q.codes {
+        if run.year.is_some() {
+            continue;
         }
         let mut covered: BTreeSet<usize> = BTreeSet::new();
         let mut spans = Vec::new();
@@ -809,8 +815,6 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             for s in &spans {
                 evidence.extend(row.clause_at(s));
             }
-        } else if run.year.is_some() {
-            missing.push(run.display.clone());
         } else {
             identifiers_ok = false;
             missing.push(run.display.clone());
@@ -833,15 +837,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // "The alarm code is 8461 and the bins go out on Thursday").
     let mut topic_evidence: BTreeSet<usize> = BTreeSet::new();
     // Identifiers are attribute evidence: "Tom's 4821" is about the PIN.
-    // A year bounding a period qualifies the attribute, as a day or month name does.
-    let bounded_years = q.codes.iter().filter(|c| c.year.is_some()).count();
-    let missing_bounded = q
-        .codes
-        .iter()
-        .filter(|c| c.year.is_some() && missing.contains(&c.display))
-        .count();
-    let mut attribute_units = q.typed.len() + q.codes.len() - bounded_years;
-    let mut attribute_hits = attribute_units - (missing.len() - missing_bounded);
+    // A bounded period qualifies the attribute, as a day or month name does.
+    let mut attribute_units = q.typed.len() + q.codes.iter().filter(|c| c.year.is_none()).count();
+    let mut attribute_hits = attribute_units - missing.len();
     // Optional words the row holds join the units it is measured against.
     let mut optional_hits = 0usize;
     for (wi, w) in q.words.iter().enumerate() {
@@ -902,7 +900,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // bound a period: "the address from before April"): a row holding none of them is about
     // another time. ("Sipho's Friday closing for the Sunday one" fixes either.)
     let fixed_dates: Vec<usize> = (0..q.words.len())
-        .filter(|&i| is_date_word(&q.words[i]) && !bounds_a_period(&q.text, &q.words[i]))
+        .filter(|&i| is_date_word(&q.words[i]))
         .collect();
     if veto.is_none()
         && !fixed_dates.is_empty()
