@@ -1009,3 +1009,24 @@ fn a_plural_possessive_names_the_family() {
     let left = survivors_after_purge(&facts, "the Lindqvists' boat");
     assert_eq!(left, vec![facts[1].to_owned()]);
 }
+
+#[test]
+fn a_shared_identifier_reaches_only_the_named_subjects_row() {
+    let facts = [
+        "Lucia Ferri is on group booking GRP-40917.",
+        "Marco Ferri is on group booking GRP-40917.",
+        "Group booking GRP-40917 flies Rome to Lisbon on 2 May.",
+    ];
+    let left = survivors_after_purge(&facts, "Marco's seat on booking GRP-40917, he cancelled");
+    assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
+    // Everything about a subject still reaches every row carrying the identifier it lists.
+    let (_t, s) = store_with(&[
+        "Ana Lima's e-mail is ana.lima@example.org.",
+        "Login ana.lima@example.org was locked.",
+    ]);
+    s.purge(Target::query(
+        "everything about Ana Lima (ana.lima@example.org)",
+    ))
+    .unwrap();
+    assert!(live_texts(&s).is_empty(), "{:?}", live_texts(&s));
+}

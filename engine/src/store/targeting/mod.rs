@@ -458,6 +458,28 @@ impl Inner {
         // board" prefers the negative row, "York" the row that does not say "New York".
         // Not when identifiers decide: every row holding them goes.
         let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
+        // An identifier shared by several people ("Chai's place on booking KX82PL", "Mehmet's
+        // coverage under GP-7712") decides only among the rows about the subject the request
+        // names, when some are: the others hold the identifier for someone else. A request for
+        // everything about its subject keeps every row carrying a listed identifier.
+        if by_identifier
+            && !shapes[0].fan_out
+            && !shapes[0].names.is_empty()
+            && scored.iter().any(|c| c.score.names_subject)
+        {
+            scored.retain(|c| {
+                if !c.score.names_subject {
+                    rejected.push(Rejected {
+                        id: c.row.id,
+                        coverage: c.score.coverage,
+                        reason: "holds the identifier, but for someone other than the query's \
+                                 subject"
+                            .into(),
+                    });
+                }
+                c.score.names_subject
+            });
+        }
         if let Some(best) = scored
             .iter()
             .map(|c| c.score.coverage)
