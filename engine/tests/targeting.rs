@@ -1030,3 +1030,15 @@ fn a_shared_identifier_reaches_only_the_named_subjects_row() {
     .unwrap();
     assert!(live_texts(&s).is_empty(), "{:?}", live_texts(&s));
 }
+
+#[test]
+fn a_kinship_word_before_a_name_is_no_other_name() {
+    let facts = [
+        "Дедушка Борис: телефон +7 912 555 01 01.",
+        "Борис Карпов: телефон +7 912 555 02 02.",
+    ];
+    for query in ["Grandpa Boris's phone", "Boris's phone"] {
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left, vec![facts[1].to_owned()], "{query}");
+    }
+}

@@ -54,6 +54,60 @@ pub(crate) fn is_title(form: &str) -> bool {
     TITLES.contains(&form)
 }
 
+/// Kinship words that stand before a name as a title does ("Grandpa Boris", "Дедушка
+/// Борис", "θεία Ρένα"), in English and in the languages of the cased scripts, lowercase as
+/// written.
+const KINSHIP: &[&str] = &[
+    "grandpa",
+    "grandma",
+    "granny",
+    "grandad",
+    "granddad",
+    "grandfather",
+    "grandmother",
+    "nana",
+    "nan",
+    "aunt",
+    "auntie",
+    "aunty",
+    "uncle",
+    "cousin",
+    "mum",
+    "mom",
+    "dad",
+    "papa",
+    "mama",
+    "дедушка",
+    "дед",
+    "бабушка",
+    "баба",
+    "тётя",
+    "тетя",
+    "дядя",
+    "дідусь",
+    "дід",
+    "бабуся",
+    "баба",
+    "тітка",
+    "дядько",
+    "παππούς",
+    "παππου",
+    "γιαγιά",
+    "γιαγιας",
+    "θεία",
+    "θείος",
+    "θείου",
+    "θείας",
+    "ξάδερφος",
+    "ξαδέρφη",
+];
+
+/// True for a kinship word written before a name ([`KINSHIP`]); `written` is the word as the
+/// text writes it.
+pub(crate) fn is_kinship(written: &str) -> bool {
+    KINSHIP.contains(&written.to_lowercase().as_str())
+}
+
 /// True for a negation word ("not", "never", "doesnt").
 pub(crate) fn is_negation(form: &str) -> bool {
     NEGATIONS.contains(&form)

@@ -1112,6 +1112,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 if joined
                     && (latin && name_part(row.text, &row.chunks, rn as usize) || unspaced)
                     && !super::query::is_title(&rc.form)
+                    && !(dr < 0 && super::query::is_kinship(&row.text[rc.span.clone()]))
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
                     && veto.is_none()
@@ -1131,10 +1132,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         let (Some(&first), Some(&last)) = (run.first(), run.last()) else {
             continue;
         };
-        let (Some(a), Some(b)) = (word_hit[first], word_hit[last]) else {
+        // The part of the run the row holds ("Boris" of "Grandpa Boris").
+        let hits: Vec<usize> = run.iter().filter_map(|&i| word_hit[i]).collect();
+        let (Some(&lo), Some(&hi)) = (hits.iter().min(), hits.iter().max()) else {
             continue;
         };
-        let (lo, hi) = (a.min(b), a.max(b));
         let before = lo.checked_sub(1);
         let after = (hi + 1 < row.chunks.len()).then_some(hi + 1);
         let extends = |i: usize, joined: bool| {
@@ -1145,6 +1147,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 && !has_digit(c)
                 && !crate::text::is_stopword(&c.form)
                 && !super::query::is_title(&c.form)
+                && !super::query::is_kinship(&row.text[c.span.clone()])
                 && !q.words.iter().any(|w| word_matches(w, c))
         };
         // Only white space may stand between the parts of one name ("Zoe Lefevre: Rx" is two
@@ -1158,6 +1161,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             || after.is_some_and(|i| extends(i, spaced(hi, i)))
         {
             longer_name = true;
+        }
+        // The rules below read the row around the whole run: both its ends must be held.
+        if word_hit[first].is_none() || word_hit[last].is_none() {
+            continue;
         }
         // A hyphen glues a given name together: "Zhang Wei" is not "Zhang Wei-Ming".
         let full_name = run.len() >= 2 && word_hit[first] != word_hit[last];
