@@ -26,11 +26,25 @@ impl Entropy {
 
     /// The next 32 random bytes.
     pub fn next32(&mut self) -> [u8; 32] {
+        let out = self.ahead32(0);
+        self.counter += 1;
+        out
+    }
+
+    /// What the `n`-th following call to [`Entropy::next32`] will return (`n = 0`: the next),
+    /// without drawing it: a batch computes its rows' salts on several threads, then draws them
+    /// with [`Entropy::skip`] as it writes each row, so the stream ends where drawing them one by
+    /// one would leave it.
+    pub fn ahead32(&self, n: u64) -> [u8; 32] {
         let mut h = blake3::Hasher::new_keyed(&self.seed);
         h.update(b"oubli entropy v1");
-        h.update(&self.counter.to_le_bytes());
-        self.counter += 1;
+        h.update(&(self.counter + n).to_le_bytes());
         *h.finalize().as_bytes()
+    }
+
+    /// Draws `n` values without computing them (see [`Entropy::ahead32`]).
+    pub fn skip(&mut self, n: u64) {
+        self.counter += n;
     }
 }
 
