@@ -54,3 +54,21 @@ pub fn os_random() -> Result<[u8; 32]> {
     getrandom::fill(&mut out).map_err(|e| Error::Io(std::io::Error::other(e.to_string())))?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ahead_then_skip_gives_what_drawing_one_by_one_gives() {
+        let mut drawn = Entropy::from_seed([5; 32]);
+        let mut ahead = Entropy::from_seed([5; 32]);
+        drawn.next32();
+        ahead.next32();
+        let expected: Vec<[u8; 32]> = (0..5).map(|_| drawn.next32()).collect();
+        let peeked: Vec<[u8; 32]> = (0..5).map(|n| ahead.ahead32(n)).collect();
+        assert_eq!(peeked, expected);
+        ahead.skip(5);
+        assert_eq!(ahead.next32(), drawn.next32());
+    }
+}
