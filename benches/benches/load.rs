@@ -5,10 +5,11 @@
 //! Run: `cargo bench -p oubli-bench --bench load`. `OUBLI_LOAD_ROWS=10000,100000` sets the store
 //! sizes (default 10000), `OUBLI_LOAD_REPS` the repetitions per size (default 3; the median is
 //! printed with the range), `OUBLI_LOAD_BATCH` the rows per `inscribe_batch` call (default 5000).
-//! Two modes per size: `embedded` lets the store embed the texts with its default embedder (the
+//! Three modes per size (`OUBLI_LOAD_MODES=keyed,vectors` picks some): `embedded` lets the store embed the texts with its default embedder (the
 //! built-in static table, 256-d); `vectors` passes precomputed 384-d vectors (the hash
 //! embedder's, computed before the clock starts, the store created with that embedder), as
-//! `benches/peers/peers.py` does for every store.
+//! `benches/peers/peers.py` does for every store; `keyed` is `vectors` with a natural key per row
+//! (`k{i}`), which is what the peers script loads into oubli.
 //!
 //! CPU time is the process's user + system time (`/proc/self/stat`), all threads, so it shows
 //! the work a load costs whatever the machine's other load does to the wall time.
@@ -50,6 +51,11 @@ fn main() {
     let sizes = env_list("OUBLI_LOAD_ROWS", &[10_000]);
     let reps = env_list("OUBLI_LOAD_REPS", &[3])[0].max(1);
     let batch = env_list("OUBLI_LOAD_BATCH", &[5_000])[0].max(1);
+    let modes: Vec<String> = std::env::var("OUBLI_LOAD_MODES")
+        .unwrap_or_else(|_| "embedded,vectors,keyed".into())
+        .split(',')
+        .map(|m| m.trim().to_owned())
+        .collect();
     println!(
         "| rows | mode | rows/s (median) | rows/s (min-max) | CPU ms per 1,000 rows (median) |"
     );
@@ -58,25 +64,29 @@ fn main() {
     for n in sizes {
         let texts: Vec<String> = (0..n as u64).map(memory_text).collect();
         let vectors: Vec<Vec<f32>> = texts.iter().map(|t| hash.embed(t).unwrap()).collect();
-        for mode in ["embedded", "vectors"] {
+        for mode in ["embedded", "vectors", "keyed"] {
+            if !modes.iter().any(|m| m == mode) {
+                continue;
+            }
             let mut rates = Vec::new();
             let mut cpus = Vec::new();
             for _ in 0..reps {
                 let rows: Vec<Inscription> = texts
                     .iter()
                     .zip(&vectors)
-                    .map(|(t, v)| {
+                    .enumerate()
+                    .map(|(i, (t, v))| {
                         let ins = Inscription::new(t.clone());
-                        if mode == "vectors" {
-                            ins.vector(v.clone())
-                        } else {
-                            ins
+                        match mode {
+                            "vectors" => ins.vector(v.clone()),
+                            "keyed" => ins.vector(v.clone()).key(format!("k{i}")),
+                            _ => ins,
                         }
                     })
                     .collect();
                 let dir = tempfile::tempdir().unwrap();
                 let path = dir.path().join("load.oubli");
-                let s = if mode == "vectors" {
+                let s = if mode != "embedded" {
                     // The vectors' embedder, so that the store takes 384-d vectors.
                     let opts = StoreOptions::default().embedder(Arc::new(HashEmbedder::default()));
                     Store::create_with(&path, opts).unwrap()

@@ -26,11 +26,25 @@ impl Entropy {
 
     /// The next 32 random bytes.
     pub fn next32(&mut self) -> [u8; 32] {
+        let out = self.ahead32(0);
+        self.counter += 1;
+        out
+    }
+
+    /// What the `n`-th following call to [`Entropy::next32`] will return (`n = 0`: the next),
+    /// without drawing it: a batch computes its rows' salts on several threads, then draws them
+    /// with [`Entropy::skip`] as it writes each row, so the stream ends where drawing them one by
+    /// one would leave it.
+    pub fn ahead32(&self, n: u64) -> [u8; 32] {
         let mut h = blake3::Hasher::new_keyed(&self.seed);
         h.update(b"oubli entropy v1");
-        h.update(&self.counter.to_le_bytes());
-        self.counter += 1;
+        h.update(&(self.counter + n).to_le_bytes());
         *h.finalize().as_bytes()
+    }
+
+    /// Draws `n` values without computing them (see [`Entropy::ahead32`]).
+    pub fn skip(&mut self, n: u64) {
+        self.counter += n;
     }
 }
 
@@ -39,4 +53,22 @@ pub fn os_random() -> Result<[u8; 32]> {
     let mut out = [0u8; 32];
     getrandom::fill(&mut out).map_err(|e| Error::Io(std::io::Error::other(e.to_string())))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ahead_then_skip_gives_what_drawing_one_by_one_gives() {
+        let mut drawn = Entropy::from_seed([5; 32]);
+        let mut ahead = Entropy::from_seed([5; 32]);
+        drawn.next32();
+        ahead.next32();
+        let expected: Vec<[u8; 32]> = (0..5).map(|_| drawn.next32()).collect();
+        let peeked: Vec<[u8; 32]> = (0..5).map(|n| ahead.ahead32(n)).collect();
+        assert_eq!(peeked, expected);
+        ahead.skip(5);
+        assert_eq!(ahead.next32(), drawn.next32());
+    }
 }

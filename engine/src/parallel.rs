@@ -7,17 +7,39 @@
 //! depends on what came before (ids, salts, the hash chain, redb inserts) stays sequential in the
 //! caller.
 
+use std::cell::Cell;
 use std::num::NonZeroUsize;
 
 /// Items below which [`map`] stays on the calling thread (spawning costs more than it saves).
 pub const MIN_ITEMS_PER_THREAD: usize = 128;
 
-/// Threads [`map`] uses at most: the machine's available parallelism, at most 8.
+/// Threads [`map`] uses at most: the machine's available parallelism, at most 8, unless
+/// `with_threads` (tests) set another count for the calling thread.
 pub fn max_threads() -> usize {
+    let set = THREADS.with(Cell::get);
+    if set > 0 {
+        return set;
+    }
     std::thread::available_parallelism()
         .map(NonZeroUsize::get)
         .unwrap_or(1)
         .min(8)
+}
+
+thread_local! {
+    /// The thread count `with_threads` set for this thread (0: the default).
+    static THREADS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `f` with every [`map`] it makes on the calling thread using at most `threads` threads
+/// (at least one): the determinism tests write the same rows on one thread and on several and
+/// compare the logs.
+#[cfg(test)]
+pub fn with_threads<R>(threads: usize, f: impl FnOnce() -> R) -> R {
+    let before = THREADS.with(|t| t.replace(threads.max(1)));
+    let r = f();
+    THREADS.with(|t| t.set(before));
+    r
 }
 
 /// `items.iter().map(f).collect()`, computed on up to [`max_threads`] threads in contiguous
