@@ -461,6 +461,39 @@ impl Store {
     }
 }
 
+/// Reads rows as [`Inner::read_row`] does, with the row and payload tables opened once for
+/// every candidate of a recall instead of once per row.
+struct RowReader {
+    rows: Option<redb::ReadOnlyTable<u64, &'static [u8]>>,
+    payloads: Option<redb::ReadOnlyTable<u64, &'static [u8]>>,
+}
+
+impl RowReader {
+    fn new(tx: &redb::ReadTransaction) -> Result<Self> {
+        Ok(RowReader {
+            rows: storage::open_read(tx, ROWS)?,
+            payloads: storage::open_read(tx, storage::PAYLOADS)?,
+        })
+    }
+
+    /// The row with its text (when it has a payload), `None` when there is no such row.
+    fn read(&self, id: RowId) -> Result<Option<Row>> {
+        let Some(rows) = &self.rows else {
+            return Ok(None);
+        };
+        let Some(v) = rows.get(id)? else {
+            return Ok(None);
+        };
+        let mut row: Row = storage::decode(v.value())?;
+        if let Some(payloads) = &self.payloads
+            && let Some(p) = payloads.get(id)?
+        {
+            row.text = Some(storage::Payload::decode(p.value())?.text);
+        }
+        Ok(Some(row))
+    }
+}
+
 /// How many candidates each leg of a recall for `k` hits keeps (after filters): what fusion
 /// ranks from.
 pub(crate) fn candidate_pool(k: usize) -> usize {
@@ -477,11 +510,12 @@ impl Inner {
         filter: &Admission<'_>,
     ) -> Result<Vec<Hit>> {
         let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
+        let reader = RowReader::new(tx)?;
         let mut admit = |id: RowId| -> Result<bool> {
             if let Some(v) = rows.get(&id) {
                 return Ok(v.is_some());
             }
-            let v = match Inner::read_row(tx, id)? {
+            let v = match reader.read(id)? {
                 Some(row) => filter.admit(&row).map(|d| (row, d)),
                 None => None,
             };
