@@ -8,6 +8,8 @@
 //! - `OUBLI_RECALL_QUERIES` (default 1000): queries per leg;
 //! - `OUBLI_RECALL_STORE`: a file to keep the store in; built when absent, opened when present
 //!   (so a profiler can run the queries without the load);
+//! - `OUBLI_RECALL_LEG` (`hybrid`, `vector` or `lexical`): time only that leg;
+//! - `OUBLI_RECALL_PROBES` (default 200): queries the recall@10 probe averages over;
 //! - `OUBLI_RECALL_FRESH=1`: query the store that did the load, right after it, before closing
 //!   it (what `benches/peers/peers.py` does), instead of a reopened one.
 //!
@@ -153,11 +155,15 @@ fn main() {
     let qvs: Vec<Vec<f32>> = qs.iter().map(|q| embedder.embed(q).unwrap()).collect();
     println!("| rows | leg | p50 ms | p99 ms | digest |");
     println!("|---:|---|---:|---:|---|");
+    let only = std::env::var("OUBLI_RECALL_LEG").ok();
     for (name, legs) in [
         ("hybrid", Legs::Hybrid),
         ("vector", Legs::Vector),
         ("lexical", Legs::Lexical),
-    ] {
+    ]
+    .into_iter()
+    .filter(|(name, _)| only.as_deref().is_none_or(|o| o == *name))
+    {
         let mut lat = Vec::with_capacity(nq);
         let mut digest = blake3::Hasher::new();
         for (q, v) in qs.iter().zip(&qvs) {
@@ -182,11 +188,13 @@ fn main() {
             &digest.finalize().to_hex()[..16]
         );
     }
-    let probes = 200.min(nq);
+    let probes = env("OUBLI_RECALL_PROBES", 200).min(nq);
     let mut recall10 = 0.0;
     for v in &qvs[..probes] {
         let v = oubli::embed::check_vector(v, embedder.dim()).unwrap();
         recall10 += store.vector_probe(&v, 10).unwrap().recall() / probes as f64;
     }
-    println!("vector recall@10 vs exact scan: {recall10:.3} (mean over {probes} queries)");
+    if probes > 0 {
+        println!("vector recall@10 vs exact scan: {recall10:.3} (mean over {probes} queries)");
+    }
 }

@@ -299,6 +299,12 @@ impl VectorIndex {
         }
     }
 
+    /// The vector of a row held in the exact tail (`None` for a row in the snapshot or without
+    /// a vector): the values the vector table holds for it.
+    pub fn tail_vector(&self, id: RowId) -> Option<Vec<f32>> {
+        self.tail_pos.get(&id).map(|&pos| self.tail.row(pos))
+    }
+
     /// True when a snapshot exists.
     pub fn has_snapshot(&self) -> bool {
         self.snapshot.is_some()
