@@ -15,7 +15,9 @@
 //!
 //! Rows are memories of 60-120 bytes from the peers script's templates, with 384-d vectors
 //! from the built-in hash embedder; queries are "person word word" and bring their own vector,
-//! as in the peers script. Prints per leg p50 / p99 (ms) and the digest (blake3 over each
+//! as in the peers script. Prints per leg p50 / p99 / mean wall-clock ms, the recall thread's
+//! CPU ms per query (from `/proc/thread-self/stat`: a mean far above it is time spent waiting
+//! for a core), and the digest (blake3 over each
 //! hit's row id and score bits, in order), and the vector leg's recall@10 against an exact scan
 //! (`Store::vector_probe`, mean over 200 queries).
 
@@ -113,6 +115,18 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1e3
 }
 
+/// CPU time this thread has used, in ms (`/proc/thread-self/stat`, clock ticks of 10 ms; `None`
+/// off Linux): beside a wall-clock latency, it tells computing from waiting for a core.
+fn thread_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which ends with the last ')'): utime and stime are the
+    // 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks * 10.0)
+}
+
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -153,8 +167,8 @@ fn main() {
     };
     let qs = queries(nq);
     let qvs: Vec<Vec<f32>> = qs.iter().map(|q| embedder.embed(q).unwrap()).collect();
-    println!("| rows | leg | p50 ms | p99 ms | digest |");
-    println!("|---:|---|---:|---:|---|");
+    println!("| rows | leg | p50 ms | p99 ms | mean ms | CPU ms per query | digest |");
+    println!("|---:|---|---:|---:|---:|---:|---|");
     let only = std::env::var("OUBLI_RECALL_LEG").ok();
     for (name, legs) in [
         ("hybrid", Legs::Hybrid),
@@ -166,6 +180,7 @@ fn main() {
     {
         let mut lat = Vec::with_capacity(nq);
         let mut digest = blake3::Hasher::new();
+        let cpu0 = thread_cpu_ms();
         for (q, v) in qs.iter().zip(&qvs) {
             let query = RecallQuery::new(q.as_str())
                 .k(10)
@@ -180,9 +195,14 @@ fn main() {
             }
             digest.update(b"|");
         }
+        let cpu = match (cpu0, thread_cpu_ms()) {
+            (Some(a), Some(b)) => format!("{:.3}", (b - a) / nq as f64),
+            _ => "-".to_string(),
+        };
+        let wall: f64 = lat.iter().map(|d| d.as_secs_f64() * 1e3).sum::<f64>() / nq as f64;
         lat.sort();
         println!(
-            "| {n} | {name} | {:.3} | {:.3} | {} |",
+            "| {n} | {name} | {:.3} | {:.3} | {wall:.3} | {cpu} | {} |",
             pct(&lat, 0.5),
             pct(&lat, 0.99),
             &digest.finalize().to_hex()[..16]
