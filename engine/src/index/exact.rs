@@ -6,15 +6,19 @@
 //! as [`crate::embed::dot`] does for one row (a float sum is not reordered, and Rust never fuses
 //! a multiply and an add), so every score is bit-identical to `dot(q, row)`; the lanes only let
 //! the processor run [`LANES`] independent sums at once (SIMD registers, no dependency chain
-//! between rows), where `dot` over one row is a chain of `dim` dependent additions. On x86-64
-//! the same loop is also compiled for AVX and chosen at run time; the instructions differ, the
-//! arithmetic does not.
+//! between rows), where `dot` over one row is a chain of `dim` dependent additions.
+//!
+//! Components are kept as half-precision bit patterns while every row pushed is made of
+//! half-precision values (every vector of a format-4 store is), so a scan reads half the bytes;
+//! the conversion to f32 is exact. On x86-64 the loop runs with AVX and F16C when the CPU has
+//! them (chosen at run time); the instructions differ, the arithmetic does not. A row that is
+//! not half-precision switches the matrix to f32 components.
+
+use oubli_audit::vector::{f32_to_half_bits, half_bits_to_f32};
 
 /// Rows per block: eight AVX registers of accumulators, enough independent sums to keep the
 /// multiply and add units busy.
 pub const LANES: usize = 64;
-
-use oubli_audit::vector::{f32_to_half_bits, half_bits_to_f32};
 
 /// The matrix's components: half-precision bit patterns while every component pushed is a
 /// half-precision value (what a format-4 store keeps for every row, so the scan reads half the
@@ -194,6 +198,8 @@ impl ExactMatrix {
 }
 
 /// The lane loop over every block of `data`, appending [`LANES`] scores per block.
+// An index loop over a fixed number of lanes is what the compiler turns into SIMD registers.
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn scores_blocks(data: &[f32], q: &[f32], out: &mut Vec<f32>) {
     let dim = q.len();
@@ -223,6 +229,7 @@ unsafe fn scores_avx(data: &[f32], q: &[f32], out: &mut Vec<f32>) {
 }
 
 /// The lane loop over half-precision components, each converted exactly to f32 first.
+#[allow(clippy::needless_range_loop)]
 fn scores_half_generic(data: &[u16], q: &[f32], out: &mut Vec<f32>) {
     let dim = q.len();
     for block in data.chunks_exact(LANES * dim) {

@@ -423,7 +423,15 @@ mod tests {
             let store = store.clone();
             std::thread::spawn(move || store.purge(Target::id(victim)))
         };
-        inside_rx.recv().unwrap();
+        if inside_rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .is_err()
+        {
+            panic!(
+                "the purge never reached its segment rewrite: {:?}",
+                purger.join().map(|r| r.map(|p| p.erased))
+            );
+        }
         // The purge is now inside its segment rewrite, and waits for this recall.
         let hits = store
             .recall(&RecallQuery::new("quarterly garden budget").k(5))
