@@ -3,6 +3,7 @@
 
 pub mod analyzer;
 pub mod directory;
+pub mod exact;
 pub mod keys;
 pub mod text;
 pub mod text_tail;

@@ -72,6 +72,26 @@ const TOKENIZER: &str = super::analyzer::ANALYZER_VERSION;
 const KEYS_TOKENIZER: &str = "oubli_keys_v1";
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
+/// Segment rewrites scheduled by [`TextIndex::start_erase_deleted`], running on tantivy's merge
+/// thread.
+#[must_use = "wait for the rewrites, then finish them with TextIndex::finish_erase_deleted"]
+pub struct SegmentRewrite {
+    /// The rewrites not yet waited for.
+    merges: Vec<tantivy::FutureResult<Option<tantivy::SegmentMeta>>>,
+    /// Segments scheduled.
+    segments: usize,
+}
+
+impl SegmentRewrite {
+    /// Blocks until every scheduled rewrite has finished.
+    pub fn wait(&mut self) -> Result<()> {
+        for m in self.merges.drain(..) {
+            m.wait().map_err(|e| Error::TextIndex(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
 /// The tantivy index and its single writer.
 pub struct TextIndex {
     index: Index,
@@ -412,6 +432,16 @@ impl TextIndex {
     /// largest segment is the size the write path's tiered merges build (see
     /// [`merge_choice`]). Returns the number of segments rewritten.
     pub fn erase_deleted(&mut self) -> Result<usize> {
+        let rewrite = self.start_erase_deleted()?;
+        self.finish_erase_deleted(rewrite)
+    }
+
+    /// The first step of [`Self::erase_deleted`]: chooses the segments holding deleted
+    /// documents and schedules their rewrites on tantivy's merge thread. The rewrites run while
+    /// the caller waits on [`SegmentRewrite::wait`], which needs no access to the index:
+    /// searches meanwhile read the segments as they were (the reader reloads only in
+    /// [`Self::finish_erase_deleted`]).
+    pub fn start_erase_deleted(&mut self) -> Result<SegmentRewrite> {
         self.reader.reload()?;
         let searcher = self.reader.searcher();
         let mut with_deletes = Vec::new();
@@ -424,14 +454,26 @@ impl TextIndex {
         drop(searcher);
         with_deletes.sort_by_key(|s| (s.0, s.1));
         let writer = self.writer()?;
-        for (_, _, id) in &with_deletes {
-            // A merge of one segment rewrites it without its deleted documents (a segment
-            // whose documents are all deleted merges into nothing).
-            writer
-                .merge(std::slice::from_ref(id))
-                .wait()
-                .map_err(|e| Error::TextIndex(e.to_string()))?;
-        }
+        // A merge of one segment rewrites it without its deleted documents (a segment whose
+        // documents are all deleted merges into nothing). The segments are disjoint, so their
+        // merges are independent of each other's order.
+        let merges = with_deletes
+            .iter()
+            .map(|(_, _, id)| writer.merge(std::slice::from_ref(id)))
+            .collect();
+        Ok(SegmentRewrite {
+            merges,
+            segments: with_deletes.len(),
+        })
+    }
+
+    /// The last step of [`Self::erase_deleted`]: waits for the rewrites (if the caller has not
+    /// already, see [`SegmentRewrite::wait`]), deletes the
+    /// replaced segment files and reloads the reader. Returns the number of segments rewritten.
+    pub fn finish_erase_deleted(&mut self, mut rewrite: SegmentRewrite) -> Result<usize> {
+        rewrite.wait()?;
+        let rewritten = rewrite.segments;
+        let writer = self.writer()?;
         // Tantivy deletes the replaced files from its own thread; wait for it, so that no file
         // holding an erased term is still in the directory when the store commits.
         writer
@@ -439,7 +481,7 @@ impl TextIndex {
             .wait()
             .map_err(|e| Error::TextIndex(format!("text index garbage collection: {e}")))?;
         self.reader.reload()?;
-        Ok(with_deletes.len())
+        Ok(rewritten)
     }
 
     fn has_deletes(&self) -> Result<bool> {

@@ -34,10 +34,27 @@ use parking_lot::{Condvar, Mutex};
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
+use super::exact::ExactMatrix;
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
 use crate::storage::{self, META, VECTOR_SNAPSHOT, VECTORS, meta};
+
+/// Keeps the `limit` best of `scored`, best first; ties broken by higher row id. The order is
+/// total (score by `f32::total_cmp`, then row id), so selecting the best before sorting them
+/// gives what sorting everything and truncating gives.
+fn best_first(scored: &mut Vec<(RowId, f32)>, limit: usize) {
+    let order = |a: &(RowId, f32), b: &(RowId, f32)| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0));
+    if limit == 0 {
+        scored.clear();
+        return;
+    }
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit - 1, order);
+        scored.truncate(limit);
+    }
+    scored.sort_unstable_by(order);
+}
 
 /// Bytes per row of [`VECTOR_SNAPSHOT`]. Erasing a vector rewrites the chunk that holds it, so
 /// the chunk bounds the bytes a purge rewrites in the snapshot. Stores written with other
@@ -58,7 +75,8 @@ fn vx(e: impl std::fmt::Display) -> Error {
 pub struct VectorIndex {
     dim: usize,
     tail_ids: Vec<RowId>,
-    tail: Vec<f32>,
+    /// The tail's vectors, row `i` being `tail_ids[i]`'s.
+    tail: ExactMatrix,
     tail_pos: HashMap<RowId, usize>,
     snapshot: Option<Snapshot>,
     build: Option<Build>,
@@ -170,7 +188,7 @@ impl VectorIndex {
         VectorIndex {
             dim,
             tail_ids: Vec::new(),
-            tail: Vec::new(),
+            tail: ExactMatrix::new(dim),
             tail_pos: HashMap::new(),
             snapshot: None,
             build: None,
@@ -213,12 +231,15 @@ impl VectorIndex {
         // Row ids come in ascending order, each once, so no position is replaced.
         let expect = (vec_t.len()? as usize)
             .saturating_sub(vi.snapshot.as_ref().map_or(0, |s| s.index.size()));
-        vi.tail.reserve(expect * dim);
+        vi.tail.reserve(expect);
         vi.tail_ids.reserve(expect);
         vi.tail_pos.reserve(expect);
+        let mut v_buf = Vec::with_capacity(dim);
         for entry in vec_t.range(from..)? {
             let (k, v) = entry?;
-            storage::decode_vector_into(v.value(), dim, &mut vi.tail)?;
+            v_buf.clear();
+            storage::decode_vector_into(v.value(), dim, &mut v_buf)?;
+            vi.tail.push(&v_buf);
             vi.tail_pos.insert(k.value(), vi.tail_ids.len());
             vi.tail_ids.push(k.value());
         }
@@ -248,7 +269,7 @@ impl VectorIndex {
         }
         self.tail_pos.insert(id, self.tail_ids.len());
         self.tail_ids.push(id);
-        self.tail.extend_from_slice(v);
+        self.tail.push(v);
     }
 
     /// Removes a row's vector (purge).
@@ -256,13 +277,11 @@ impl VectorIndex {
         if let Some(pos) = self.tail_pos.remove(&id) {
             let last = self.tail_ids.len() - 1;
             self.tail_ids.swap_remove(pos);
+            self.tail.swap_remove(pos);
             if pos != last {
                 let moved = self.tail_ids[pos];
                 self.tail_pos.insert(moved, pos);
-                let (a, b) = (pos * self.dim, last * self.dim);
-                self.tail.copy_within(b..b + self.dim, a);
             }
-            self.tail.truncate(last * self.dim);
         }
         if let Some(b) = &mut self.build
             && id <= b.cut
@@ -278,6 +297,12 @@ impl VectorIndex {
                 s.dirty = true;
             }
         }
+    }
+
+    /// The vector of a row held in the exact tail (`None` for a row in the snapshot or without
+    /// a vector): the values the vector table holds for it.
+    pub fn tail_vector(&self, id: RowId) -> Option<Vec<f32>> {
+        self.tail_pos.get(&id).map(|&pos| self.tail.row(pos))
     }
 
     /// True when a snapshot exists.
@@ -308,14 +333,15 @@ impl VectorIndex {
         limit: usize,
         exact: &dyn Fn(RowId) -> Result<Option<Vec<f32>>>,
     ) -> Result<Vec<(RowId, f32)>> {
-        let mut out: Vec<(RowId, f32)> = Vec::new();
         if limit == 0 {
-            return Ok(out);
+            return Ok(Vec::new());
         }
-        for (i, id) in self.tail_ids.iter().enumerate() {
-            let v = &self.tail[i * self.dim..(i + 1) * self.dim];
-            out.push((*id, dot(q, v)));
-        }
+        let mut out: Vec<(RowId, f32)> = self
+            .tail_ids
+            .iter()
+            .copied()
+            .zip(self.tail.scores(q))
+            .collect();
         if let Some(s) = &self.snapshot {
             let n = limit.min(s.index.size());
             if n > 0 {
@@ -327,8 +353,7 @@ impl VectorIndex {
                 }
             }
         }
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-        out.truncate(limit);
+        best_first(&mut out, limit);
         Ok(out)
     }
 
@@ -349,9 +374,7 @@ impl VectorIndex {
         let mut max_row = snap.max_row;
         for i in order {
             let id = self.tail_ids[i];
-            snap.index
-                .add(id, &self.tail[i * self.dim..(i + 1) * self.dim])
-                .map_err(vx)?;
+            snap.index.add(id, &self.tail.row(i)).map_err(vx)?;
             max_row = max_row.max(id);
         }
         self.tail_ids.clear();
@@ -470,7 +493,7 @@ impl VectorIndex {
             .iter()
             .enumerate()
             .filter(|(_, id)| **id > max_row)
-            .map(|(i, id)| (*id, self.tail[i * self.dim..(i + 1) * self.dim].to_vec()))
+            .map(|(i, id)| (*id, self.tail.row(i)))
             .collect();
         self.tail_ids.clear();
         self.tail.clear();
@@ -503,7 +526,7 @@ impl VectorIndex {
             .tail_ids
             .iter()
             .enumerate()
-            .map(|(i, id)| (*id, self.tail[i * self.dim..(i + 1) * self.dim].to_vec()))
+            .map(|(i, id)| (*id, self.tail.row(i)))
             .collect();
         add.sort_by_key(|x| x.0);
         let cut = add.last().map_or(0, |x| x.0);
@@ -707,6 +730,30 @@ mod tests {
         let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
         v.iter_mut().for_each(|a| *a /= n);
         v
+    }
+
+    proptest::proptest! {
+        /// Selecting the best before sorting them keeps exactly what sorting all and truncating
+        /// keeps, in the same order (ties on score included).
+        #[test]
+        fn best_first_is_sort_then_truncate(
+            scored in proptest::collection::vec((0u64..50, 0u8..8), 0..120),
+            limit in 0usize..60,
+        ) {
+            // Few distinct scores, so ties are common; row ids are distinct as in a search.
+            let mut seen = std::collections::BTreeSet::new();
+            let scored: Vec<(RowId, f32)> = scored
+                .into_iter()
+                .filter(|(id, _)| seen.insert(*id))
+                .map(|(id, s)| (id, f32::from(s) / 4.0 - 1.0))
+                .collect();
+            let mut want = scored.clone();
+            want.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+            want.truncate(limit);
+            let mut got = scored;
+            best_first(&mut got, limit);
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]

@@ -158,11 +158,8 @@ impl Store {
     /// rewrite.
     fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
         let scrub = if self.opts.scrub_on_purge {
-            let mut guard = self.inner.write();
-            let inner = guard.as_mut().ok_or(Error::Closed)?;
-            let kind = ScrubKind::for_store(inner)?;
-            super::scrub::erase_text(inner, kind)?;
-            Some(kind)
+            // Readers proceed while the text segments are rewritten (see the method).
+            Some(self.erase_text_letting_readers()?)
         } else {
             None
         };

@@ -461,6 +461,54 @@ impl Store {
     }
 }
 
+/// Reads rows as [`Inner::read_row`] does, with the row and payload tables opened once for
+/// every candidate of a recall instead of once per row.
+struct RowReader {
+    rows: Option<redb::ReadOnlyTable<u64, &'static [u8]>>,
+    payloads: Option<redb::ReadOnlyTable<u64, &'static [u8]>>,
+}
+
+impl RowReader {
+    fn new(tx: &redb::ReadTransaction) -> Result<Self> {
+        Ok(RowReader {
+            rows: storage::open_read(tx, ROWS)?,
+            payloads: storage::open_read(tx, storage::PAYLOADS)?,
+        })
+    }
+
+    /// The row without its text (what admission reads), `None` when there is no such row.
+    fn read(&self, id: RowId) -> Result<Option<Row>> {
+        let Some(rows) = &self.rows else {
+            return Ok(None);
+        };
+        let Some(v) = rows.get(id)? else {
+            return Ok(None);
+        };
+        Ok(Some(storage::decode(v.value())?))
+    }
+
+    /// The row's text, when it has a payload: read only for the rows whose text recall uses
+    /// (the lexical leg's candidates and the hits returned), as [`Inner::read_row`] reads it.
+    fn text(&self, id: RowId) -> Result<Option<String>> {
+        match &self.payloads {
+            Some(payloads) => match payloads.get(id)? {
+                Some(p) => Ok(Some(storage::Payload::decode(p.value())?.text)),
+                None => Ok(None),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// Gives `row` its text (see [`RowReader::text`]); a row without a payload keeps the text
+    /// it decoded with.
+    fn fill_text(&self, row: &mut Row) -> Result<()> {
+        if let Some(t) = self.text(row.id)? {
+            row.text = Some(t);
+        }
+        Ok(())
+    }
+}
+
 /// How many candidates each leg of a recall for `k` hits keeps (after filters): what fusion
 /// ranks from.
 pub(crate) fn candidate_pool(k: usize) -> usize {
@@ -477,11 +525,12 @@ impl Inner {
         filter: &Admission<'_>,
     ) -> Result<Vec<Hit>> {
         let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
+        let reader = RowReader::new(tx)?;
         let mut admit = |id: RowId| -> Result<bool> {
             if let Some(v) = rows.get(&id) {
                 return Ok(v.is_some());
             }
-            let v = match Inner::read_row(tx, id)? {
+            let v = match reader.read(id)? {
                 Some(row) => filter.admit(&row).map(|d| (row, d)),
                 None => None,
             };
@@ -546,7 +595,8 @@ impl Inner {
             e.bm25_rank = Some(rank + 1);
             e.bm25_score = Some(*s);
             e.lexical = (*s as f64 / full_match as f64).clamp(0.0, 1.0);
-            if let Some(Some((row, _))) = rows.get(id) {
+            if let Some(Some((row, _))) = rows.get_mut(id) {
+                reader.fill_text(row)?;
                 let held = self
                     .text
                     .holds_terms(row.text.as_deref().unwrap_or(""), &query_terms);
@@ -562,10 +612,16 @@ impl Inner {
         let fusion = Fusion::of(lexical_ran, qv.is_some());
         for (id, e) in explain.iter_mut() {
             if let Some(v) = qv {
-                if e.vector_score.is_none()
-                    && let Some(row_v) = stored(*id)?
-                {
-                    e.vector_score = Some(crate::embed::dot(v, &row_v));
+                if e.vector_score.is_none() {
+                    // A row in the exact tail holds the same values as the vector table (both
+                    // are the stored rounding), without a read and a decode.
+                    let row_v = match self.vectors.tail_vector(*id) {
+                        Some(row_v) => Some(row_v),
+                        None => stored(*id)?,
+                    };
+                    if let Some(row_v) = row_v {
+                        e.vector_score = Some(crate::embed::dot(v, &row_v));
+                    }
                 }
                 e.semantic = e.vector_score.map_or(0.0, semantic);
             }
@@ -590,6 +646,12 @@ impl Inner {
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.row.id.cmp(&a.row.id)));
         hits.truncate(want);
+        for h in &mut hits {
+            if h.explain.bm25_rank.is_none() {
+                // The lexical leg's rows got their text above.
+                reader.fill_text(&mut h.row)?;
+            }
+        }
         Ok(hits)
     }
 }

@@ -24,6 +24,7 @@
 
 use std::path::{Path, PathBuf};
 
+use parking_lot::{RwLockUpgradableReadGuard, RwLockWriteGuard};
 use redb::ReadableTable;
 
 use super::batch::Batch;
@@ -240,6 +241,38 @@ fn mark_free_pages_zeroed(tx: &redb::WriteTransaction) -> Result<()> {
     Ok(())
 }
 
+impl Store {
+    /// The text side of a purge's scrub ([`erase_text`]), letting readers in while the
+    /// segments are rewritten. The segments to rewrite are chosen and their rewrites scheduled
+    /// under the write lock; the lock is then downgraded to an upgradable read while tantivy's
+    /// merge thread rewrites them, so recalls and lists proceed (searching the segments as they
+    /// were, the reader reloading only at the end) and writers still wait; the lock is upgraded
+    /// back to exclusive to delete the replaced files and reload the reader. Nothing reaches the
+    /// file in between: the rewritten files are staged with the next write transaction, and the
+    /// freeing commit that zeroes the replaced pages ([`Inner::commit_frees`]) runs later, under
+    /// the exclusive lock, so no read transaction of this process holds them. A compaction
+    /// rebuilds the text index under the exclusive lock, as before.
+    pub(super) fn erase_text_letting_readers(&self) -> Result<ScrubKind> {
+        let mut guard = self.inner.write();
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let kind = ScrubKind::for_store(inner)?;
+        if kind == ScrubKind::Compact {
+            rebuild_text(inner)?;
+            return Ok(kind);
+        }
+        let mut rewrite = inner.text.start_erase_deleted()?;
+        let shared = RwLockWriteGuard::downgrade_to_upgradable(guard);
+        #[cfg(test)]
+        tests::while_rewriting(&self.path);
+        let waited = rewrite.wait();
+        let mut guard = RwLockUpgradableReadGuard::upgrade(shared);
+        waited?;
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        inner.text.finish_erase_deleted(rewrite)?;
+        Ok(kind)
+    }
+}
+
 /// The text side of a scrub: rewrites the segments holding deleted documents, or for a
 /// compaction rebuilds the whole index from the remaining rows.
 pub(super) fn erase_text(inner: &mut Inner, kind: ScrubKind) -> Result<()> {
@@ -322,4 +355,105 @@ pub(super) fn rebuild_text(inner: &mut Inner) -> Result<()> {
     inner
         .text
         .rebuild(rows.iter().map(|(id, t)| (*id, t.as_str())), seq)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+    use std::sync::mpsc;
+
+    use parking_lot::Mutex;
+
+    use crate::{Inscription, RecallQuery, Store, StoreOptions, Target};
+
+    type Hook = Box<dyn FnOnce() + Send>;
+
+    /// Called by a purge of the store at the path while its text segments are being rewritten
+    /// (the lock downgraded), once.
+    static WHILE_REWRITING: Mutex<Vec<(PathBuf, Hook)>> = Mutex::new(Vec::new());
+
+    pub(super) fn while_rewriting(path: &Path) {
+        let hook = {
+            let mut hooks = WHILE_REWRITING.lock();
+            let i = hooks.iter().position(|(p, _)| p == path);
+            i.map(|i| hooks.remove(i).1)
+        };
+        if let Some(h) = hook {
+            h();
+        }
+    }
+
+    /// A reader completes a recall while a purge is rewriting the text segments that held the
+    /// erased row: the purge waits (inside the rewrite) for the reader's recall to finish, so
+    /// if readers were shut out the recall could not finish before the purge, and the purge's
+    /// wait reports it. The erased text is absent from the file afterwards (raw byte scan).
+    #[test]
+    fn a_reader_recalls_while_a_purge_rewrites_the_text_segments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.oubli");
+        let store = Arc::new(Store::create_with(&path, StoreOptions::default()).unwrap());
+        // 1,100 rows in one write go straight to a tantivy segment (not the in-memory tail),
+        // so purging one leaves a segment with a deleted document to rewrite.
+        let texts: Vec<String> = (0..1100)
+            .map(|i| format!("note {i} about the quarterly garden budget zq{i}xv"))
+            .collect();
+        store
+            .inscribe_batch(texts.iter().map(Inscription::new).collect())
+            .unwrap();
+        let victim = 6u64;
+        let victim_text = texts[victim as usize - 1].clone();
+        let (inside_tx, inside_rx) = mpsc::channel::<()>();
+        let (done_tx, done_rx) = mpsc::channel::<()>();
+        let (waited_tx, waited_rx) = mpsc::channel::<bool>();
+        WHILE_REWRITING.lock().push((
+            path.clone(),
+            Box::new(move || {
+                inside_tx.send(()).unwrap();
+                // Not a timing assertion: a bound that turns "readers are shut out" (the
+                // recall below would wait for this purge, which waits here) into a failure
+                // instead of a hang.
+                let ok = done_rx
+                    .recv_timeout(std::time::Duration::from_secs(120))
+                    .is_ok();
+                waited_tx.send(ok).unwrap();
+            }),
+        ));
+        let purger = {
+            let store = store.clone();
+            std::thread::spawn(move || store.purge(Target::id(victim)))
+        };
+        if inside_rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .is_err()
+        {
+            panic!(
+                "the purge never reached its segment rewrite: {:?}",
+                purger.join().map(|r| r.map(|p| p.erased))
+            );
+        }
+        // The purge is now inside its segment rewrite, and waits for this recall.
+        let hits = store
+            .recall(&RecallQuery::new("quarterly garden budget").k(5))
+            .unwrap();
+        done_tx.send(()).unwrap();
+        assert!(!hits.is_empty());
+        assert!(hits.iter().all(|h| h.row.id != victim));
+        assert!(
+            waited_rx.recv().unwrap(),
+            "the recall finished only after the purge"
+        );
+        let report = purger.join().unwrap().unwrap();
+        assert_eq!(report.erased, vec![victim]);
+        store.close().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let needle = victim_text.as_bytes();
+        assert!(
+            !bytes.windows(needle.len()).any(|w| w == needle),
+            "erased text left in the file"
+        );
+        let marker = format!("zq{}xv", victim - 1);
+        let marker = marker.as_bytes();
+        assert!(!bytes.windows(marker.len()).any(|w| w == marker));
+    }
 }

@@ -1,0 +1,220 @@
+//! Recall latency per leg on a store shaped like the peers benchmark's, and a digest of every
+//! hit list, so that a change to the read path can show both its speed and that it returns
+//! the same hits, in the same order, with the same scores.
+//!
+//! Run: `cargo bench -p oubli-bench --bench recall`. Settings (environment):
+//!
+//! - `OUBLI_RECALL_ROWS` (default 10000): rows in the store;
+//! - `OUBLI_RECALL_QUERIES` (default 1000): queries per leg;
+//! - `OUBLI_RECALL_STORE`: a file to keep the store in; built when absent, opened when present
+//!   (so a profiler can run the queries without the load);
+//! - `OUBLI_RECALL_LEG` (`hybrid`, `vector` or `lexical`): time only that leg;
+//! - `OUBLI_RECALL_PROBES` (default 200): queries the recall@10 probe averages over;
+//! - `OUBLI_RECALL_FRESH=1`: query the store that did the load, right after it, before closing
+//!   it (what `benches/peers/peers.py` does), instead of a reopened one.
+//!
+//! Rows are memories of 60-120 bytes from the peers script's templates, with 384-d vectors
+//! from the built-in hash embedder; queries are "person word word" and bring their own vector,
+//! as in the peers script. Prints per leg p50 / p99 / mean wall-clock ms, the recall thread's
+//! CPU ms per query (from `/proc/thread-self/stat`: a mean far above it is time spent waiting
+//! for a core), and the digest (blake3 over each
+//! hit's row id and score bits, in order), and the vector leg's recall@10 against an exact scan
+//! (`Store::vector_probe`, mean over 200 queries).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use oubli::{Embedder, HashEmbedder, Inscription, Legs, RecallQuery, Store, StoreOptions};
+
+const PEOPLE: &[&str] = &[
+    "Ana", "Ben", "Chloe", "Dmitri", "Esther", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kofi",
+    "Lena", "Mateo", "Nadia", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tariq",
+];
+const TOPICS: &[&str] = &[
+    "prefers {a} coffee in the morning and tea after {b}",
+    "booked a trip to {c} for the {a} conference next {m}",
+    "asked the assistant to remind them about the {a} invoice on {m} {d}",
+    "is allergic to {a} and avoids restaurants that cook with {b}",
+    "moved the {a} meeting with the {b} team to {m} {d}",
+    "keeps the spare key for the {a} flat with a neighbour in {c}",
+    "wants a {a} plan for {b} training three times a week",
+    "changed the {a} password for the {b} account on {m} {d}",
+];
+const WORDS: &[&str] = &[
+    "oat",
+    "green",
+    "sales",
+    "design",
+    "garden",
+    "budget",
+    "shellfish",
+    "peanut",
+    "kiwi",
+    "quarterly",
+    "spring",
+    "running",
+    "rowing",
+    "staging",
+    "billing",
+    "travel",
+    "family",
+    "winter",
+    "legal",
+    "research",
+    "cycling",
+    "archive",
+    "mobile",
+    "cloud",
+];
+const CITIES: &[&str] = &[
+    "Lisbon", "Tallinn", "Osaka", "Nairobi", "Quito", "Turin", "Malmo", "Hanoi",
+];
+const MONTHS: &[&str] = &["January", "March", "May", "July", "September", "November"];
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+fn memories(n: usize) -> Vec<String> {
+    let mut r = Rng(7);
+    (0..n)
+        .map(|i| {
+            let t = r
+                .pick(TOPICS)
+                .replace("{a}", r.pick(WORDS))
+                .replace("{b}", r.pick(WORDS))
+                .replace("{c}", r.pick(CITIES))
+                .replace("{m}", r.pick(MONTHS))
+                .replace("{d}", &(1 + r.next() % 28).to_string());
+            format!("{} {t} (note {i})", r.pick(PEOPLE))
+        })
+        .collect()
+}
+
+fn queries(n: usize) -> Vec<String> {
+    let mut r = Rng(8);
+    (0..n)
+        .map(|_| format!("{} {} {}", r.pick(PEOPLE), r.pick(WORDS), r.pick(WORDS)))
+        .collect()
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e3
+}
+
+/// CPU time this thread has used, in ms (`/proc/thread-self/stat`, clock ticks of 10 ms; `None`
+/// off Linux): beside a wall-clock latency, it tells computing from waiting for a core.
+fn thread_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which ends with the last ')'): utime and stime are the
+    // 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks * 10.0)
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let n = env("OUBLI_RECALL_ROWS", 10_000);
+    let nq = env("OUBLI_RECALL_QUERIES", 1_000);
+    let fresh = std::env::var("OUBLI_RECALL_FRESH").is_ok_and(|v| v == "1");
+    let embedder = Arc::new(HashEmbedder::default());
+    let opts = || StoreOptions::default().embedder(embedder.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let path = std::env::var("OUBLI_RECALL_STORE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| dir.path().join("r.oubli"));
+    let texts = memories(n);
+    let store = if path.exists() && !fresh {
+        Store::open_with(&path, opts()).unwrap()
+    } else {
+        if path.exists() {
+            std::fs::remove_file(&path).unwrap();
+        }
+        let s = Store::create_with(&path, opts()).unwrap();
+        let t = Instant::now();
+        for chunk in texts.chunks(5_000) {
+            s.inscribe_batch(chunk.iter().map(Inscription::new).collect())
+                .unwrap();
+        }
+        eprintln!("loaded {n} rows in {:.1} s", t.elapsed().as_secs_f64());
+        if fresh {
+            s
+        } else {
+            drop(s);
+            Store::open_with(&path, opts()).unwrap()
+        }
+    };
+    let qs = queries(nq);
+    let qvs: Vec<Vec<f32>> = qs.iter().map(|q| embedder.embed(q).unwrap()).collect();
+    println!("| rows | leg | p50 ms | p99 ms | mean ms | CPU ms per query | digest |");
+    println!("|---:|---|---:|---:|---:|---:|---|");
+    let only = std::env::var("OUBLI_RECALL_LEG").ok();
+    for (name, legs) in [
+        ("hybrid", Legs::Hybrid),
+        ("vector", Legs::Vector),
+        ("lexical", Legs::Lexical),
+    ]
+    .into_iter()
+    .filter(|(name, _)| only.as_deref().is_none_or(|o| o == *name))
+    {
+        let mut lat = Vec::with_capacity(nq);
+        let mut digest = blake3::Hasher::new();
+        let cpu0 = thread_cpu_ms();
+        for (q, v) in qs.iter().zip(&qvs) {
+            let query = RecallQuery::new(q.as_str())
+                .k(10)
+                .vector(v.clone())
+                .legs(legs);
+            let t = Instant::now();
+            let hits = store.recall(&query).unwrap();
+            lat.push(t.elapsed());
+            for h in &hits {
+                digest.update(&h.row.id.to_le_bytes());
+                digest.update(&h.score.to_bits().to_le_bytes());
+            }
+            digest.update(b"|");
+        }
+        let cpu = match (cpu0, thread_cpu_ms()) {
+            (Some(a), Some(b)) => format!("{:.3}", (b - a) / nq as f64),
+            _ => "-".to_string(),
+        };
+        let wall: f64 = lat.iter().map(|d| d.as_secs_f64() * 1e3).sum::<f64>() / nq as f64;
+        lat.sort();
+        println!(
+            "| {n} | {name} | {:.3} | {:.3} | {wall:.3} | {cpu} | {} |",
+            pct(&lat, 0.5),
+            pct(&lat, 0.99),
+            &digest.finalize().to_hex()[..16]
+        );
+    }
+    let probes = env("OUBLI_RECALL_PROBES", 200).min(nq);
+    let mut recall10 = 0.0;
+    for v in &qvs[..probes] {
+        let v = oubli::embed::check_vector(v, embedder.dim()).unwrap();
+        recall10 += store.vector_probe(&v, 10).unwrap().recall() / probes as f64;
+    }
+    if probes > 0 {
+        println!("vector recall@10 vs exact scan: {recall10:.3} (mean over {probes} queries)");
+    }
+}
