@@ -717,8 +717,8 @@ const MIN_INFLECTED_STEM: usize = 3;
 /// True if two words are case forms of one name, where at least one is written in Greek or
 /// Cyrillic, scripts whose names decline ("Ελένης" is "Eleni" in the genitive, "Миколи"
 /// "Mykola", "Лены" "Лена"): with an ending of one pair of the script's case forms
-/// ([`GREEK_CASE_PAIRS`], [`SLAVIC_CASE_PAIRS`]) taken off each, the rests have the same
-/// [`variant_key`] and keep at least [`MIN_INFLECTED_STEM`] letters.
+/// (documented in `docs/canonicalization.md`) taken off each, the rests have the same
+/// [`variant_key`] and keep at least three letters.
 pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
     let pairs: &[(&str, &str)] = match (a.script, b.script) {
         (Script::Greek, _) | (_, Script::Greek) => GREEK_CASE_PAIRS,

@@ -459,16 +459,24 @@ impl Inner {
         // Not when identifiers decide: every row holding them goes.
         let by_identifier = width == Width::All && shapes[0].has_strong_identifier();
         // An identifier shared by several people ("Chai's place on booking KX82PL", "Mehmet's
-        // coverage under GP-7712") decides only among the rows about the subject the request
-        // names, when some are: the others hold the identifier for someone else. A request for
-        // everything about its subject keeps every row carrying a listed identifier.
+        // coverage under GP-7712": some rows holding it name someone else) decides only among
+        // the rows about the subject the request names, when some are. An identifier only the
+        // subject's rows and rows naming nobody hold ("MRN 2467493 was flagged") is the
+        // subject's own and reaches them all, as does a request for everything about its
+        // subject.
+        let for_someone_else = |c: &Candidate| {
+            !c.score.names_subject
+                && names_someone(&RowView::new(c.row.text.as_deref().unwrap_or_default()))
+        };
         if by_identifier
             && !shapes[0].fan_out
             && !shapes[0].names.is_empty()
             && scored.iter().any(|c| c.score.names_subject)
+            && scored.iter().any(for_someone_else)
         {
             scored.retain(|c| {
-                if !c.score.names_subject {
+                let elsewhere = !c.score.names_subject;
+                if elsewhere {
                     rejected.push(Rejected {
                         id: c.row.id,
                         coverage: c.score.coverage,
@@ -477,7 +485,7 @@ impl Inner {
                             .into(),
                     });
                 }
-                c.score.names_subject
+                !elsewhere
             });
         }
         if let Some(best) = scored
@@ -900,4 +908,33 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
     } else {
         hit
     }
+}
+
+/// True if a row names a person or organisation by a name of its own: two adjacent
+/// capitalized words of a cased script ("Anan Boonmee"), or a word of a script without
+/// capitals ("박지우"). A row holding an identifier and no such name ("MRN 2467493 was flagged
+/// for review") names nobody else.
+fn names_someone(row: &RowView<'_>) -> bool {
+    use crate::canon::Script;
+    let name = |c: &crate::canon::Chunk| {
+        c.capitalized && score::cased(c.script) && !crate::index::keys::has_digit(c)
+    };
+    row.chunks.iter().any(|c| {
+        matches!(
+            c.script,
+            Script::Han
+                | Script::Hangul
+                | Script::Kana
+                | Script::Arabic
+                | Script::Hebrew
+                | Script::Thai
+                | Script::Devanagari
+        )
+    }) || row.chunks.windows(2).any(|p| {
+        name(&p[0])
+            && name(&p[1])
+            && row.text[p[0].span.end..p[1].span.start]
+                .chars()
+                .all(char::is_whitespace)
+    })
 }
