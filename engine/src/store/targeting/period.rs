@@ -29,7 +29,7 @@ use std::cmp::Ordering;
 use crate::canon::Chunk;
 
 /// Words that make the date after them the bound of a period in a request.
-const BOUND_WORDS: &[&str] = &[
+pub(crate) const BOUND_WORDS: &[&str] = &[
     "before", "after", "until", "till", "since", "from", "prior", "pre",
 ];
 

@@ -74,14 +74,10 @@ pub(crate) fn is_calendar(w: &str) -> bool {
     NAMES.contains(&w)
 }
 
-/// Words that make the date after them the bound of a period ("before April", "since 2019").
-pub(crate) const BOUND_WORDS: &[&str] = &[
-    "before", "after", "until", "till", "since", "from", "prior", "pre",
-];
-
-/// True for a word of [`BOUND_WORDS`].
+/// True for a word that makes the date after it the bound of a period
+/// ([`super::period::BOUND_WORDS`]: "before April", "since 2019").
 pub(crate) fn is_bound_word(w: &str) -> bool {
-    BOUND_WORDS.contains(&w)
+    super::period::BOUND_WORDS.contains(&w)
 }
 
 /// The year a chunk states: four digits from 1900 to 2099.
