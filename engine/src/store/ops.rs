@@ -204,11 +204,8 @@ impl Store {
             // A supersede's plan chooses as the supersede does, meaning included.
             let embedder = self.opts.embedder.as_ref();
             let embed = |t: &str| embed_checked(embedder, t, i.dim);
-            let vectors = storage::open_read(&tx, storage::VECTORS)?;
-            let stored = |id: RowId| storage::read_vector(vectors.as_ref(), id, i.dim);
             let meaning = Meaning {
                 embed: &embed,
-                stored: &stored,
                 range: embedder.similarity_range(),
             };
             let lookup = Lookup {
@@ -519,10 +516,8 @@ pub(super) fn resolve_with_meaning(
         Some(e) => embed_checked(e, t, dim),
         None => Err(Error::InvalidArgument("no embedder".into())),
     };
-    let stored = |id: RowId| b.stored_vector(id);
     let meaning = embedder.map(|e| Meaning {
         embed: &embed,
-        stored: &stored,
         range: e.similarity_range(),
     });
     let lookup = Lookup {

@@ -6,23 +6,24 @@
 //! Lindqvist's cardiologist is Dr. Berg". The lexical path ([`super::score`]) then finds no
 //! row, or several rows it cannot tell apart. A supersede also carries the new text, which
 //! restates the attribute in other words. Among the rows that name the query's subject, a row
-//! is chosen when two things hold:
+//! is chosen when two things hold. Every text is compared with the subject's names taken out:
+//! every row of the pool names the subject, so the names say nothing about which row holds the
+//! attribute, and left in they drown the attribute's few words (ten rows about one person all
+//! look alike).
 //!
-//! 1. **It stands out.** Its stored vector is the closest to the query's and the new text's
-//!    vectors (each cosine calibrated onto [0, 1] by the embedder's similarity range, the two
-//!    summed), by at least [`MIN_MARGIN`] over the next row.
-//! 2. **It holds the attribute the new text restates.** With the subject's names taken out of
-//!    both texts (every row of the pool shares them, so they say nothing about the attribute),
-//!    the row is the closest of the pool to the new text, and at least [`RELEVANT`] close. "Kenta
-//!    earns 9M yen a year" relates to no row about Kenta's home or his cello, so
-//!    "Kenta's salary" replaces neither, however the full texts compare.
+//! 1. **It stands out.** Its name-less text is the closest to the query's and the new text's
+//!    (each cosine calibrated onto [0, 1] by the embedder's similarity range, the two summed),
+//!    by at least [`MIN_MARGIN`] over the next row.
+//! 2. **It holds the attribute the new text restates.** It is the closest of the pool to the
+//!    new text alone, and at least [`RELEVANT`] close. "Kenta earns 9M yen a year" relates to no
+//!    row about Kenta's home or his cello, so "Kenta's salary" replaces neither.
 //!
 //! Otherwise nothing is chosen (a typed no-match with candidates, as before).
 //!
 //! Only supersede uses this: it keeps the old row in its history (a reversible change). A
 //! purge, release or pin acts on words and identifiers only, so meaning never widens an
-//! erasure. Stored vectors are read for the first test; the second embeds the name-less texts
-//! of at most [`MAX_POOL`] rows, only when the first has chosen. A better embedder (MiniLM
+//! erasure. It embeds the name-less texts of at most [`MAX_POOL`] rows and of the two
+//! request texts (stored vectors embed the full texts, names included). A better embedder (MiniLM
 //! through `oubli.minilm()`) makes the choice better; with the hash embedder it is a fuzzy
 //! lexical overlap.
 
@@ -43,12 +44,10 @@ pub(crate) const RELEVANT: f64 = crate::store::SUGGESTED_MIN_SCORE;
 /// Most rows about one subject meaning chooses between; a larger pool chooses nothing.
 pub(crate) const MAX_POOL: usize = 32;
 
-/// What the meaning step may read: the embedder and the rows' stored vectors.
+/// What the meaning step may read: the store's embedder.
 pub(crate) struct Meaning<'a> {
     /// Embeds a text with the store's embedder.
     pub embed: &'a dyn Fn(&str) -> Result<Vec<f32>>,
-    /// A row's stored vector.
-    pub stored: &'a dyn Fn(RowId) -> Result<Option<Vec<f32>>>,
     /// The embedder's `(unrelated, match)` cosines ([`crate::embed::Embedder::similarity_range`]).
     pub range: (f32, f32),
 }
@@ -85,26 +84,6 @@ impl Meaning<'_> {
         ((cos - lo) / (hi - lo).max(1e-6)).clamp(0.0, 1.0)
     }
 
-    /// The calibrated similarity of each row of `pool` to `query` plus `new_text`, in pool
-    /// order; `None` if a row has no stored vector (then no choice is safe).
-    pub fn similarities(
-        &self,
-        query: &str,
-        new_text: &str,
-        pool: &[RowId],
-    ) -> Result<Option<Vec<f64>>> {
-        let q = (self.embed)(query)?;
-        let n = (self.embed)(new_text)?;
-        let mut sims = Vec::with_capacity(pool.len());
-        for &id in pool {
-            let Some(v) = (self.stored)(id)? else {
-                return Ok(None);
-            };
-            sims.push(self.calibrated(cosine(&v, &q)) + self.calibrated(cosine(&v, &n)));
-        }
-        Ok(Some(sims))
-    }
-
     /// The row of `pool` (ids and texts) closest in meaning to `query` and `new_text`, if it
     /// passes both tests of this module (`Ok(Err(sims))` with every row's similarity when it
     /// does not). `strip` takes the subject's names out of a text. A pool of fewer than two
@@ -120,10 +99,18 @@ impl Meaning<'_> {
         if pool.len() < 2 || pool.len() > MAX_POOL {
             return Ok(Err(Vec::new()));
         }
-        let ids: Vec<RowId> = pool.iter().map(|(id, _)| *id).collect();
-        let Some(sims) = self.similarities(query, new_text, &ids)? else {
-            return Ok(Err(Vec::new()));
-        };
+        // Every row of the pool names the subject, so the names say nothing about which row
+        // holds the attribute: compare the texts with the subject's names taken out.
+        let q_attr = (self.embed)(&strip(query))?;
+        let new_attr = (self.embed)(&strip(new_text))?;
+        let mut sims = Vec::with_capacity(pool.len());
+        let mut attr = Vec::with_capacity(pool.len());
+        for (_, text) in pool {
+            let v = (self.embed)(&strip(text))?;
+            let to_new = self.calibrated(cosine(&v, &new_attr));
+            sims.push(self.calibrated(cosine(&v, &q_attr)) + to_new);
+            attr.push(to_new);
+        }
         let mut order: Vec<usize> = (0..pool.len()).collect();
         // Highest first; equal similarities keep pool order (deterministic).
         order.sort_by(|&a, &b| sims[b].total_cmp(&sims[a]).then(a.cmp(&b)));
@@ -131,13 +118,6 @@ impl Meaning<'_> {
         let margin = sims[best] - sims[next];
         if margin < MIN_MARGIN {
             return Ok(Err(sims));
-        }
-        // The attribute: name-less texts, the new text against each row.
-        let new_attr = (self.embed)(&strip(new_text))?;
-        let mut attr = Vec::with_capacity(pool.len());
-        for (_, text) in pool {
-            let v = (self.embed)(&strip(text))?;
-            attr.push(self.calibrated(cosine(&v, &new_attr)));
         }
         let leads = (0..pool.len()).all(|i| i == best || attr[i] < attr[best]);
         if attr[best] < RELEVANT || !leads {
@@ -155,13 +135,9 @@ impl Meaning<'_> {
 mod tests {
     use super::*;
 
-    fn meaning_over<'a>(
-        embed: &'a dyn Fn(&str) -> Result<Vec<f32>>,
-        stored: &'a dyn Fn(RowId) -> Result<Option<Vec<f32>>>,
-    ) -> Meaning<'a> {
+    fn meaning_over(embed: &dyn Fn(&str) -> Result<Vec<f32>>) -> Meaning<'_> {
         Meaning {
             embed,
-            stored,
             range: (0.0, 1.0),
         }
     }
@@ -172,69 +148,85 @@ mod tests {
         let embed = |t: &str| -> Result<Vec<f32>> {
             Ok(if t.contains("care") {
                 vec![1.0, 0.0, 0.0]
+            } else if t.contains("room") {
+                vec![0.0, 1.0, 0.0]
+            } else if t.contains("diet") {
+                vec![0.0, 0.0, 1.0]
             } else {
                 vec![0.9, 0.1, 0.0]
             })
         };
-        let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-            Ok(Some(match id {
-                1 => vec![1.0, 0.0, 0.0],
-                2 => vec![0.0, 1.0, 0.0],
-                3 => vec![0.0, 0.0, 1.0],
-                4 => vec![0.99, 0.01, 0.0],
-                _ => return Ok(None),
-            }))
-        };
-        let m = meaning_over(&embed, &stored);
+        let m = meaning_over(&embed);
         let keep = |t: &str| t.to_string();
         let pool = [(2, "room"), (1, "care team"), (3, "diet")];
         let c = m.choose("who is in charge of her care", "new care", &pool, &keep);
         assert_eq!(c.unwrap().map(|c| c.index), Ok(1));
-        // Rows 1 and 4 are nearly the same direction: no choice, and both similarities shown.
+        // Two rows in the same direction: no choice, and both similarities shown.
         let sims = m
-            .choose("care", "new", &[(1, "care"), (4, "care")], &keep)
+            .choose("care", "new", &[(1, "care"), (4, "care plan")], &keep)
             .unwrap()
             .unwrap_err();
         assert_eq!(sims.len(), 2);
         assert!((sims[0] - sims[1]).abs() < MIN_MARGIN);
-        // One row is never chosen by meaning alone; a row without a vector stops the choice.
+        // One row is never chosen by meaning alone.
         assert!(
             m.choose("care", "new", &[(1, "care")], &keep)
-                .unwrap()
-                .is_err()
-        );
-        assert!(
-            m.choose("care", "new", &[(1, "care"), (9, "x")], &keep)
                 .unwrap()
                 .is_err()
         );
     }
 
     #[test]
-    fn a_row_that_does_not_hold_the_restated_attribute_is_not_chosen() {
-        // The full texts put row 1 ahead, but with the names taken out the new text relates to
-        // neither row (its attribute was never stored).
+    fn the_subjects_names_do_not_count() {
+        // With the name left in, "Ana" would pull the query toward the row that repeats it.
         let embed = |t: &str| -> Result<Vec<f32>> {
-            Ok(match t {
-                "salary" | "earns" => vec![0.0, 0.0, 1.0],
+            let mut v = vec![0.0, 0.0, 0.0];
+            if t.contains("Ana") {
+                v[0] += 1.0;
+            }
+            if t.contains("boss") || t.contains("reports") {
+                v[1] += 1.0;
+            }
+            if t.contains("office") {
+                v[2] += 1.0;
+            }
+            Ok(v)
+        };
+        let m = meaning_over(&embed);
+        let strip = |t: &str| t.replace("Ana", "");
+        let pool = [(1, "Ana Ana works in the office"), (2, "Ana reports to Bo")];
+        let c = m
+            .choose("Ana's boss", "Ana's new boss is Cy", &pool, &strip)
+            .unwrap();
+        assert_eq!(c.map(|c| c.index), Ok(1));
+    }
+
+    #[test]
+    fn a_row_that_does_not_hold_the_restated_attribute_is_not_chosen() {
+        // The query leans toward row 1, but the new text relates to neither row (its
+        // attribute was never stored).
+        let embed = |t: &str| -> Result<Vec<f32>> {
+            Ok(match t.trim() {
+                "earns" => vec![0.0, 0.0, 1.0],
                 "home" => vec![1.0, 0.0, 0.0],
                 "cello" => vec![0.0, 1.0, 0.0],
-                _ => vec![1.0, 0.0, 0.2],
+                _ => vec![1.0, 0.0, 0.1],
             })
         };
-        let stored = |id: RowId| -> Result<Option<Vec<f32>>> {
-            Ok(Some(if id == 1 {
-                vec![1.0, 0.0, 0.2]
-            } else {
-                vec![0.0, 1.0, 0.0]
-            }))
-        };
-        let m = meaning_over(&embed, &stored);
-        let strip = |t: &str| t.replace("Kenta ", "");
+        let m = meaning_over(&embed);
+        let strip = |t: &str| t.replace("Kenta", "");
         let pool = [(1, "Kenta home"), (2, "Kenta cello")];
         let r = m
             .choose("Kenta salary", "Kenta earns", &pool, &strip)
             .unwrap();
         assert!(r.is_err(), "{r:?}");
+        // An embedder error is an error, not a choice.
+        let failing =
+            |_: &str| -> Result<Vec<f32>> { Err(crate::error::Error::Embedder("down".into())) };
+        assert!(
+            meaning_over(&failing)
+                .choose("Kenta salary", "Kenta earns", &pool, &strip)
+                .is_err()
+        );
     }
 }

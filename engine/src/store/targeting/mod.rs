@@ -811,8 +811,6 @@ fn without_names(q: &QueryShape, text: &str) -> String {
     out
 }
 
-/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
-/// [`meaning::MIN_MARGIN`] ahead of the next.
 /// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
 /// new text's ([`value_kind::other_kind`]), and says why.
 fn drop_other_kinds(
@@ -837,6 +835,8 @@ fn drop_other_kinds(
     });
 }
 
+/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
+/// [`meaning::MIN_MARGIN`] ahead of the next.
 fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
     for ((id, _), sim) in pool.iter().zip(sims) {
         if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {
