@@ -292,7 +292,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-6");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-7");
 }
 
 #[test]
@@ -304,7 +304,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "5bf9f56676d39a9b3d03bd3ef831b209c412820092ad23ed5c97daf7d65fcda4"
+        "511594091532b89eca5d21b385457dd0f1b8c2184b694aaf83b380ff83958708"
     );
 }
 

@@ -318,3 +318,21 @@ fn a_name_divided_into_other_words_in_an_abjad_is_the_same_name() {
     s.purge(Target::query("Khalid Abdullah's room")).unwrap();
     assert_eq!(live_texts(&s), vec!["خالد يوسف's room is 14.".to_string()]);
 }
+
+#[test]
+fn an_arabic_request_with_a_proclitic_on_the_name_erases_only_that_persons_row() {
+    // "الخاص بيوسف": belonging to Youssef, the preposition written onto the name. Read without
+    // it, the name is Youssef's; read with it, the request named only the family name, and
+    // Yousra's IBAN went too.
+    let (_t, s) = store_with(&[
+        "Youssef Al-Haddad's IBAN is AE07 0331 2345 6789 0123 456.",
+        "Yousra Al-Haddad's IBAN is AE46 0211 0000 0012 3456 789.",
+        "Youssef Al-Haddad banks at the Deira branch in Dubai.",
+    ]);
+    s.purge(Target::query("احذف رقم الآيبان الخاص بيوسف الحداد"))
+        .unwrap();
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("AE07")), "{live:?}");
+    assert!(live.iter().any(|t| t.contains("AE46")), "{live:?}");
+    assert!(live.iter().any(|t| t.contains("Deira")), "{live:?}");
+}

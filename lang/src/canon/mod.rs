@@ -81,7 +81,7 @@ pub use tables::{exonyms, han_readings};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-6";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-7";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -819,6 +819,16 @@ pub fn abjad_skeletons(form: &str) -> Vec<String> {
                 out.push(t.to_owned());
             }
         }
+    }
+    // A one-letter proclitic written onto the word: Arabic بـ "with, of" and وـ "and"
+    // ("الخاص بيوسف", belonging to Youssef), Hebrew ב "in" and ו "and" (لـ and the article
+    // are taken off above; فـ "so" is left alone, as many names start with ف). Only skeletons
+    // of three consonants or more count for the rest: a two-letter rest matches too many names
+    // (بسام, Bassam, is not Sam).
+    if let Some(rest) = form.strip_prefix(['b', 'w', 'v'])
+        && rest.chars().count() >= 3
+    {
+        out.extend(abjad_skeletons(rest).into_iter().filter(|s| s.len() >= 3));
     }
     let mut seen = Vec::with_capacity(out.len());
     for s in out {
