@@ -12,7 +12,11 @@
 //!   `whereas`, `plus` and a bare `,` separate clauses only when both sides hold at least two
 //!   words and the right side reads as a clause (it has a verb marker, an identifier, or starts
 //!   with a pronoun); a sentence's leading adverbial without a verb ("Until May 2022, ...") is
-//!   no clause of its own. "Salt and pepper", "hiking and cycling" stay whole.
+//!   no clause of its own. "Salt and pepper", "hiking and cycling" stay whole;
+//! - the "and" and "but" of other languages split when three words stand before them and two
+//!   after (`Split::Foreign`), and Chinese and Japanese sentences end at `。！？` and split at
+//!   `，` between sides of four letters or more, but not after a leading time adverbial
+//!   ("2023年3月起，...").
 //!
 //! Each clause carries the subject of its sentence (a leading run of capitalized words, with
 //! its possessive), so that "his locker number is 17" is known to be about Tom. When clauses are
@@ -136,11 +140,13 @@ fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (i, &(pos, c)) in chars.iter().enumerate() {
-        if !matches!(c, '.' | '!' | '?') {
+        // The full-width stops of Chinese and Japanese end a sentence without a space after.
+        let full_width = matches!(c, '。' | '！' | '？');
+        if !matches!(c, '.' | '!' | '?') && !full_width {
             continue;
         }
         let next_is_space = chars.get(i + 1).is_none_or(|(_, n)| n.is_whitespace());
-        if !next_is_space {
+        if !next_is_space && !full_width {
             continue;
         }
         if c == '.' {
@@ -275,26 +281,113 @@ const ADVERBIAL_OPENERS: &[&str] = &[
     "between",
 ];
 
-/// Separators inside a sentence, longest first, and whether they always split.
-const SEPARATORS: &[(&str, bool)] = &[
-    (";", true),
-    (", and ", false),
-    (", but ", false),
-    (", while ", false),
-    (", whereas ", false),
-    (" and ", false),
-    (" but ", false),
-    (" while ", false),
-    (" whereas ", false),
-    (" plus ", false),
-    (", ", false),
+/// Sentence terminators a clause drops and a rewritten sentence ends with.
+pub(crate) const STOPS: [char; 6] = ['.', '!', '?', '。', '！', '？'];
+
+/// How a separator splits a sentence.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// Always (";").
+    Always,
+    /// An English conjunction or comma: when the right side reads as a clause (see
+    /// `split_sentence`).
+    English,
+    /// A conjunction of another language, which the English verb tests cannot read: when at
+    /// least three words stand before it and two after ("Ο Γιώργος είναι αλλεργικός στην
+    /// πενικιλίνη και παίζει μπάσκετ"), so that "μήλα και πορτοκάλια" stays whole.
+    Foreign,
+    /// A full-width comma of Chinese or Japanese text: when each side holds at least four
+    /// letters or digits ("吴刚的信用卡额度是 3 万元，他的客户经理是林晓").
+    FullWidth,
+}
+
+/// Separators inside a sentence, longest first, and how they split.
+const SEPARATORS: &[(&str, Split)] = &[
+    (";", Split::Always),
+    ("；", Split::Always),
+    (", and ", Split::English),
+    (", but ", Split::English),
+    (", while ", Split::English),
+    (", whereas ", Split::English),
+    // Arabic: a comma and the conjunction و written onto the next word ("، وهو يتناول").
+    ("، و", Split::Foreign),
+    (" and ", Split::English),
+    (" but ", Split::English),
+    (" while ", Split::English),
+    (" whereas ", Split::English),
+    (" plus ", Split::English),
+    // "and" and "but" in Greek, Russian, Ukrainian, Spanish, Portuguese and Italian, French,
+    // German, Turkish, Vietnamese, Hindi; matched as written (lowercase), so "Vitamin E daily"
+    // is no conjunction. (Left out: words that are also English names or words, such as
+    // Indonesian "dan" and Italian "ma".)
+    (" και ", Split::Foreign),
+    (" αλλά ", Split::Foreign),
+    (" и ", Split::Foreign),
+    (" а ", Split::Foreign),
+    (" но ", Split::Foreign),
+    (" і ", Split::Foreign),
+    (" та ", Split::Foreign),
+    (" але ", Split::Foreign),
+    (" y ", Split::Foreign),
+    (" pero ", Split::Foreign),
+    (" e ", Split::Foreign),
+    (" mas ", Split::Foreign),
+    (" et ", Split::Foreign),
+    (" mais ", Split::Foreign),
+    (" und ", Split::Foreign),
+    (" aber ", Split::Foreign),
+    (" ve ", Split::Foreign),
+    (" và ", Split::Foreign),
+    (" और ", Split::Foreign),
+    ("，", Split::FullWidth),
+    (", ", Split::English),
 ];
+
+/// Postpositions that end a Chinese or Japanese time adverbial ("2023年3月起", "从去年开始",
+/// "入社以来", "4月から").
+const TIME_POSTPOSITIONS: &[&str] = &[
+    "起",
+    "前",
+    "后",
+    "後",
+    "以来",
+    "时",
+    "時",
+    "开始",
+    "開始",
+    "以后",
+    "以後",
+    "以前",
+    "之前",
+    "之后",
+    "之後",
+    "から",
+    "まで",
+    "以降",
+    "までに",
+];
+
+/// True if `left`, the part of a Chinese or Japanese sentence before its first comma, is a time
+/// adverbial that frames the sentence rather than a clause: it ends with a time postposition,
+/// or it is only a date ("2024年9月").
+fn frames_time(left: &str) -> bool {
+    let t = left.trim();
+    TIME_POSTPOSITIONS.iter().any(|p| t.ends_with(p))
+        || t.chars()
+            .all(|c| c.is_ascii_digit() || c.is_whitespace() || "年月日号號".contains(c))
+}
+
+/// Letters and digits in `s` (the size of a side of a full-width comma).
+fn letters(s: &str) -> usize {
+    s.chars().filter(|c| c.is_alphanumeric()).count()
+}
 
 /// Splits one sentence (at byte offset `base` of the text) into clause ranges.
 fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let s = &text[range.clone()];
-    // Every separator is ASCII, so ASCII lower-casing is enough to find them, and it keeps
-    // every byte offset of `s` (full Unicode case mapping does not: "İ" grows, "ẞ" shrinks).
+    // The English separators are ASCII, so ASCII lower-casing is enough to find them, and it
+    // keeps every byte offset of `s` (full Unicode case mapping does not: "İ" grows, "ẞ"
+    // shrinks). The others are matched in `s` as written.
     let lowered: String = s.to_ascii_lowercase();
     let commas = s.matches(", ").count();
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // (separator start, separator end) in s
@@ -304,18 +397,21 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
             i += 1;
             continue;
         }
-        for &(sep, always) in SEPARATORS {
-            if lowered[i..].starts_with(sep) {
+        for &(sep, split) in SEPARATORS {
+            let found = match split {
+                Split::English => lowered[i..].starts_with(sep),
+                _ => s[i..].starts_with(sep),
+            };
+            if found {
                 let left_start = cuts.last().map_or(0, |c| c.1);
                 let left = &s[left_start..i];
                 let right_end = next_separator(&lowered, i + sep.len()).unwrap_or(s.len());
                 let right = &s[i + sep.len()..right_end];
                 let comma = sep.trim() == ",";
-                let ok = always
-                    || (words(left).count() >= 2
-                        && words(right).count() >= 2
-                        && reads_as_clause(right)
-                        && (!comma || starts_clause(right)))
+                let english = (words(left).count() >= 2
+                    && words(right).count() >= 2
+                    && reads_as_clause(right)
+                    && (!comma || starts_clause(right)))
                     // Predicate and object coordination: "is vegetarian and allergic to
                     // sesame", "takes metformin in the morning and atorvastatin at night".
                     || (!comma
@@ -326,6 +422,16 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                     || (comma
                         && words(right).count() >= 2
                         && (words(right).next().is_some_and(is_verb_word) || commas >= 2));
+                let ok = match split {
+                    Split::Always => true,
+                    Split::English => english,
+                    Split::Foreign => words(left).count() >= 3 && words(right).count() >= 2,
+                    Split::FullWidth => {
+                        letters(left) >= 4
+                            && letters(right) >= 4
+                            && !(left_start == 0 && frames_time(left))
+                    }
+                };
                 // A leading adverbial without a verb ("Until May 2022, ...", "As of March,
                 // ...") frames the sentence; it is no clause of its own. (Capitalized "May"
                 // and "March" there are months, not verbs.)
@@ -384,7 +490,7 @@ fn trim(s: &str, r: Range<usize>) -> Option<Range<usize>> {
     let part = &s[r.clone()];
     let lead = part.len() - part.trim_start().len();
     let body = part.trim();
-    let body = body.trim_end_matches(['.', '!', '?']).trim_end();
+    let body = body.trim_end_matches(STOPS).trim_end();
     if body.is_empty() {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Rewriting a row without some of its clauses or phrases, keeping its separators and giving
 //! kept clauses their subject back.
 
-use super::{DETERMINERS, PRONOUNS, Subject, clauses, has_verb, lower, words};
+use super::{DETERMINERS, PRONOUNS, STOPS, Subject, clauses, has_verb, lower, words};
 
 /// The text of `text` without the clauses at `remove` (indexes into [`clauses`]), with the
 /// subject re-attached where a kept clause lost it. `None` if nothing would remain.
@@ -56,8 +56,13 @@ fn finish(joined: String) -> String {
         let upper: String = first.to_uppercase().collect();
         s.replace_range(..first.len_utf8(), &upper);
     }
-    if !s.ends_with(['.', '!', '?']) {
-        s.push('.');
+    if !s.ends_with(STOPS) {
+        // Chinese and Japanese end a sentence with a full-width stop.
+        let han_or_kana = s
+            .chars()
+            .next_back()
+            .is_some_and(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}'));
+        s.push(if han_or_kana { '。' } else { '.' });
     }
     s
 }
@@ -148,6 +153,15 @@ fn reattach(clause: &str, subject: Option<&Subject>) -> String {
     // starts where that word ends in the clause.
     let first_end = clause.find(first).map_or(0, |at| at + first.len());
     let rest = clause[first_end..].to_owned();
+    // A script without letter case shows no subject to re-attach to: the clause stays as
+    // written ("他的客户经理是林晓").
+    if first
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase())
+    {
+        return clause.to_owned();
+    }
     match lw.as_str() {
         "his" | "her" | "their" | "its" if subject.named => format!("{}'s{rest}", subject.name),
         "he" | "she" | "they" | "it" if subject.named => format!("{}{rest}", subject.name),

@@ -280,3 +280,72 @@ mod unicode {
         }
     }
 }
+
+#[test]
+fn conjunctions_of_other_languages_split_clauses_and_not_pairs() {
+    assert_eq!(
+        texts("Ο Γιώργος είναι αλλεργικός στην πενικιλίνη και παίζει μπάσκετ στον Άρη."),
+        [
+            "Ο Γιώργος είναι αλλεργικός στην πενικιλίνη",
+            "παίζει μπάσκετ στον Άρη"
+        ]
+    );
+    assert_eq!(
+        texts("Марина живёт в Казани и работает в банке."),
+        ["Марина живёт в Казани", "работает в банке"]
+    );
+    assert_eq!(
+        texts("موعد حسن في العيادة يوم الثلاثاء، وهو يتناول الدواء عند الحاجة."),
+        [
+            "موعد حسن في العيادة يوم الثلاثاء",
+            "هو يتناول الدواء عند الحاجة"
+        ]
+    );
+    // Pairs of nouns and short sides stay whole; a capital letter is no conjunction.
+    for t in [
+        "Ο Γιώργος τρώει μήλα και πορτοκάλια.",
+        "Лена и Марина дружат.",
+        "Lena takes Vitamin E daily with breakfast.",
+    ] {
+        assert_eq!(texts(t).len(), 1, "{t}: {:?}", texts(t));
+    }
+}
+
+#[test]
+fn full_width_punctuation_splits_chinese_and_japanese() {
+    assert_eq!(
+        texts("吴刚的信用卡额度是 3 万元，他的客户经理是林晓。"),
+        ["吴刚的信用卡额度是 3 万元", "他的客户经理是林晓"]
+    );
+    assert_eq!(
+        texts("田中さんは東京に住んでいる。趣味は釣りです。").len(),
+        2
+    );
+    // A short side is no clause: "今天，..." keeps its opening adverb.
+    assert_eq!(texts("今天，王磊去了银行。").len(), 1);
+    // Nor is a leading time adverbial ("from March 2023 on").
+    for t in [
+        "2023年3月起，陈静的工资卡是尾号 5521 的借记卡。",
+        "2024年9月，陈静换了工作单位。",
+        "4月から、田中さんは大阪支社に勤務している。",
+    ] {
+        assert_eq!(texts(t).len(), 1, "{t}: {:?}", texts(t));
+    }
+    // The rewrite keeps the full-width stop and adds no subject to a caseless clause.
+    assert_eq!(
+        rewrite_without("吴刚的信用卡额度是 3 万元，他的客户经理是林晓。", &[1]).as_deref(),
+        Some("吴刚的信用卡额度是 3 万元。")
+    );
+    assert_eq!(
+        rewrite_without("吴刚的信用卡额度是 3 万元，他的客户经理是林晓。", &[0]).as_deref(),
+        Some("他的客户经理是林晓。")
+    );
+    assert_eq!(
+        rewrite_without(
+            "Ο Γιώργος είναι αλλεργικός στην πενικιλίνη και παίζει μπάσκετ στον Άρη.",
+            &[0]
+        )
+        .as_deref(),
+        Some("Ο Γιώργος παίζει μπάσκετ στον Άρη.")
+    );
+}
