@@ -1,17 +1,18 @@
 //! `oubli-bench serve`: the multi-tenant server under load, and what one tenant costs.
 //!
 //! Two parts, both on this machine:
-//! - **per-tenant cost**, through the library: the time to create and to reopen a store, the
-//!   resident memory each open store adds (the process's RSS before and after opening `N`
-//!   stores, over `N`), the size of an empty store file, and bytes per row (a store's file
-//!   size after `R` one-row inscribes, less the empty size, over `R`);
+//! - **per-tenant cost**, through the library, each measurement in a fresh child process: the
+//!   time to create and to reopen a store, the resident memory each open store adds (the
+//!   process's RSS before and after opening `N` stores together, over `N`; empty stores, and
+//!   `N / 10` stores of `R` rows), the disk an empty store takes, and disk bytes per row (a
+//!   store of `R` rows less an empty one, over `R`);
 //! - **served verbs**, over HTTP on loopback: for each tenant count, a fresh data directory,
 //!   every tenant seeded with a few rows, then `inscribe` and `recall` requests from several
 //!   keep-alive client threads, each request to a tenant drawn uniformly at random. Reported
 //!   per verb: throughput and p50/p99 latency, and how many store opens the phase caused
 //!   (with more tenants than `--max-open`, most requests reopen a closed store).
 //!
-//! Linux only for RSS (`/proc/self/statm`).
+//! Unix only (allocated file sizes), and Linux only for RSS (`/proc/self/statm`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -89,12 +90,17 @@ pub struct TenantCost {
     pub open_p99_us: u64,
     /// Resident memory added per open (empty) store, bytes.
     pub rss_per_open_store: u64,
-    /// Resident memory that opening the store of the bytes-per-row run (`rows` rows) adds,
-    /// bytes.
+    /// Resident memory added per open store of `rows` rows, bytes.
     pub rss_per_open_store_with_rows: u64,
-    /// Size of an empty store file, bytes.
+    /// Median time to open a store of `rows` rows, microseconds.
+    pub open_with_rows_p50_us: u64,
+    /// Stores of `rows` rows opened together.
+    pub stores_with_rows: usize,
+    /// Disk allocated to an empty store file, bytes.
     pub empty_file_bytes: u64,
-    /// File bytes per row, beyond the empty file.
+    /// Apparent size of an empty store file (sparse), bytes.
+    pub empty_file_apparent: u64,
+    /// Disk bytes per row, beyond the empty file.
     pub bytes_per_row: f64,
     /// Rows behind `bytes_per_row`.
     pub rows: usize,
@@ -122,11 +128,25 @@ fn micros(d: Duration) -> u64 {
     d.as_micros() as u64
 }
 
+/// Bytes the file system allocated to a file (store files are sparse: redb reserves regions
+/// it has not written).
+#[cfg(unix)]
+fn allocated(m: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    m.blocks() * 512
+}
+
+/// Elsewhere, the apparent size (an over-estimate for sparse files).
+#[cfg(not(unix))]
+fn allocated(m: &std::fs::Metadata) -> u64 {
+    m.len()
+}
+
 fn dir_bytes(dir: &Path) -> u64 {
     std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok()?.metadata().ok())
-                .map(|m| m.len())
+                .map(|m| allocated(&m))
                 .sum()
         })
         .unwrap_or(0)
@@ -155,57 +175,120 @@ fn text(rng: &mut SplitMix64, n: usize) -> String {
     )
 }
 
-/// Measures what one tenant costs through the library.
-pub fn tenant_cost(cfg: &ServeBenchConfig) -> Result<TenantCost, String> {
-    let dir = cfg.dir.join("cost");
-    std::fs::create_dir_all(&dir).map_err(err)?;
-    let paths: Vec<PathBuf> = (0..cfg.cost_stores)
+/// One cost measurement, made in a process of its own (`oubli-bench serve-cost-probe`) so
+/// that memory freed by an earlier measurement cannot be reused and hide this one's.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct CostProbe {
+    /// Stores measured.
+    pub stores: usize,
+    /// Rows in each.
+    pub rows: usize,
+    /// Create times, microseconds.
+    pub create_us: Vec<u64>,
+    /// Open times of the existing stores, microseconds.
+    pub open_us: Vec<u64>,
+    /// RSS before and after opening all of them together, bytes.
+    pub rss_before: u64,
+    /// See `rss_before`.
+    pub rss_after: u64,
+    /// Allocated and apparent bytes of the first store's file.
+    pub file_allocated: u64,
+    /// See `file_allocated`.
+    pub file_apparent: u64,
+}
+
+/// Creates `stores` stores of `rows` rows each in `dir` (inscribed in batches of 500), closes
+/// them, then opens them all together, timing each open and reading the RSS around it.
+pub fn cost_probe(dir: &Path, stores: usize, rows: usize, seed: u64) -> Result<CostProbe, String> {
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let paths: Vec<PathBuf> = (0..stores.max(1))
         .map(|i| dir.join(format!("t{i}.oubli")))
         .collect();
-    let mut create = Vec::new();
+    let mut rng = SplitMix64::new(seed);
+    let mut create_us = Vec::new();
     for p in &paths {
         let t = Instant::now();
         let s = Store::create(p).map_err(err)?;
-        create.push(micros(t.elapsed()));
-        s.close().map_err(err)?;
-    }
-    let empty_file_bytes = std::fs::metadata(&paths[0]).map_err(err)?.len();
-    let before = rss_bytes();
-    let mut open = Vec::new();
-    let mut stores = Vec::new();
-    for p in &paths {
-        let t = Instant::now();
-        stores.push(Store::open(p).map_err(err)?);
-        open.push(micros(t.elapsed()));
-    }
-    let after = rss_bytes();
-    drop(stores);
-
-    let rows_path = dir.join("rows.oubli");
-    let mut rng = SplitMix64::new(cfg.seed);
-    {
-        let s = Store::create(&rows_path).map_err(err)?;
-        for n in 0..cfg.cost_rows {
-            s.inscribe(Inscription::new(text(&mut rng, n)).namespace("user:bench"))
-                .map_err(err)?;
+        create_us.push(micros(t.elapsed()));
+        let mut n = 0;
+        while n < rows {
+            let batch: Vec<Inscription> = (n..(n + 500).min(rows))
+                .map(|i| Inscription::new(text(&mut rng, i)).namespace("user:bench"))
+                .collect();
+            n += batch.len();
+            s.inscribe_batch(batch).map_err(err)?;
         }
         s.close().map_err(err)?;
     }
-    let full = std::fs::metadata(&rows_path).map_err(err)?.len();
-    let before_rows = rss_bytes();
-    let s = Store::open_with(&rows_path, StoreOptions::default()).map_err(err)?;
-    let after_rows = rss_bytes();
-    drop(s);
-    std::fs::remove_dir_all(&dir).map_err(err)?;
+    let first = std::fs::metadata(&paths[0]).map_err(err)?;
+    let rss_before = rss_bytes();
+    let mut open_us = Vec::new();
+    let mut open = Vec::new();
+    for p in &paths {
+        let t = Instant::now();
+        open.push(Store::open_with(p, StoreOptions::default()).map_err(err)?);
+        open_us.push(micros(t.elapsed()));
+    }
+    let rss_after = rss_bytes();
+    drop(open);
+    std::fs::remove_dir_all(dir).map_err(err)?;
+    Ok(CostProbe {
+        stores: paths.len(),
+        rows,
+        create_us,
+        open_us,
+        rss_before,
+        rss_after,
+        file_allocated: allocated(&first),
+        file_apparent: first.len(),
+    })
+}
+
+/// Runs [`cost_probe`] in a child process (this executable, `serve-cost-probe`).
+fn probe_in_child(dir: &Path, stores: usize, rows: usize, seed: u64) -> Result<CostProbe, String> {
+    let exe = std::env::current_exe().map_err(err)?;
+    let out = std::process::Command::new(exe)
+        .arg("serve-cost-probe")
+        .arg("--dir")
+        .arg(dir)
+        .args(["--stores", &stores.to_string()])
+        .args(["--rows", &rows.to_string()])
+        .args(["--seed", &seed.to_string()])
+        .output()
+        .map_err(err)?;
+    if !out.status.success() {
+        return Err(format!(
+            "serve-cost-probe failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(err)
+}
+
+/// Measures what one tenant costs through the library, each measurement in a fresh process.
+pub fn tenant_cost(cfg: &ServeBenchConfig) -> Result<TenantCost, String> {
+    let empty = probe_in_child(&cfg.dir.join("cost-empty"), cfg.cost_stores, 0, cfg.seed)?;
+    let full_stores = (cfg.cost_stores / 10).max(1);
+    let full = probe_in_child(
+        &cfg.dir.join("cost-rows"),
+        full_stores,
+        cfg.cost_rows,
+        cfg.seed,
+    )?;
+    let per = |p: &CostProbe| p.rss_after.saturating_sub(p.rss_before) / p.stores as u64;
     Ok(TenantCost {
-        create_p50_us: quantile(&create, 0.5).unwrap_or(0),
-        open_p50_us: quantile(&open, 0.5).unwrap_or(0),
-        open_p99_us: quantile(&open, 0.99).unwrap_or(0),
-        rss_per_open_store: after.saturating_sub(before) / cfg.cost_stores.max(1) as u64,
-        rss_per_open_store_with_rows: after_rows.saturating_sub(before_rows),
-        empty_file_bytes,
-        bytes_per_row: full.saturating_sub(empty_file_bytes) as f64 / cfg.cost_rows.max(1) as f64,
+        create_p50_us: quantile(&empty.create_us, 0.5).unwrap_or(0),
+        open_p50_us: quantile(&empty.open_us, 0.5).unwrap_or(0),
+        open_p99_us: quantile(&empty.open_us, 0.99).unwrap_or(0),
+        rss_per_open_store: per(&empty),
+        rss_per_open_store_with_rows: per(&full),
+        open_with_rows_p50_us: quantile(&full.open_us, 0.5).unwrap_or(0),
+        empty_file_bytes: empty.file_allocated,
+        empty_file_apparent: empty.file_apparent,
+        bytes_per_row: full.file_allocated.saturating_sub(empty.file_allocated) as f64
+            / cfg.cost_rows.max(1) as f64,
         rows: cfg.cost_rows,
+        stores_with_rows: full_stores,
     })
 }
 
@@ -396,19 +479,23 @@ pub fn run(cfg: ServeBenchConfig, progress: impl Fn(&str)) -> Result<ServeReport
 pub fn format_report(r: &ServeReport) -> String {
     let c = &r.cost;
     let mut s = format!(
-        "per-tenant cost ({} stores opened together, {} rows):\n\
-         | create p50 | open p50 | open p99 | RSS per open empty store | RSS of one open store of {} rows | empty file | bytes per row |\n\
-         |---|---|---|---|---|---|---|\n\
-         | {:.2} ms | {:.2} ms | {:.2} ms | {:.0} KiB | {:.0} KiB | {:.0} KiB | {:.0} |\n\n",
+        "per-tenant cost ({} empty stores opened together; {} stores of {} rows):\n\
+         | create p50 | open p50 (empty) | open p99 (empty) | open p50 ({} rows) | RSS per open empty store | RSS per open store of {} rows | empty file (allocated / apparent) | disk bytes per row |\n\
+         |---|---|---|---|---|---|---|---|\n\
+         | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.0} KiB | {:.0} KiB | {:.0} / {:.0} KiB | {:.0} |\n\n",
         r.config.cost_stores,
+        c.stores_with_rows,
+        c.rows,
         c.rows,
         c.rows,
         c.create_p50_us as f64 / 1e3,
         c.open_p50_us as f64 / 1e3,
         c.open_p99_us as f64 / 1e3,
+        c.open_with_rows_p50_us as f64 / 1e3,
         c.rss_per_open_store as f64 / 1024.0,
         c.rss_per_open_store_with_rows as f64 / 1024.0,
         c.empty_file_bytes as f64 / 1024.0,
+        c.empty_file_apparent as f64 / 1024.0,
         c.bytes_per_row,
     );
     s.push_str(

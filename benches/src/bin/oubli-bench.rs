@@ -201,6 +201,22 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// One per-tenant cost measurement of `serve`, run by it in a child process; prints JSON.
+    #[command(hide = true)]
+    ServeCostProbe {
+        /// Where the stores go (removed afterwards).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Stores.
+        #[arg(long)]
+        stores: usize,
+        /// Rows in each.
+        #[arg(long)]
+        rows: usize,
+        /// PRNG seed.
+        #[arg(long)]
+        seed: u64,
+    },
     /// Check ForgetEval cases against the structural admission rules.
     Admit {
         /// Case files.
@@ -518,6 +534,15 @@ fn main() -> ExitCode {
             topology_suite(TopologyConfig { seed, facts }, json.as_deref())
         }
         Command::Admit { files } => admit_files(&files),
+        Command::ServeCostProbe {
+            dir,
+            stores,
+            rows,
+            seed,
+        } => serve_load::cost_probe(&dir, stores, rows, seed).and_then(|p| {
+            println!("{}", serde_json::to_string(&p).map_err(|e| e.to_string())?);
+            Ok(true)
+        }),
         Command::Serve {
             dir,
             tenants,

@@ -5,7 +5,7 @@
 //! - [`registry`]: lazy open, idle close, the `max_open` bound (least recently used first,
 //!   never a store with a request in flight) and the [`Placement`] hook a cluster layer fills;
 //! - [`auth`]: bearer tokens per deployment or per tenant, kept hashed;
-//! - [`routes`]: one route per verb under `/t/{tenant}/`;
+//! - `routes`: one route per verb under `/t/{tenant}/`;
 //! - [`error`]: typed JSON errors with fitting HTTP statuses.
 //!
 //! Store calls run on tokio's blocking pool, so one tenant's slow purge never stalls another

@@ -364,3 +364,63 @@ impl Registry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(dir: &std::path::Path, max_open: usize, idle: Duration) -> Arc<Registry> {
+        Arc::new(Registry::new(
+            dir.to_path_buf(),
+            StoreOptions::default(),
+            max_open,
+            idle,
+            Arc::new(ServeEverything),
+        ))
+    }
+
+    #[test]
+    fn a_store_with_a_request_in_flight_is_never_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (a, b) = (TenantId::parse("a").unwrap(), TenantId::parse("b").unwrap());
+
+            // Full, and the one open store is in use: the next tenant waits its turn.
+            let r = registry(dir.path(), 1, Duration::from_secs(3600));
+            let lease = r.acquire(&a).await.unwrap();
+            match r.acquire(&b).await {
+                Err(e) => assert_eq!(e.code, "busy"),
+                Ok(_) => panic!("a second store opened beyond max_open"),
+            }
+            assert!(r.is_open(&a) && !r.is_open(&b));
+            assert_eq!(r.stats().open, 1);
+            drop(lease);
+            let lease_b = r.acquire(&b).await.unwrap();
+            assert!(!r.is_open(&a) && r.is_open(&b));
+            drop(lease_b);
+            r.close_all().await;
+            assert_eq!(r.stats().open, 0);
+
+            // Idle for longer than the idle time, but in flight: the sweep leaves it open.
+            let r = registry(dir.path(), 4, Duration::ZERO);
+            let lease = r.acquire(&a).await.unwrap();
+            assert_eq!(r.sweep_idle().await, 0);
+            assert!(r.is_open(&a));
+            drop(lease);
+            assert_eq!(r.sweep_idle().await, 1);
+            assert!(!r.is_open(&a));
+            assert_eq!(
+                r.stats(),
+                RegistryStats {
+                    open: 0,
+                    opened: 1,
+                    closed: 1
+                }
+            );
+        });
+    }
+}
