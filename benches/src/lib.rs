@@ -6,7 +6,7 @@
 //! serializes results, [`stats`] holds the intervals and tests. [`templates`] generates the
 //! template suite, [`adversarial`] loads and admits the hand-written adversarial layer,
 //! [`scale`] runs the scale protocol, [`topology`] the deletion-topology suite, [`ratchet`] holds the list of known failures, [`recall_quality`] measures
-//! recall@k per leg.
+//! recall@k per leg, [`serve_load`] the multi-tenant server's throughput and per-tenant cost.
 
 pub mod adapter;
 pub mod adversarial;
@@ -20,6 +20,7 @@ pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod scale;
+pub mod serve_load;
 pub mod stats;
 pub mod templates;
 pub mod topology;

@@ -37,6 +37,8 @@ pub mod options;
 mod parallel;
 pub mod planner;
 pub mod row;
+#[cfg(feature = "cli")]
+pub mod serve;
 pub mod storage;
 mod store;
 

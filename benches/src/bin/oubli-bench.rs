@@ -18,6 +18,7 @@ use oubli_bench::report::{
 };
 use oubli_bench::runner::{DEFAULT_K, Verdict, run_items};
 use oubli_bench::scale::{DEFAULT_SCALES, ScaleConfig};
+use oubli_bench::serve_load::{self, ServeBenchConfig};
 use oubli_bench::templates::{TemplateConfig, generate};
 use oubli_bench::topology::{self, Purger, TopologyConfig};
 
@@ -167,6 +168,57 @@ enum Command {
         /// this file and stop: the input for analysing fusion rules offline.
         #[arg(long)]
         candidates_out: Option<PathBuf>,
+    },
+    /// The multi-tenant server (`oubli serve`) under load on loopback: inscribe and recall
+    /// throughput and p50/p99 at each tenant count, and the per-tenant cost (open time, memory
+    /// per open store, bytes per row). Not part of CI: minutes, and disk for every tenant.
+    Serve {
+        /// Where the stores go (removed afterwards); default: a temporary directory.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Tenant counts, comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 100, 10_000])]
+        tenants: Vec<usize>,
+        /// Requests per verb and tenant count.
+        #[arg(long, default_value_t = 4000)]
+        requests: usize,
+        /// Client threads (one keep-alive connection each).
+        #[arg(long, default_value_t = 4)]
+        clients: usize,
+        /// Rows each tenant holds before the timed phases.
+        #[arg(long, default_value_t = 5)]
+        seed_rows: usize,
+        /// The server's --max-open.
+        #[arg(long, default_value_t = 1024)]
+        max_open: usize,
+        /// Stores opened together for the memory measurement.
+        #[arg(long, default_value_t = 200)]
+        cost_stores: usize,
+        /// Rows for the bytes-per-row measurement.
+        #[arg(long, default_value_t = 2000)]
+        cost_rows: usize,
+        /// PRNG seed.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Write the report to this JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// One per-tenant cost measurement of `serve`, run by it in a child process; prints JSON.
+    #[command(hide = true)]
+    ServeCostProbe {
+        /// Where the stores go (removed afterwards).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Stores.
+        #[arg(long)]
+        stores: usize,
+        /// Rows in each.
+        #[arg(long)]
+        rows: usize,
+        /// PRNG seed.
+        #[arg(long)]
+        seed: u64,
     },
     /// Check ForgetEval cases against the structural admission rules.
     Admit {
@@ -486,6 +538,41 @@ fn main() -> ExitCode {
             topology_suite(TopologyConfig { seed, facts }, json.as_deref())
         }
         Command::Admit { files } => admit_files(&files),
+        Command::ServeCostProbe {
+            dir,
+            stores,
+            rows,
+            seed,
+        } => serve_load::cost_probe(&dir, stores, rows, seed).and_then(|p| {
+            println!("{}", serde_json::to_string(&p).map_err(|e| e.to_string())?);
+            Ok(true)
+        }),
+        Command::Serve {
+            dir,
+            tenants,
+            requests,
+            clients,
+            seed_rows,
+            max_open,
+            cost_stores,
+            cost_rows,
+            seed,
+            json,
+        } => serve_bench(
+            dir,
+            ServeBenchConfig {
+                dir: PathBuf::new(),
+                tenants,
+                requests,
+                clients: clients.max(1),
+                seed_rows,
+                max_open,
+                cost_stores: cost_stores.max(1),
+                cost_rows: cost_rows.max(1),
+                seed,
+            },
+            json.as_deref(),
+        ),
         Command::Ledger { seed, json } => ledger(seed, json.as_deref()),
     };
     match outcome {
@@ -496,6 +583,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn serve_bench(
+    dir: Option<PathBuf>,
+    mut config: ServeBenchConfig,
+    json: Option<&Path>,
+) -> Result<bool, String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    config.dir = dir.unwrap_or_else(|| temp.path().to_path_buf());
+    let report = serve_load::run(config, |what| eprintln!("oubli-bench serve: {what}"))?;
+    print!("{}", serve_load::format_report(&report));
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(true)
 }
 
 fn scale(

@@ -27,9 +27,10 @@ mod compact;
 mod demo;
 mod erasure;
 mod filter_expr;
-mod mcp;
+pub(crate) mod mcp;
 mod output;
 mod time;
+pub(crate) mod verbs;
 
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -78,6 +79,30 @@ enum Cmd {
         /// headers are accepted (see the README's MCP section).
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+    },
+    /// Serve many tenant stores (one file each in --data-dir, opened on first use) over
+    /// HTTP/JSON: every verb under /t/{tenant}/, bearer tokens per tenant or per deployment.
+    /// See docs/scale-out.md.
+    Serve {
+        /// The directory of the tenants' store files (created when missing).
+        #[arg(long, value_name = "DIR")]
+        data_dir: PathBuf,
+        /// The address to listen on (port 0 picks a free port).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8766")]
+        listen: std::net::SocketAddr,
+        /// The tokens file: one `SCOPE SECRET` per line, SCOPE `*` or a tenant id, SECRET a
+        /// token or `blake3:<hex>`. Required to listen on a non-loopback address.
+        #[arg(long, value_name = "FILE")]
+        tokens: Option<PathBuf>,
+        /// Close a store unused for this many seconds.
+        #[arg(long, default_value_t = crate::serve::DEFAULT_IDLE.as_secs())]
+        idle_secs: u64,
+        /// Most stores open at once (the least recently used idle one is closed first).
+        #[arg(long, default_value_t = crate::serve::DEFAULT_MAX_OPEN)]
+        max_open: usize,
+        /// Largest request body, in bytes.
+        #[arg(long, default_value_t = crate::serve::DEFAULT_MAX_BODY)]
+        max_body: usize,
     },
     /// Declare, list and remove aliases (forms that name one person, account or identifier).
     #[command(subcommand)]
@@ -639,6 +664,23 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Compact(a) => compact::compact(a, json),
         Cmd::Recompute(a) => compact::recompute(a, json),
         Cmd::Demo { path } => demo::run(path, json),
+        Cmd::Serve {
+            data_dir,
+            listen,
+            tokens,
+            idle_secs,
+            max_open,
+            max_body,
+        } => {
+            let mut config = crate::serve::ServeConfig::new(data_dir, listen);
+            config.tokens = tokens
+                .map(|t| crate::serve::Tokens::from_file(&t))
+                .transpose()?;
+            config.idle = std::time::Duration::from_secs(idle_secs);
+            config.max_open = max_open;
+            config.max_body = max_body;
+            crate::serve::run(config)
+        }
         Cmd::Mcp { path, http } => {
             if !path.exists() {
                 Store::create(&path)?.close()?;

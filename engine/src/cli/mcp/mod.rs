@@ -6,7 +6,7 @@
 //! `run_id`) in [`scope`]. The server owns the store for its lifetime: one writer, as everywhere
 //! else. Store calls run on tokio's blocking pool, so a purge never stalls the protocol loop.
 
-mod scope;
+pub(crate) mod scope;
 mod tools;
 
 use std::net::SocketAddr;
@@ -77,7 +77,7 @@ pub fn serve_http(path: &Path, addr: SocketAddr) -> Result<()> {
 }
 
 /// Resolves on Ctrl-C or, on Unix, SIGTERM.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         // If the handler cannot be installed, only SIGTERM (or killing) stops the server.
         if tokio::signal::ctrl_c().await.is_err() {

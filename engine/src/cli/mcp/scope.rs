@@ -99,10 +99,12 @@ pub struct TargetSpec {
 impl TargetSpec {
     /// The engine target, confined to `scope`'s namespace; an error unless exactly one of
     /// `id`, `key`, `query` is given.
-    pub fn target(&self, scope: &Scope) -> Result<Target, String> {
+    pub fn target(&self, scope: &Scope) -> crate::Result<Target> {
         let given = [self.id.is_some(), self.key.is_some(), self.query.is_some()];
         if given.iter().filter(|g| **g).count() != 1 {
-            return Err("invalid_argument: give exactly one of id, key, query".into());
+            return Err(crate::Error::InvalidArgument(
+                "give exactly one of id, key, query".into(),
+            ));
         }
         Ok(if let Some(id) = self.id {
             Target::id(id)

@@ -1,0 +1,426 @@
+//! The tenant registry: which tenants' stores are open, opening them on first use, closing idle
+//! ones, and keeping at most `max_open` open (least recently used closed first, never one with
+//! a request in flight).
+//!
+//! Each known tenant has an entry: an async lock around its open store (or none), a count of
+//! requests in flight and the time of last use. A request takes a [`Lease`]: it counts as in
+//! flight from before it waits for the store until the store call it carries has returned, so
+//! neither eviction nor the idle sweep can close a store under it. Opening and closing run on
+//! the blocking pool while holding only that tenant's lock, so a slow open (or a slow purge) of
+//! one tenant never stalls another's requests.
+//!
+//! Before a tenant is served, the [`Placement`] hook decides whether this server serves it at
+//! all: later, a cluster layer answers from its leases (refuse, or redirect to the owner).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+
+use super::error::ApiError;
+use super::tenant::TenantId;
+use crate::{Store, StoreOptions};
+
+/// Where a tenant is served: the hook a cluster layer implements.
+pub trait Placement: Send + Sync + 'static {
+    /// Decides, before any store is touched, whether this server serves `tenant`.
+    fn place(&self, tenant: &TenantId) -> Decision;
+}
+
+/// A [`Placement`]'s answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Serve it here.
+    Serve,
+    /// Do not serve it here (HTTP 421, code `tenant_refused`).
+    Refuse {
+        /// Why, for the client.
+        reason: String,
+    },
+    /// Another server serves it (HTTP 307 to `location`, code `tenant_moved`).
+    Redirect {
+        /// The base URL of the server that does (the request path is appended).
+        location: String,
+    },
+}
+
+/// The placement of a single server: every tenant is served here.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ServeEverything;
+
+impl Placement for ServeEverything {
+    fn place(&self, _tenant: &TenantId) -> Decision {
+        Decision::Serve
+    }
+}
+
+/// One known tenant.
+#[derive(Default)]
+struct Entry {
+    store: Arc<AsyncMutex<Option<Arc<Store>>>>,
+    is_open: AtomicBool,
+    in_flight: AtomicUsize,
+    /// Milliseconds since the registry started.
+    last_used: AtomicU64,
+}
+
+/// Counters of the registry's work, for tests and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegistryStats {
+    /// Stores open now (or being opened).
+    pub open: usize,
+    /// Stores opened since the start.
+    pub opened: u64,
+    /// Stores closed since the start (idle, evicted or at shutdown).
+    pub closed: u64,
+}
+
+/// The tenants of one data directory.
+pub struct Registry {
+    dir: PathBuf,
+    options: StoreOptions,
+    max_open: usize,
+    idle: Duration,
+    placement: Arc<dyn Placement>,
+    started: Instant,
+    tenants: Mutex<HashMap<TenantId, Arc<Entry>>>,
+    open: AtomicUsize,
+    opened: AtomicU64,
+    closed: AtomicU64,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("dir", &self.dir)
+            .field("max_open", &self.max_open)
+            .field("idle", &self.idle)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A request's hold on a tenant's open store: the store stays open while the lease lives.
+pub struct Lease {
+    store: Arc<Store>,
+    entry: Arc<Entry>,
+    registry: Arc<Registry>,
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        self.entry
+            .last_used
+            .store(self.registry.now_ms(), Ordering::Relaxed);
+        self.entry.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Counts a request as in flight until the lease takes over (or the open fails).
+struct InFlight(Option<(Arc<Entry>, Arc<Registry>)>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Some((entry, registry)) = self.0.take() {
+            entry.last_used.store(registry.now_ms(), Ordering::Relaxed);
+            entry.in_flight.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+impl Lease {
+    /// Runs a store call on the blocking pool, holding the lease until it returns.
+    pub async fn run<T, F>(self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> crate::Result<T> + Send + 'static,
+    {
+        tokio::task::spawn_blocking(move || {
+            let lease = self;
+            f(&lease.store)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the store call failed: {e}")))?
+        .map_err(ApiError::from)
+    }
+}
+
+/// How often an eviction is retried before a request is answered `busy`.
+const RESERVE_ATTEMPTS: usize = 8;
+
+impl Registry {
+    /// A registry of the stores in `dir` (one file per tenant), opened with `options`.
+    pub fn new(
+        dir: PathBuf,
+        options: StoreOptions,
+        max_open: usize,
+        idle: Duration,
+        placement: Arc<dyn Placement>,
+    ) -> Registry {
+        Registry {
+            dir,
+            options,
+            max_open: max_open.max(1),
+            idle,
+            placement,
+            started: Instant::now(),
+            tenants: Mutex::new(HashMap::new()),
+            open: AtomicUsize::new(0),
+            opened: AtomicU64::new(0),
+            closed: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// The placement hook's decision for `tenant`.
+    pub fn place(&self, tenant: &TenantId) -> Decision {
+        self.placement.place(tenant)
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> RegistryStats {
+        RegistryStats {
+            open: self.open.load(Ordering::Acquire),
+            opened: self.opened.load(Ordering::Acquire),
+            closed: self.closed.load(Ordering::Acquire),
+        }
+    }
+
+    /// Whether `tenant`'s store is open now.
+    pub fn is_open(&self, tenant: &TenantId) -> bool {
+        self.tenants
+            .lock()
+            .get(tenant)
+            .is_some_and(|e| e.is_open.load(Ordering::Acquire))
+    }
+
+    /// Leases `tenant`'s store, opening (or creating) it first if it is closed.
+    pub async fn acquire(self: &Arc<Self>, tenant: &TenantId) -> Result<Lease, ApiError> {
+        let entry = {
+            let mut tenants = self.tenants.lock();
+            let e = Arc::clone(tenants.entry(tenant.clone()).or_default());
+            e.in_flight.fetch_add(1, Ordering::AcqRel);
+            e
+        };
+        let mut in_flight = InFlight(Some((Arc::clone(&entry), Arc::clone(self))));
+        let slot = Arc::clone(&entry.store).lock_owned().await;
+        let store = match &*slot {
+            Some(s) => Arc::clone(s),
+            None => self.open(tenant, &entry, slot).await?,
+        };
+        in_flight.0 = None;
+        Ok(Lease {
+            store,
+            entry,
+            registry: Arc::clone(self),
+        })
+    }
+
+    /// Opens `tenant`'s store into its locked slot, within the `max_open` bound. The open
+    /// runs to its end on the blocking pool even if the request goes away, so the count of
+    /// open stores stays exact.
+    async fn open(
+        self: &Arc<Self>,
+        tenant: &TenantId,
+        entry: &Arc<Entry>,
+        mut slot: OwnedMutexGuard<Option<Arc<Store>>>,
+    ) -> Result<Arc<Store>, ApiError> {
+        self.reserve().await?;
+        let path = tenant.store_path(&self.dir);
+        let options = self.options.clone();
+        let entry = Arc::clone(entry);
+        let registry = Arc::clone(self);
+        tokio::task::spawn_blocking(move || match Store::open_or_create(path, options) {
+            Ok(store) => {
+                let store = Arc::new(store);
+                *slot = Some(Arc::clone(&store));
+                entry.is_open.store(true, Ordering::Release);
+                registry.opened.fetch_add(1, Ordering::AcqRel);
+                Ok(store)
+            }
+            Err(e) => {
+                registry.open.fetch_sub(1, Ordering::AcqRel);
+                Err(ApiError::from(e))
+            }
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("opening the store failed: {e}")))?
+    }
+
+    /// Reserves room for one more open store, closing the least recently used idle one when
+    /// the registry is full; `busy` when every open store has a request in flight.
+    async fn reserve(self: &Arc<Self>) -> Result<(), ApiError> {
+        for _ in 0..RESERVE_ATTEMPTS {
+            let cur = self.open.load(Ordering::Acquire);
+            if cur < self.max_open {
+                if self
+                    .open
+                    .compare_exchange(cur, cur + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    return Ok(());
+                }
+                continue;
+            }
+            if !self.close_least_recent(None).await {
+                tokio::task::yield_now().await;
+            }
+        }
+        Err(ApiError::busy(self.max_open))
+    }
+
+    /// Closes the least recently used open store with no request in flight (with `older`,
+    /// only one unused for at least that long). Returns whether one was closed.
+    async fn close_least_recent(self: &Arc<Self>, older: Option<Duration>) -> bool {
+        let now = self.now_ms();
+        let victim = {
+            let tenants = self.tenants.lock();
+            let mut idle: Vec<&Arc<Entry>> = tenants
+                .values()
+                .filter(|e| {
+                    e.is_open.load(Ordering::Acquire)
+                        && e.in_flight.load(Ordering::Acquire) == 0
+                        && older.is_none_or(|d| {
+                            now.saturating_sub(e.last_used.load(Ordering::Relaxed))
+                                >= d.as_millis() as u64
+                        })
+                })
+                .collect();
+            idle.sort_by_key(|e| e.last_used.load(Ordering::Relaxed));
+            // Taken under the map lock, with nothing in flight: a request that arrives now
+            // waits on this lock, then opens the store again.
+            idle.into_iter().find_map(|e| {
+                Arc::clone(&e.store)
+                    .try_lock_owned()
+                    .ok()
+                    .map(|g| (Arc::clone(e), g))
+            })
+        };
+        let Some((entry, slot)) = victim else {
+            return false;
+        };
+        self.close_slot(entry, slot).await
+    }
+
+    /// Closes the store in a locked slot, if any. Closing flushes the file: it runs to its end
+    /// on the blocking pool (even if the request that asked goes away), holding the tenant's
+    /// lock until the counters and flags are updated.
+    async fn close_slot(
+        self: &Arc<Self>,
+        entry: Arc<Entry>,
+        mut slot: OwnedMutexGuard<Option<Arc<Store>>>,
+    ) -> bool {
+        let registry = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let Some(store) = slot.take() else {
+                return false;
+            };
+            // Leases in flight (only at shutdown) hold clones: they see `closed`.
+            let _ = store.close();
+            drop(store);
+            registry.open.fetch_sub(1, Ordering::AcqRel);
+            registry.closed.fetch_add(1, Ordering::AcqRel);
+            entry.is_open.store(false, Ordering::Release);
+            drop(slot);
+            true
+        })
+        .await
+        .unwrap_or(false)
+    }
+
+    /// Closes every store unused for the idle time and forgets closed tenants with nothing in
+    /// flight. Returns how many stores it closed.
+    pub async fn sweep_idle(self: &Arc<Self>) -> usize {
+        let mut n = 0;
+        while self.close_least_recent(Some(self.idle)).await {
+            n += 1;
+        }
+        self.tenants.lock().retain(|_, e| {
+            e.is_open.load(Ordering::Acquire)
+                || e.in_flight.load(Ordering::Acquire) > 0
+                || e.store.try_lock().is_err()
+        });
+        n
+    }
+
+    /// How often the idle sweep runs.
+    pub fn sweep_interval(&self) -> Duration {
+        (self.idle / 4).clamp(Duration::from_millis(20), Duration::from_secs(1))
+    }
+
+    /// Closes every open store (at shutdown), waiting for each tenant's lock.
+    pub async fn close_all(self: &Arc<Self>) {
+        let entries: Vec<Arc<Entry>> = self.tenants.lock().values().cloned().collect();
+        for e in entries {
+            let slot = Arc::clone(&e.store).lock_owned().await;
+            self.close_slot(e, slot).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(dir: &std::path::Path, max_open: usize, idle: Duration) -> Arc<Registry> {
+        Arc::new(Registry::new(
+            dir.to_path_buf(),
+            StoreOptions::default(),
+            max_open,
+            idle,
+            Arc::new(ServeEverything),
+        ))
+    }
+
+    #[test]
+    fn a_store_with_a_request_in_flight_is_never_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let (a, b) = (TenantId::parse("a").unwrap(), TenantId::parse("b").unwrap());
+
+            // Full, and the one open store is in use: the next tenant waits its turn.
+            let r = registry(dir.path(), 1, Duration::from_secs(3600));
+            let lease = r.acquire(&a).await.unwrap();
+            match r.acquire(&b).await {
+                Err(e) => assert_eq!(e.code, "busy"),
+                Ok(_) => panic!("a second store opened beyond max_open"),
+            }
+            assert!(r.is_open(&a) && !r.is_open(&b));
+            assert_eq!(r.stats().open, 1);
+            drop(lease);
+            let lease_b = r.acquire(&b).await.unwrap();
+            assert!(!r.is_open(&a) && r.is_open(&b));
+            drop(lease_b);
+            r.close_all().await;
+            assert_eq!(r.stats().open, 0);
+
+            // Idle for longer than the idle time, but in flight: the sweep leaves it open.
+            let r = registry(dir.path(), 4, Duration::ZERO);
+            let lease = r.acquire(&a).await.unwrap();
+            assert_eq!(r.sweep_idle().await, 0);
+            assert!(r.is_open(&a));
+            drop(lease);
+            assert_eq!(r.sweep_idle().await, 1);
+            assert!(!r.is_open(&a));
+            assert_eq!(
+                r.stats(),
+                RegistryStats {
+                    open: 0,
+                    opened: 1,
+                    closed: 1
+                }
+            );
+        });
+    }
+}
