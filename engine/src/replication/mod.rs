@@ -85,3 +85,45 @@ pub enum ReplicationError {
     #[error("frames apply only to a store opened with StoreOptions::replica(true)")]
     NotReplica,
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{HashEmbedder, Inscription, ManualClock, Store, StoreOptions};
+
+    fn frames(threads: usize) -> Vec<Vec<u8>> {
+        let opts = StoreOptions::default()
+            .embedder(Arc::new(HashEmbedder::new(64).unwrap()))
+            .clock(Arc::new(ManualClock::new(1_763_700_000_000)))
+            .deterministic_seed([9; 32])
+            .signing_key([3; 32]);
+        let store = Store::in_memory(opts).unwrap();
+        store.start_feed().unwrap();
+        let rows = (0..600)
+            .map(|i| {
+                Inscription::new(format!("memory {i} about invoice INV-{}", 1000 + i * 7))
+                    .key(format!("k{i}"))
+            })
+            .collect();
+        crate::parallel::with_threads(threads, || store.inscribe_batch(rows)).unwrap();
+        store.purge(crate::Target::key("default", "k7")).unwrap();
+        store
+            .changes_since(0)
+            .unwrap()
+            .iter()
+            .map(|e| e.frame.encode())
+            .collect()
+    }
+
+    /// A bulk batch is encoded and digested on several threads: its frame is the same on any
+    /// thread count.
+    #[test]
+    fn frames_are_the_same_on_any_thread_count() {
+        let one = frames(1);
+        assert!(one.len() >= 3, "{} frames", one.len());
+        for threads in [2, 4, 8] {
+            assert_eq!(frames(threads), one, "{threads} threads");
+        }
+    }
+}
