@@ -369,7 +369,7 @@ fn bad_frames_are_typed_errors_that_change_nothing() {
     let forged = Frame::sign(
         &key,
         f.event_bytes().to_vec(),
-        f.checkpoint().clone(),
+        *f.checkpoint(),
         forged_changes,
     )
     .unwrap();
@@ -692,15 +692,7 @@ fn frame_keys_have_their_tables_shape() {
         key: Key::Name("x".into()),
         value: None,
     };
-    assert!(
-        Frame::sign(
-            &key,
-            f.event_bytes().to_vec(),
-            f.checkpoint().clone(),
-            vec![bad]
-        )
-        .is_err()
-    );
+    assert!(Frame::sign(&key, f.event_bytes().to_vec(), *f.checkpoint(), vec![bad]).is_err());
     let secret = Change {
         table: Table::Meta,
         key: Key::Name("secret_key".into()),
@@ -710,7 +702,7 @@ fn frame_keys_have_their_tables_shape() {
         Frame::sign(
             &key,
             f.event_bytes().to_vec(),
-            f.checkpoint().clone(),
+            *f.checkpoint(),
             vec![secret]
         )
         .is_err()

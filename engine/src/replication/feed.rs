@@ -80,14 +80,14 @@ impl FeedState {
         }
         Ok(self
             .entries
-            .range(seq + 1..)
+            .range(seq.saturating_add(1)..)
             .map(|(_, e)| e.clone())
             .collect())
     }
 
     /// Drops the retained entries up to `seq` (what every consumer has stored).
     pub(crate) fn trim(&mut self, seq: u64) {
-        self.entries = self.entries.split_off(&(seq + 1));
+        self.entries = self.entries.split_off(&seq.saturating_add(1));
         self.oldest = self.oldest.max(seq);
     }
 

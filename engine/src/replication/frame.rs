@@ -263,12 +263,13 @@ impl Frame {
         let Some(first) = events.first() else {
             return Err(ReplicationError::Malformed("a frame without events".into()));
         };
-        let mut seq = first.seq;
         let mut hash = first.prev_hash;
-        for (ev, bytes) in events.iter().zip(&self.events) {
-            if ev.seq != seq {
+        let mut last = first.seq;
+        for (k, (ev, bytes)) in events.iter().zip(&self.events).enumerate() {
+            let due = first.seq.checked_add(k as u64);
+            if due != Some(ev.seq) {
                 return Err(ReplicationError::Malformed(format!(
-                    "event {} where {seq} was due",
+                    "event {} out of sequence",
                     ev.seq
                 )));
             }
@@ -279,9 +280,9 @@ impl Frame {
                 )));
             }
             hash = hash_encoded(bytes);
-            seq += 1;
+            last = ev.seq;
         }
-        if self.checkpoint.seq != seq - 1 || self.checkpoint.head != hash {
+        if self.checkpoint.seq != last || self.checkpoint.head != hash {
             return Err(ReplicationError::Malformed(
                 "the checkpoint does not cover the frame's last event".into(),
             ));
