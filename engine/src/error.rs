@@ -179,6 +179,10 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A replication frame was refused, or a feed request could not be served (see
+    /// [`crate::replication`]).
+    #[error("replication: {0}")]
+    Replication(crate::replication::ReplicationError),
     /// An operating-system I/O error.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
@@ -249,6 +253,7 @@ impl Error {
             Error::UnsupportedVersion { .. } => "unsupported_version",
             Error::EmbedderMismatch { .. } => "embedder_mismatch",
             Error::KeyMismatch => "key_mismatch",
+            Error::Replication(_) => "replication",
             Error::LogTampered { .. } => "log_tampered",
             Error::Storage(_) => "storage",
             Error::TextIndex(_) => "text_index",

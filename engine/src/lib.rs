@@ -36,6 +36,7 @@ pub mod namespace;
 pub mod options;
 mod parallel;
 pub mod planner;
+pub mod replication;
 pub mod row;
 #[cfg(feature = "cli")]
 pub mod serve;

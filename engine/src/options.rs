@@ -22,6 +22,7 @@ pub struct StoreOptions {
     pub(crate) scrub_on_purge: bool,
     pub(crate) durable: bool,
     pub(crate) planner: Option<Arc<dyn crate::planner::Planner>>,
+    pub(crate) replica: bool,
 }
 
 impl Default for StoreOptions {
@@ -37,6 +38,7 @@ impl Default for StoreOptions {
             scrub_on_purge: true,
             durable: true,
             planner: None,
+            replica: false,
         }
     }
 }
@@ -51,6 +53,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("read_only", &self.read_only)
             .field("ann_threshold", &self.ann_threshold)
             .field("scrub_on_purge", &self.scrub_on_purge)
+            .field("replica", &self.replica)
             .field("durable", &self.durable)
             .field("planner", &self.planner.is_some())
             .finish()
@@ -112,6 +115,17 @@ impl StoreOptions {
     /// the file is always durable. For scratch stores, tests and bulk loads.
     pub fn durable(mut self, yes: bool) -> Self {
         self.durable = yes;
+        self
+    }
+
+    /// Opens the store as a replica (default false): it appends events only by applying its
+    /// leader's frames ([`crate::Store::apply_frame`]), refuses every write of its own with
+    /// [`crate::replication::ReplicationError::Replica`], and completes no purge on open (the
+    /// leader's completion arrives as a frame). A replica opens writable, so it needs the
+    /// leader's signing key ([`StoreOptions::signing_key`]), which is also what lets it take over:
+    /// reopened without this option, it is a leader.
+    pub fn replica(mut self, yes: bool) -> Self {
+        self.replica = yes;
         self
     }
 

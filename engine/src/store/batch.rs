@@ -114,6 +114,14 @@ impl Inner {
         };
         let result = f(&mut batch)?;
         let (ops, next_row, head_seq, head_hash) = batch.finish()?;
+        // With a change feed running, the transaction's replication frame is captured before it
+        // commits (a transaction that cannot be captured does not commit) and published after.
+        let frame = match (&*self.feed.lock(), &self.signing) {
+            (Some(_), Some(key)) if head_seq > self.head_seq => Some(
+                crate::replication::feed::capture(&self.db, &tx, self.head_seq, key)?,
+            ),
+            _ => None,
+        };
         // A vector snapshot built in the background is installed by the write that reaches its
         // count (see `index::vector`), in this same transaction.
         let removed: Vec<RowId> = ops
@@ -137,6 +145,11 @@ impl Inner {
         self.next_row = next_row;
         self.head_seq = head_seq;
         self.head_hash = head_hash;
+        if let Some((frame, events)) = frame
+            && let Some(feed) = self.feed.lock().as_mut()
+        {
+            feed.publish(frame, &events);
+        }
         self.apply(ops, ann_threshold)?;
         Ok(result)
     }
@@ -659,7 +672,7 @@ impl Batch<'_> {
     }
 
     /// The digest of row `id` as this transaction holds it (record, payload and vector).
-    fn row_digest(&self, id: RowId) -> Result<Hash32> {
+    pub(crate) fn row_digest(&self, id: RowId) -> Result<Hash32> {
         let rows = self.tx.open_table(ROWS)?;
         let row: Row = storage::decode(rows.get(id)?.ok_or(Error::UnknownRow(id))?.value())?;
         let payload = Payload::decode(
@@ -695,8 +708,40 @@ impl Batch<'_> {
         self.inner.entropy.next32()
     }
 
+    /// Replication: the head and row counter a replica takes from the frame it applies (whose
+    /// events, checkpoint and `meta` records the caller writes itself).
+    pub(crate) fn adopt_head(&mut self, seq: u64, hash: Hash32, next_row: Option<RowId>) {
+        self.head_seq = seq;
+        self.head_hash = hash;
+        if let Some(n) = next_row {
+            self.next_row = n;
+        }
+    }
+
+    /// Replication: re-indexes a row's text after the commit (`None`: drops it from the index).
+    pub(crate) fn reindex_text(&mut self, id: RowId, text: Option<String>) {
+        self.ops.push(IndexOp::RemoveText(id));
+        if let Some(t) = text {
+            self.ops.push(IndexOp::AddText(id, t));
+        }
+    }
+
+    /// Replication: replaces a row's vector in the vector index after the commit (`None`: drops
+    /// it), recording a removal from the persisted snapshot as a local write does.
+    pub(crate) fn replace_vector(&mut self, id: RowId, vector: Option<Vec<f32>>) -> Result<()> {
+        self.remove_vector(id)?;
+        if let Some(v) = vector {
+            self.ops.push(IndexOp::AddVector(id, v));
+        }
+        Ok(())
+    }
+
     /// Writes the checkpoint and counters. Returns what the store applies after the commit.
     fn finish(self) -> Result<(Vec<IndexOp>, RowId, u64, Hash32)> {
+        if self.events > 0 && self.inner.replica {
+            // A replica's log is its leader's: an event of its own would fork it.
+            return Err(crate::replication::ReplicationError::Replica.into());
+        }
         if self.events > 0 {
             let key = self.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
             let cp = Checkpoint::sign(key, self.head_seq, self.head_hash);

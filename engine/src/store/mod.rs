@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use ed25519_dalek::SigningKey;
 use parking_lot::RwLock;
-use redb::{ReadableTable, TableDefinition};
+use redb::{ReadableTable, TableDefinition, TableHandle};
 
 pub use alias::{AliasGroup, AliasKind};
 pub use audit::{
@@ -72,7 +72,7 @@ use crate::storage::{self, Db, META, PAYLOADS, ROWS, meta};
 pub struct Store {
     path: PathBuf,
     opts: StoreOptions,
-    inner: RwLock<Option<Inner>>,
+    pub(crate) inner: RwLock<Option<Inner>>,
     /// Concurrent inscriptions waiting to share one durable commit (see `group`).
     group: group::GroupCommit,
 }
@@ -102,6 +102,11 @@ pub(crate) struct Inner {
     pub(crate) durable: bool,
     /// Derived indexes this open found damaged and rebuilt (see [`Store::repair`]).
     pub(crate) rebuilt_on_open: repair::Rebuilt,
+    /// A replica: appends events only by applying its leader's frames
+    /// ([`crate::StoreOptions::replica`]).
+    pub(crate) replica: bool,
+    /// The change feed, when one runs (see `crate::replication::feed`).
+    pub(crate) feed: crate::replication::feed::Slot,
 }
 
 /// Every table, so that creation makes them all and the scrub copy misses none.
@@ -326,7 +331,8 @@ impl Store {
             inner: RwLock::new(Some(inner)),
             group: Default::default(),
         };
-        if writable {
+        // A replica completes no purge of its own: its leader's completion arrives as a frame.
+        if writable && !store.opts.replica {
             store.complete_purges()?;
         }
         Ok(store)
@@ -366,6 +372,11 @@ impl Store {
 
     pub(crate) fn now(&self) -> crate::row::Millis {
         self.opts.clock.now()
+    }
+
+    /// The options this store was opened with.
+    pub(crate) fn options(&self) -> &StoreOptions {
+        &self.opts
     }
 }
 
@@ -559,6 +570,8 @@ impl Inner {
             next_row,
             dim,
             rebuilt_on_open,
+            replica: opts.replica,
+            feed: Default::default(),
         };
         if inner.text.indexed_seq() < inner.head_seq
             && let Err(e) = inner.catch_up_text()
@@ -585,7 +598,10 @@ impl Inner {
                 }
             })?;
         }
-        if inner.db.is_writable() && stored_canonicalizer != crate::canon::CANONICALIZER_VERSION {
+        if inner.db.is_writable()
+            && !inner.replica
+            && stored_canonicalizer != crate::canon::CANONICALIZER_VERSION
+        {
             inner.record_canonicalizer(opts)?;
         }
         Ok(inner)
@@ -714,16 +730,30 @@ fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
 
 /// Copies every table of `src` into `dst` (used by the compacting scrub's file rewrite).
 pub(crate) fn copy_tables(src: &redb::ReadTransaction, dst: &redb::WriteTransaction) -> Result<()> {
+    copy_tables_but(src, dst, &[])
+}
+
+/// Copies every table of `src` into `dst`, leaving the tables named in `empty` empty (they are
+/// created, not copied: a replication snapshot leaves out the derived indexes).
+pub(crate) fn copy_tables_but(
+    src: &redb::ReadTransaction,
+    dst: &redb::WriteTransaction,
+    empty: &[&str],
+) -> Result<()> {
     fn copy<K: redb::Key + 'static, V: redb::Value + 'static>(
         src: &redb::ReadTransaction,
         dst: &redb::WriteTransaction,
         def: TableDefinition<K, V>,
+        empty: &[&str],
     ) -> Result<()>
     where
         for<'a> K::SelfType<'a>: std::borrow::Borrow<K::SelfType<'a>>,
         for<'a> V::SelfType<'a>: std::borrow::Borrow<V::SelfType<'a>>,
     {
         let mut out = dst.open_table(def)?;
+        if empty.contains(&def.name()) {
+            return Ok(());
+        }
         if let Some(t) = storage::open_read(src, def)? {
             for e in t.iter()? {
                 let (k, v) = e?;
@@ -734,7 +764,7 @@ pub(crate) fn copy_tables(src: &redb::ReadTransaction, dst: &redb::WriteTransact
     }
     macro_rules! copy_table {
         ($t:expr) => {
-            copy(src, dst, $t)?;
+            copy(src, dst, $t, empty)?;
         };
     }
     for_each_table!(copy_table);

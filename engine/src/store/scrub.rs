@@ -192,15 +192,19 @@ impl Store {
             let _ = d.sync_all();
         }
         // The path now names the copy, which this handle has open and locked: swap the handles.
+        let feed = inner.feed.clone();
         match Inner::from_db(Db::Writable(fresh), &self.opts) {
-            Ok(new) => {
+            Ok(mut new) => {
+                new.feed = feed;
                 *guard = Some(new);
                 Ok(())
             }
             Err(e) => {
                 // The old handle points at an unlinked file: never write through it again.
                 guard.take();
-                *guard = Some(Inner::open(&self.path, &self.opts)?);
+                let mut reopened = Inner::open(&self.path, &self.opts)?;
+                reopened.feed = feed;
+                *guard = Some(reopened);
                 Err(e)
             }
         }
@@ -225,7 +229,8 @@ impl Store {
             dst.commit()?;
         }
         // On failure the old image is still whole and in use: nothing to undo.
-        let new = Inner::from_db(Db::Memory(fresh, image), &self.opts)?;
+        let mut new = Inner::from_db(Db::Memory(fresh, image), &self.opts)?;
+        new.feed = inner.feed.clone();
         let replaced = guard.replace(new);
         // Closing the old state drops every handle on the old database (the text index's
         // directory, the writer) before its bytes are wiped.
@@ -291,6 +296,13 @@ pub(super) fn erase_text(inner: &mut Inner, kind: ScrubKind) -> Result<()> {
 /// layout the parser does not recognise is rebuilt from the remaining vectors instead, as a
 /// compaction always does.
 pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
+    scrub_indexes(b, kind)?;
+    b.event(EventKind::Scrub, "*", vec![], vec![])
+}
+
+/// The part of a scrub's transaction that erases from this copy's own derived data: the vector
+/// snapshot (see [`scrub_event`]) and the `keys` table.
+fn scrub_indexes(b: &mut Batch<'_>, kind: ScrubKind) -> Result<()> {
     let threshold = b.ann_threshold();
     let total = b.inner.vectors.len();
     // Disjoint borrows: the vector index and the transaction.
@@ -305,7 +317,21 @@ pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
         b.inner.vectors.drop_snapshot(tx)?;
     }
     rebuild_keys_if_due(tx)?;
-    b.event(EventKind::Scrub, "*", vec![], vec![])
+    Ok(())
+}
+
+impl Store {
+    /// A replica's side of a `scrub` event it applied from its leader: the same erasure in this
+    /// copy's text index, vector snapshot, `keys` table and file, without an event of its own.
+    pub(crate) fn replica_erasure(&self, guard: &mut Option<Inner>) -> Result<()> {
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let kind = ScrubKind::for_store(inner)?;
+        erase_text(inner, kind)?;
+        inner.write(self.now(), self.opts.ann_threshold, |b| {
+            scrub_indexes(b, kind)
+        })?;
+        self.finish_erasure(guard, kind)
+    }
 }
 
 /// Rebuilds the `keys` table into fresh pages when a purge removed a key since the last scrub
