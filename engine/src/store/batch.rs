@@ -232,14 +232,6 @@ impl Inner {
 }
 
 impl Batch<'_> {
-    /// A row's stored vector as this transaction sees it.
-    pub(crate) fn stored_vector(&self, id: RowId) -> Result<Option<Vec<f32>>> {
-        let t = self.tx.open_table(VECTORS)?;
-        let v = t.get(id)?;
-        v.map(|b| storage::decode_vector(b.value(), self.inner.dim))
-            .transpose()
-    }
-
     /// Reads a row as this transaction sees it.
     pub(crate) fn row(&self, id: RowId) -> Result<Row> {
         let rows = self.tx.open_table(ROWS)?;
