@@ -4,7 +4,10 @@
 //! 5 ms per text on 2 cores). Prints the purge time, the embedder calls it made, and the split
 //! between the residual audit and the rest (erasure, scrub to the erasure point, receipt): the
 //! time inside the purge's own `oubli::Store::residual_audit` tracing span, measured by a
-//! subscriber that times spans, and the purge time minus it.
+//! subscriber that times spans, and the purge time minus it. The span holds the audit's searches
+//! and its comparison with the control; the audit's preparation (the probes' vectors and the
+//! control index built from the rows) runs while the text segments are rewritten, and counts in
+//! the rest.
 //!
 //! Run: `cargo bench -p oubli-bench --bench purge`. `OUBLI_PURGE_ROWS=150,10000` sets the sizes
 //! (default 150), `OUBLI_PURGE_EMBED_MS=5` the slow embedder's cost per text.

@@ -237,3 +237,43 @@ fn purge_never_re_embeds_rows_and_embeds_each_probe_once() {
         "{small} embedder calls for {probes} probes"
     );
 }
+
+/// A purge prepares its audit (the probes' vectors, the control built from the rows) while the
+/// text segment that held the row is rewritten; the audit then searches the rewritten index. A
+/// row erased from a committed segment (not the in-memory tail) leaves a clean audit: the store's
+/// BM25 and vector legs agree with the control on every probe, and no erased id comes back.
+#[test]
+fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
+    let s = Store::in_memory(StoreOptions::default()).unwrap();
+    let rows: Vec<Inscription> = (0..3_000)
+        .map(|i| {
+            Inscription::new(format!(
+                "memory {i}: the garden note {} for the tea shop",
+                i * 7919 % 100_003
+            ))
+        })
+        .collect();
+    s.inscribe_batch(rows).unwrap();
+    s.inscribe(Inscription::new(
+        "Orla's locker code at the Fenwick gym is QX-5521",
+    ))
+    .unwrap();
+    // More rows after it, so that it sits in a committed segment beside others.
+    let more: Vec<Inscription> = (0..2_000)
+        .map(|i| {
+            Inscription::new(format!(
+                "later memory {i} about the bakery on pier {}",
+                i % 17
+            ))
+        })
+        .collect();
+    s.inscribe_batch(more).unwrap();
+    let r = s.purge(Target::query("Orla's locker code")).unwrap();
+    assert_eq!(r.erased.len(), 1);
+    let a = &r.audit.summary;
+    assert!(a.control_compared);
+    assert_eq!(a.control_mismatches, 0, "{:?}", r.audit.findings);
+    assert_eq!(a.erased_returned, 0);
+    assert!(a.clean, "{a:?}");
+    s.verify_log(None).unwrap();
+}

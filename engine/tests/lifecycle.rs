@@ -344,3 +344,45 @@ fn non_durable_commits_survive_a_clean_close() {
         Some("scratch memory 3")
     );
 }
+
+/// Time travel reads at several points, interleaved with writes, answer what a fresh handle (which
+/// has folded nothing yet) answers at the same points: the fold a time-travel read keeps for the
+/// next one never outlives the head it was read under.
+#[test]
+fn as_of_reads_between_writes_match_a_fresh_handle() {
+    let t = temp();
+    let s = Store::create(&t.path).unwrap();
+    s.inscribe(Inscription::new("Carla works at Initech"))
+        .unwrap();
+    let (a, _) = s.head().unwrap();
+    s.supersede(
+        Target::query("Carla works at"),
+        Inscription::new("Carla works at Globex"),
+    )
+    .unwrap();
+    let (b, _) = s.head().unwrap();
+    let at = |s: &Store, seq: u64| {
+        texts(
+            &s.recall(&RecallQuery::new("where does Carla work").as_of(AsOf::Seq(seq)))
+                .unwrap(),
+        )
+    };
+    assert_eq!(at(&s, a), vec!["Carla works at Initech".to_string()]);
+    assert_eq!(at(&s, b), vec!["Carla works at Globex".to_string()]);
+    // Same point twice, then a write, then the same point and a new one.
+    assert_eq!(at(&s, b), vec!["Carla works at Globex".to_string()]);
+    s.supersede(
+        Target::query("Carla works at Globex"),
+        Inscription::new("Carla works at Umbrella"),
+    )
+    .unwrap();
+    let (c, _) = s.head().unwrap();
+    assert_eq!(at(&s, b), vec!["Carla works at Globex".to_string()]);
+    assert_eq!(at(&s, c), vec!["Carla works at Umbrella".to_string()]);
+    assert_eq!(at(&s, a), vec!["Carla works at Initech".to_string()]);
+    let answers: Vec<_> = [a, b, c].iter().map(|&q| at(&s, q)).collect();
+    drop(s);
+    let fresh = Store::open(&t.path).unwrap();
+    let again: Vec<_> = [a, b, c].iter().map(|&q| at(&fresh, q)).collect();
+    assert_eq!(again, answers);
+}

@@ -99,6 +99,23 @@ impl RedbDirectory {
         Ok(v.map(|v| v.value().to_vec()))
     }
 
+    /// Whether `path` exists (staged, cached or in the table), without copying its contents.
+    fn contains(&self, path: &Path) -> io::Result<bool> {
+        if let Some(change) = self.staged.lock().get(&key(path)) {
+            return Ok(change.is_some());
+        }
+        if self.cache.read().contains_key(path) {
+            return Ok(true);
+        }
+        let tx = self.db.begin_read().map_err(io_err)?;
+        let table = match tx.open_table(TEXT_INDEX_FILES) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(false),
+            Err(e) => return Err(io_err(e)),
+        };
+        Ok(table.get(key(path).as_str()).map_err(io_err)?.is_some())
+    }
+
     fn stage(&self, path: &Path, change: Change) {
         self.staged.lock().insert(key(path), change);
     }
@@ -188,12 +205,12 @@ impl Directory for RedbDirectory {
     }
 
     fn delete(&self, path: &Path) -> Result<(), DeleteError> {
-        let existed = self.read(path).map_err(|e| DeleteError::IoError {
+        let existed = self.contains(path).map_err(|e| DeleteError::IoError {
             io_error: Arc::new(e),
             filepath: path.to_path_buf(),
         })?;
         self.cache.write().remove(path);
-        if existed.is_none() {
+        if !existed {
             return Err(DeleteError::FileDoesNotExist(path.to_path_buf()));
         }
         self.stage(path, None);
@@ -201,13 +218,8 @@ impl Directory for RedbDirectory {
     }
 
     fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
-        if self.cache.read().contains_key(path) {
-            return Ok(true);
-        }
-        Ok(self
-            .read(path)
-            .map_err(|e| OpenReadError::wrap_io_error(e, path.to_path_buf()))?
-            .is_some())
+        self.contains(path)
+            .map_err(|e| OpenReadError::wrap_io_error(e, path.to_path_buf()))
     }
 
     fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {

@@ -211,15 +211,42 @@ impl Store {
     /// vectors, fused, all depths, as of before the purge) at k of at least 10, each hit classified
     /// as gold-equivalent, reconstruction, object-only or an erased row; optionally compared with
     /// a control store built from the current rows. See `docs/receipts.md`.
-    #[tracing::instrument(name = "oubli::Store::residual_audit", level = "debug", skip_all)]
     pub fn residual_audit(&self, req: &AuditRequest) -> Result<ResidualAudit> {
-        let k = req.k.max(10);
-        let mut all_probes: Vec<String> = req.texts.iter().flat_map(|t| probes(t)).collect();
+        let probes = self.audit_probes(req)?;
+        let control = self.read(|i| Control::for_request(req, i))?;
+        self.run_audit(req, probes, control)
+    }
+
+    /// The audit's probes and their query vectors, each probe embedded once: the audit's
+    /// embedder calls grow with the probes, never with the rows. Needs no lock, so a purge
+    /// computes them while its text segments are rewritten.
+    pub(super) fn audit_probes(&self, req: &AuditRequest) -> Result<Probes> {
+        let mut texts: Vec<String> = req.texts.iter().flat_map(|t| probes(t)).collect();
         if !req.selector.trim().is_empty() {
-            all_probes.push(req.selector.clone());
+            texts.push(req.selector.clone());
         }
         let mut seen = BTreeSet::new();
-        all_probes.retain(|p| seen.insert(p.clone()));
+        texts.retain(|p| seen.insert(p.clone()));
+        let vectors = self.probe_vectors(&texts)?;
+        Ok(Probes { texts, vectors })
+    }
+
+    /// The audit proper, from its probes and, when it compares, its control: the probes'
+    /// searches, the classification of their hits and the comparison with the control. Its span
+    /// (`oubli::Store::residual_audit`) leaves out the preparation ([`Self::audit_probes`],
+    /// [`Control::for_request`]), which a purge runs while its text segments are rewritten.
+    #[tracing::instrument(name = "oubli::Store::residual_audit", level = "debug", skip_all)]
+    pub(super) fn run_audit(
+        &self,
+        req: &AuditRequest,
+        probes: Probes,
+        control: Option<Control>,
+    ) -> Result<ResidualAudit> {
+        let k = req.k.max(10);
+        let Probes {
+            texts: all_probes,
+            vectors,
+        } = probes;
         let erased: BTreeSet<RowId> = req.erased.iter().copied().collect();
         let mut findings = Vec::new();
         let mut s = ResidualSummary {
@@ -228,9 +255,6 @@ impl Store {
             channels: CHANNELS.iter().map(|c| c.to_string()).collect(),
             ..Default::default()
         };
-        // Each probe is embedded once, here, and its vector reused by every channel and by the
-        // control store: the audit's embedder calls grow with the probes, never with the rows.
-        let vectors = self.probe_vectors(&all_probes)?;
         for (probe, vector) in all_probes.iter().zip(&vectors) {
             for channel in CHANNELS {
                 let base = with_vector(RecallQuery::new(probe.clone()).k(k), vector);
@@ -277,10 +301,9 @@ impl Store {
                 }
             }
         }
-        let live = self.read(|i| Ok(i.vectors.len()))?;
-        if req.control.unwrap_or(live <= CONTROL_MAX_ROWS) {
+        if let Some(control) = control {
             s.control_compared = true;
-            s.control_mismatches = self.compare_with_control(&all_probes, &vectors, k)?;
+            s.control_mismatches = self.compare_with_control(&control, &all_probes, &vectors, k)?;
         }
         s.clean = s.hits_gold == 0
             && s.hits_reconstruction == 0
@@ -306,12 +329,17 @@ impl Store {
     /// stored texts and vectors: nothing is embedded, and no store, log or file is made.
     fn compare_with_control(
         &self,
+        control: &Control,
         probes: &[String],
         vectors: &[Option<Vec<f32>>],
         k: usize,
     ) -> Result<u64> {
-        let (dim, rows) = self.read(|i| Ok((i.dim, control_rows(i)?)))?;
-        let control = TextIndex::control(rows.iter().map(|r| (r.id, r.text.as_str())))?;
+        let Control {
+            dim,
+            rows,
+            text: control,
+        } = control;
+        let dim = *dim;
         let key = |hits: Vec<(RowId, f32)>| -> Vec<(RowId, i64)> {
             let mut v: Vec<(RowId, i64)> = hits
                 .into_iter()
@@ -371,6 +399,39 @@ fn with_vector(q: RecallQuery, vector: &Option<Vec<f32>>) -> RecallQuery {
     match vector {
         Some(v) => q.vector(v.clone()),
         None => q,
+    }
+}
+
+/// The audit's probes: the texts and, for each, its query vector (`None` for a probe recall
+/// rejects before embedding).
+pub(super) struct Probes {
+    texts: Vec<String>,
+    vectors: Vec<Option<Vec<f32>>>,
+}
+
+/// The audit's control: the current rows' stored texts and vectors, and a fresh in-memory BM25
+/// index of the texts, built from the rows as they are once the erasure committed (a purge
+/// builds it while its text segments are rewritten: it reads the rows, not the index).
+pub(super) struct Control {
+    dim: usize,
+    rows: Vec<ControlRow>,
+    text: TextIndex,
+}
+
+impl Control {
+    /// The control `req` asks for: `None` when it compares without one (by default, above
+    /// [`CONTROL_MAX_ROWS`] live rows).
+    pub(super) fn for_request(req: &AuditRequest, i: &Inner) -> Result<Option<Control>> {
+        if !req.control.unwrap_or(i.vectors.len() <= CONTROL_MAX_ROWS) {
+            return Ok(None);
+        }
+        let rows = control_rows(i)?;
+        let text = TextIndex::control(rows.iter().map(|r| (r.id, r.text.as_str())))?;
+        Ok(Some(Control {
+            dim: i.dim,
+            rows,
+            text,
+        }))
     }
 }
 

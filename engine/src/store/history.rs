@@ -1,6 +1,9 @@
 //! The log as a reader sees it: verification, events, a row's history, time travel.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
@@ -11,6 +14,15 @@ use crate::error::{Error, Result};
 use crate::log::{Event, Hash32, verify_chain};
 use crate::row::{Millis, Row, RowId};
 use crate::storage::{self, CHECKPOINTS, EVENT_TIMES, EVENTS, ROW_EVENTS};
+
+/// The depths of the last time-travel fold, keyed by the seq it was taken at and the head
+/// (seq and hash) it was read under. Events below the head never change, so the key also
+/// guards against a log that was replaced (a compaction copies the log as is, a replica only
+/// appends): any write moves the head and retires the entry.
+#[derive(Default)]
+pub(crate) struct DepthsCache(Mutex<Option<DepthsEntry>>);
+
+type DepthsEntry = ((u64, u64, Hash32), Arc<HashMap<RowId, Depth>>);
 
 /// A point in the store's past.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,11 +218,27 @@ impl Inner {
     }
 
     /// Every row's depth just after event `seq`, by folding the log's transitions.
+    ///
+    /// The fold reads the log up to `seq`, so its cost grows with the log; the last result is
+    /// kept ([`DepthsCache`]) for as long as the head does not move, so that a series of reads at
+    /// one point in time (a residual audit's probes, a paged time-travel listing) folds once.
     pub(crate) fn depths_at(
         &self,
         tx: &redb::ReadTransaction,
         seq: u64,
-    ) -> Result<HashMap<RowId, Depth>> {
+    ) -> Result<Arc<HashMap<RowId, Depth>>> {
+        let key = (seq, self.head_seq, self.head_hash);
+        if let Some((k, depths)) = self.depths_cache.0.lock().as_ref()
+            && *k == key
+        {
+            return Ok(depths.clone());
+        }
+        let depths = Arc::new(self.fold_depths(tx, seq)?);
+        *self.depths_cache.0.lock() = Some((key, depths.clone()));
+        Ok(depths)
+    }
+
+    fn fold_depths(&self, tx: &redb::ReadTransaction, seq: u64) -> Result<HashMap<RowId, Depth>> {
         let mut out = HashMap::new();
         if seq == 0 {
             return Ok(out);

@@ -107,6 +107,8 @@ pub(crate) struct Inner {
     pub(crate) replica: bool,
     /// The change feed, when one runs (see `crate::replication::feed`).
     pub(crate) feed: crate::replication::feed::Slot,
+    /// The last depths a time-travel read folded from the log (see `Inner::depths_at`).
+    pub(crate) depths_cache: history::DepthsCache,
 }
 
 /// Every table, so that creation makes them all and the scrub copy misses none.
@@ -572,6 +574,7 @@ impl Inner {
             rebuilt_on_open,
             replica: opts.replica,
             feed: Default::default(),
+            depths_cache: Default::default(),
         };
         if inner.text.indexed_seq() < inner.head_seq
             && let Err(e) = inner.catch_up_text()

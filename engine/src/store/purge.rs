@@ -26,7 +26,7 @@ use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::Store;
-use super::audit::{AuditRequest, ResidualAudit};
+use super::audit::{AuditRequest, Control, ResidualAudit};
 use super::batch::Batch;
 use super::ops::resolve_in;
 use super::scrub::ScrubKind;
@@ -157,13 +157,7 @@ impl Store {
     /// provisional one, and the deletion of the sealed opening if it was delivered; then the file
     /// rewrite.
     fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
-        let scrub = if self.opts.scrub_on_purge {
-            // Readers proceed while the text segments are rewritten (see the method).
-            Some(self.erase_text_letting_readers()?)
-        } else {
-            None
-        };
-        let audit = self.residual_audit(&AuditRequest {
+        let request = AuditRequest {
             texts: e.erased.iter().map(|x| x.text.clone()).collect(),
             selector: opening.selector.clone(),
             erased: e
@@ -179,7 +173,23 @@ impl Store {
             before_seq: Some(e.head_before.0),
             k: 20,
             control: None,
-        })?;
+        };
+        // The audit's probes are embedded and its control built from the rows while the text
+        // segments are rewritten on tantivy's merge thread (readers proceed meanwhile, see the
+        // method); the audit itself searches the rewritten index.
+        let prepare = |i: &super::Inner| {
+            Ok((
+                self.audit_probes(&request)?,
+                Control::for_request(&request, i)?,
+            ))
+        };
+        let (scrub, (probes, control)) = if self.opts.scrub_on_purge {
+            let (kind, prepared) = self.erase_text_letting_readers(prepare)?;
+            (Some(kind), prepared)
+        } else {
+            (None, self.read(prepare)?)
+        };
+        let audit = self.run_audit(&request, probes, control)?;
         let public_key = self.public_key()?;
         let issued_at = self.now();
         let mut guard = self.inner.write();

@@ -284,7 +284,7 @@ struct Admission<'a> {
     include_stale: bool,
     now: Millis,
     /// Depths as of a past point; `None` means now.
-    depths: Option<HashMap<RowId, Depth>>,
+    depths: Option<std::sync::Arc<HashMap<RowId, Depth>>>,
     /// Stale rows and the seq that marked them, as of the filter's point.
     stale: HashMap<RowId, u64>,
 }

@@ -257,24 +257,34 @@ impl Store {
     /// freeing commit that zeroes the replaced pages ([`Inner::commit_frees`]) runs later, under
     /// the exclusive lock, so no read transaction of this process holds them. A compaction
     /// rebuilds the text index under the exclusive lock, as before.
-    pub(super) fn erase_text_letting_readers(&self) -> Result<ScrubKind> {
+    ///
+    /// `meanwhile` runs on this thread while tantivy's merge thread rewrites the segments, with
+    /// read access to the store (a purge prepares its residual audit there: the probes' vectors
+    /// and the control, which read the rows, not the text index); for a compaction it runs after
+    /// the rebuild. Its result is returned with the scrub's kind once the rewrite is finished.
+    pub(super) fn erase_text_letting_readers<R>(
+        &self,
+        meanwhile: impl FnOnce(&Inner) -> Result<R>,
+    ) -> Result<(ScrubKind, R)> {
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         let kind = ScrubKind::for_store(inner)?;
         if kind == ScrubKind::Compact {
             rebuild_text(inner)?;
-            return Ok(kind);
+            return Ok((kind, meanwhile(inner)?));
         }
         let mut rewrite = inner.text.start_erase_deleted()?;
         let shared = RwLockWriteGuard::downgrade_to_upgradable(guard);
         #[cfg(test)]
         tests::while_rewriting(&self.path);
+        // The rewrite is waited for and finished whatever `meanwhile` returns.
+        let prepared = shared.as_ref().ok_or(Error::Closed).and_then(meanwhile);
         let waited = rewrite.wait();
         let mut guard = RwLockUpgradableReadGuard::upgrade(shared);
         waited?;
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         inner.text.finish_erase_deleted(rewrite)?;
-        Ok(kind)
+        Ok((kind, prepared?))
     }
 }
 
