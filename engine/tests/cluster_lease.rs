@@ -215,6 +215,75 @@ impl Etcd {
     fn endpoints(&self) -> String {
         self.clients.join(",")
     }
+
+    /// A JSON call to etcd's HTTP gateway on member `i`.
+    fn call(&self, i: usize, path: &str, body: Value) -> Option<Value> {
+        let addr: SocketAddr = self.clients[i].trim_start_matches("http://").parse().ok()?;
+        let r = post(addr, path, body)?;
+        (r.status == 200).then(|| r.json())
+    }
+
+    /// The index of the member that leads now.
+    fn leader(&self) -> usize {
+        within(Duration::from_secs(10), "an etcd leader", || {
+            let status = self.call(0, "/v3/maintenance/status", json!({}))?;
+            let leader = status["leader"].as_str()?.to_owned();
+            (0..self.clients.len()).find(|&i| {
+                self.call(i, "/v3/maintenance/status", json!({}))
+                    .is_some_and(|s| s["header"]["member_id"].as_str() == Some(&leader))
+            })
+        })
+    }
+
+    /// Tenant `t`'s key in cluster `test` as member `i` sees it: the owner record and the
+    /// key's create revision; `None` when nobody owns it.
+    fn owner(&self, i: usize, t: &str) -> Option<(Value, String)> {
+        let key = b64(format!("/oubli/test/tenants/{t}").as_bytes());
+        let r = self.call(i, "/v3/kv/range", json!({ "key": key }))?;
+        let kv = r["kvs"].as_array()?.first()?.clone();
+        let value = unb64(kv["value"].as_str()?);
+        Some((
+            serde_json::from_slice(&value).ok()?,
+            kv["create_revision"].as_str()?.to_owned(),
+        ))
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn b64(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn unb64(s: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let (mut n, mut bits) = (0u32, 0);
+    for c in s.bytes().filter(|&c| c != b'=') {
+        let Some(v) = B64.iter().position(|&b| b == c) else {
+            continue;
+        };
+        n = (n << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((n >> bits) as u8);
+        }
+    }
+    out
 }
 
 /// An `oubli serve` node run as a child process (the real command, killed with SIGKILL to
@@ -280,7 +349,7 @@ fn texts(r: &Reply) -> Vec<String> {
         .as_array()
         .map(|a| {
             a.iter()
-                .filter_map(|m| m["memory"]["text"].as_str().map(str::to_owned))
+                .filter_map(|m| m["text"].as_str().map(str::to_owned))
                 .collect()
         })
         .unwrap_or_default()
@@ -288,7 +357,8 @@ fn texts(r: &Reply) -> Vec<String> {
 
 #[test]
 fn one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves() {
-    let Some(bin) = etcd_or_skip("one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves")
+    let Some(bin) =
+        etcd_or_skip("one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves")
     else {
         return;
     };
@@ -321,6 +391,9 @@ fn one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves() {
     let r = recall(&nodes[0], "acme", "tea");
     assert_eq!(r.status, 200);
     assert_eq!(texts(&r), vec!["Ada prefers tea in the morning".to_owned()]);
+    // In etcd: one key, naming n1.
+    let (record, _) = etcd.owner(0, "acme").expect("acme's key");
+    assert_eq!(record, json!({"node": "n1", "url": nodes[0].url}));
 
     // Another tenant, first asked of n2, lives on n2.
     assert_eq!(inscribe(&nodes[1], "beta", "Bob likes trains").status, 200);
@@ -353,9 +426,14 @@ fn one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves() {
         Some(format!("{}/t/acme/recall", nodes[1].url))
     );
 
-    // One etcd member of three dies: placement keeps working on the other two. The leases
-    // stay alive (n2 keeps serving acme well past a TTL), and a new tenant is placed.
-    etcd.members[0].kill();
+    // One etcd member of three dies, the leader: placement keeps working on the other two.
+    // The leases stay alive (n2 keeps acme, under the same key, well past a TTL), and a new
+    // tenant is placed.
+    let (record, acquired) = etcd.owner(0, "acme").expect("acme's key");
+    assert_eq!(record["node"], "n2");
+    let leader = etcd.leader();
+    etcd.members[leader].kill();
+    let alive = (leader + 1) % 3;
     let r = within(Duration::from_secs(10), "n3 places gamma", || {
         let r = inscribe(&nodes[2], "gamma", "Grace writes compilers");
         (r.status == 200).then_some(r)
@@ -370,6 +448,14 @@ fn one_owner_per_tenant_others_redirect_and_a_dead_owners_tenant_moves() {
         Some(format!("{}/t/gamma/recall", nodes[2].url))
     );
     std::thread::sleep(TTL * 2);
+    let (record, still) = within(Duration::from_secs(5), "acme's key", || {
+        etcd.owner(alive, "acme")
+    });
+    assert_eq!(record["node"], "n2");
+    assert_eq!(
+        still, acquired,
+        "n2 lost acme while an etcd member was down"
+    );
     let r = recall(&nodes[1], "acme", "Lyon");
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert!(texts(&r).contains(&"Ada moved to Lyon".to_owned()));
@@ -495,11 +581,11 @@ fn takeover_hooks_fencing_on_lease_loss_and_graceful_handover() {
     let handover = Instant::now();
     let r = post(b.addr(), "/t/acme/recall", json!({"query": "kept"})).unwrap();
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-    assert!(handover.elapsed() < TTL, "a graceful handover waits for no TTL");
-    assert_eq!(
-        r.json()["memories"][0]["memory"]["text"],
-        "kept across owners"
+    assert!(
+        handover.elapsed() < TTL,
+        "a graceful handover waits for no TTL"
     );
+    assert_eq!(r.json()["memories"][0]["text"], "kept across owners");
     assert!(b.registry().is_open(&acme));
 
     // etcd goes away entirely: b cannot renew its lease, so within the TTL it stops

@@ -176,7 +176,10 @@ impl ClusterConfig {
         check_name("cluster name", &self.cluster)?;
         if !(self.advertise.starts_with("http://") || self.advertise.starts_with("https://"))
             || self.advertise.len() > 512
-            || self.advertise.chars().any(|c| c.is_whitespace() || c.is_control())
+            || self
+                .advertise
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control())
         {
             return Err(ClusterError::Config(format!(
                 "advertised URL {:?} must be an http:// or https:// URL",
@@ -401,7 +404,11 @@ impl Placement for EtcdPlacement {
             // that goes away does not cut one short.
             let shared = Arc::clone(&self.shared);
             let t = tenant.clone();
-            match self.handle.spawn(async move { shared.acquire(&t).await }).await {
+            match self
+                .handle
+                .spawn(async move { shared.acquire(&t).await })
+                .await
+            {
                 Ok(d) => d,
                 Err(e) => Decision::Unavailable {
                     reason: format!("the acquisition failed: {e}"),
@@ -501,11 +508,7 @@ impl Shared {
             }
         };
         let txn = Txn::new()
-            .when([Compare::create_revision(
-                key.clone(),
-                CompareOp::Equal,
-                0,
-            )])
+            .when([Compare::create_revision(key.clone(), CompareOp::Equal, 0)])
             .and_then([TxnOp::put(
                 key.clone(),
                 value,
@@ -549,11 +552,10 @@ impl Shared {
         );
         let hook = Arc::clone(&self.takeover);
         let t = tenant.clone();
-        let hooked = tokio::task::spawn_blocking(move || {
-            hook.on_acquire(&t).map_err(|e| e.to_string())
-        })
-        .await
-        .unwrap_or_else(|e| Err(format!("the hook did not finish: {e}")));
+        let hooked =
+            tokio::task::spawn_blocking(move || hook.on_acquire(&t).map_err(|e| e.to_string()))
+                .await
+                .unwrap_or_else(|e| Err(format!("the hook did not finish: {e}")));
         if let Err(e) = hooked {
             tracing::warn!(tenant = %tenant, error = %e, "on_acquire failed; giving the tenant back");
             self.give_back(tenant, lease.id).await;
@@ -610,11 +612,8 @@ impl Shared {
     /// this node's tenants whose keys are no longer attached to its lease.
     async fn load(self: &Arc<Self>) -> Result<i64, ClusterError> {
         let mut client = self.client.clone();
-        let resp = timed(client.get(
-            self.prefix.clone(),
-            Some(GetOptions::new().with_prefix()),
-        ))
-        .await?;
+        let resp =
+            timed(client.get(self.prefix.clone(), Some(GetOptions::new().with_prefix()))).await?;
         let revision = resp.header().map_or(0, |h| h.revision());
         let mut owners = HashMap::new();
         for kv in resp.kvs() {

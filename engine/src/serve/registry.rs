@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::sync::{Arc, Weak};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -183,7 +183,10 @@ impl Lease {
         tokio::task::spawn_blocking(move || {
             let lease = self;
             if !lease.registry.placement.may_write(&lease.tenant) {
-                return Err(ApiError::unavailable(&lease.tenant, "this server no longer holds it"));
+                return Err(ApiError::unavailable(
+                    &lease.tenant,
+                    "this server no longer holds it",
+                ));
             }
             f(&lease.store).map_err(ApiError::from)
         })
@@ -282,7 +285,10 @@ impl Registry {
         mut slot: OwnedMutexGuard<Option<Arc<Store>>>,
     ) -> Result<Arc<Store>, ApiError> {
         if !self.placement.may_write(tenant) {
-            return Err(ApiError::unavailable(tenant, "this server no longer holds it"));
+            return Err(ApiError::unavailable(
+                tenant,
+                "this server no longer holds it",
+            ));
         }
         self.reserve().await?;
         let path = tenant.store_path(&self.dir);
