@@ -470,10 +470,10 @@ impl Shared {
                 reason: "this node is taking it over".into(),
             }
         } else {
-            // Held by an earlier life of this node (a restart within the old lease's TTL):
-            // it frees itself when that lease expires.
+            // Held under an earlier lease of this node (a restart within the old lease's TTL,
+            // or a lease lost and replaced): it frees itself when that lease ends.
             Decision::Unavailable {
-                reason: "held by an earlier run of this node until its lease expires".into(),
+                reason: "held under an earlier lease of this node until that lease ends".into(),
             }
         }
     }

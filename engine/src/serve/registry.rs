@@ -10,7 +10,9 @@
 //! one tenant never stalls another's requests.
 //!
 //! Before a tenant is served, the [`Placement`] hook decides whether this server serves it at
-//! all: later, a cluster layer answers from its leases (refuse, or redirect to the owner).
+//! all; with feature `cluster`, `oubli::cluster::lease::EtcdPlacement` answers from its etcd
+//! leases (serve, redirect to the owner, or unavailable while it holds no lease), and its
+//! fencing check ([`Placement::may_write`]) runs again right before every store call.
 
 use std::collections::HashMap;
 use std::future::Future;
