@@ -254,6 +254,15 @@ impl LeaseState {
     fn valid(&self) -> bool {
         self.live && Instant::now() < self.valid_until
     }
+
+    /// Time until the local deadline (zero once the lease is not valid).
+    fn left(&self) -> Duration {
+        if self.live {
+            self.valid_until.saturating_duration_since(Instant::now())
+        } else {
+            Duration::ZERO
+        }
+    }
 }
 
 /// What the node's tasks and the placement share.
@@ -661,11 +670,19 @@ impl Shared {
                 continue;
             }
             let mut client = self.client.clone();
-            let (mut keeper, mut stream) = match timed(client.lease_keep_alive(lease.id)).await {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::warn!(error = %e, "keep-alive stream failed; retrying");
-                    tokio::time::sleep(RETRY_PAUSE).await;
+            // No wait outlasts the lease: at its deadline the loop comes back to the top and
+            // stops every tenant.
+            let opened = tokio::time::timeout(
+                lease.left().min(CALL_TIMEOUT),
+                client.lease_keep_alive(lease.id),
+            )
+            .await;
+            let (mut keeper, mut stream) = match opened {
+                Ok(Ok(s)) => s,
+                _ => {
+                    tracing::warn!(lease = lease.id, "keep-alive stream failed; retrying");
+                    let pause = RETRY_PAUSE.min(self.state.lock().lease.left());
+                    tokio::time::sleep(pause).await;
                     continue;
                 }
             };
@@ -678,7 +695,8 @@ impl Shared {
                     keeper.keep_alive().await?;
                     stream.message().await
                 };
-                match tokio::time::timeout(interval, answer).await {
+                let wait = interval.min(self.state.lock().lease.left());
+                match tokio::time::timeout(wait, answer).await {
                     Ok(Ok(Some(r))) if r.ttl() > 0 => {
                         let ttl = Duration::from_secs(r.ttl() as u64);
                         let mut state = self.state.lock();
@@ -699,15 +717,15 @@ impl Shared {
                     }
                 }
                 let now = Instant::now();
-                if !self.state.lock().lease.valid() {
+                let left = self.state.lock().lease.left();
+                if left.is_zero() {
                     break;
                 }
-                tokio::time::sleep((sent + interval).saturating_duration_since(now)).await;
+                tokio::time::sleep((sent + interval).saturating_duration_since(now).min(left))
+                    .await;
             }
-            if !self.state.lock().lease.valid() {
-                continue;
-            }
-            tokio::time::sleep(RETRY_PAUSE).await;
+            let left = self.state.lock().lease.left();
+            tokio::time::sleep(RETRY_PAUSE.min(left)).await;
         }
     }
 
