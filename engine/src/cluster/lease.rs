@@ -462,8 +462,14 @@ impl Shared {
             }
             state.lease
         };
-        let owner = self.owners.lock().get(tenant.as_str()).cloned();
-        owner.map(|o| self.decide_for_owner(&o, lease.id))
+        let owner = self.owners.lock().get(tenant.as_str()).cloned()?;
+        if owner.record == self.node && owner.lease == lease.id {
+            // Attached to this node's lease but not taken over (another request of this node
+            // is taking it over, or an acquisition's answer was lost): the acquisition path
+            // adopts it, one request at a time.
+            return None;
+        }
+        Some(self.decide_for_owner(&owner, lease.id))
     }
 
     /// The decision when `owner` holds the tenant's key and this node has not acquired it.
@@ -473,8 +479,7 @@ impl Shared {
                 location: owner.record.url.clone(),
             }
         } else if owner.lease == my_lease {
-            // Ours but not (yet) taken over: another request of this node is acquiring it,
-            // or its on_acquire failed and the key is being given back.
+            // Ours, being taken over or given back by another request of this node.
             Decision::Unavailable {
                 reason: "this node is taking it over".into(),
             }
@@ -533,24 +538,35 @@ impl Shared {
                 };
             }
         };
-        let revision = resp.header().map_or(0, |h| h.revision());
+        let mut revision = resp.header().map_or(0, |h| h.revision());
         if !resp.succeeded() {
             let owner = resp.op_responses().into_iter().find_map(|r| match r {
-                TxnOpResponse::Get(g) => g.kvs().first().and_then(parse_owner),
+                TxnOpResponse::Get(g) => g
+                    .kvs()
+                    .first()
+                    .and_then(|kv| Some((parse_owner(kv)?, kv.create_revision()))),
                 _ => None,
             });
-            return match owner {
-                Some(o) => {
+            match owner {
+                // Already attached to this node's lease (an earlier acquisition whose answer
+                // was lost, or whose hook failed and whose key could not be given back):
+                // adopt it.
+                Some((o, created)) if o.record == self.node && o.lease == lease.id => {
+                    revision = created;
+                }
+                Some((o, _)) => {
                     self.owners
                         .lock()
                         .insert(tenant.as_str().to_owned(), o.clone());
-                    self.decide_for_owner(&o, lease.id)
+                    return self.decide_for_owner(&o, lease.id);
                 }
                 // Deleted between the compare and the get (its owner's lease just expired).
-                None => Decision::Unavailable {
-                    reason: "its owner is changing".into(),
-                },
-            };
+                None => {
+                    return Decision::Unavailable {
+                        reason: "its owner is changing".into(),
+                    };
+                }
+            }
         }
         self.owners.lock().insert(
             tenant.as_str().to_owned(),
