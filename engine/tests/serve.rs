@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use oubli::audit::receipt::SignedReceipt;
-use oubli::serve::{Decision, Placement, ServeConfig, Server, TenantId, Tokens};
+use oubli::serve::{Decision, PlaceFuture, Placement, ServeConfig, Server, TenantId, Tokens};
 use serde_json::{Value, json};
 
 /// An HTTP answer.
@@ -515,13 +515,26 @@ fn bad_requests_get_typed_errors_and_touch_nothing() {
 struct Fixed;
 
 impl Placement for Fixed {
-    fn place(&self, tenant: &TenantId) -> Decision {
+    fn place<'a>(&'a self, tenant: &'a TenantId) -> PlaceFuture<'a> {
+        Box::pin(async move { self.decide(tenant) })
+    }
+
+    fn may_write(&self, tenant: &TenantId) -> bool {
+        tenant.as_str() != "fenced"
+    }
+}
+
+impl Fixed {
+    fn decide(&self, tenant: &TenantId) -> Decision {
         match tenant.as_str() {
             "blocked" => Decision::Refuse {
                 reason: "draining".into(),
             },
             "moved" => Decision::Redirect {
                 location: "http://10.0.0.7:8766/".into(),
+            },
+            "between-owners" => Decision::Unavailable {
+                reason: "lease lost".into(),
             },
             _ => Decision::Serve,
         }
@@ -541,7 +554,14 @@ fn the_placement_hook_refuses_or_redirects_before_any_store_opens() {
         r.header("location").as_deref(),
         Some("http://10.0.0.7:8766/t/moved/recall")
     );
+    let r = post(a, "/t/between-owners/recall", None, json!({"query": "x"}));
+    assert_eq!(r.expect(503)["code"], "tenant_unavailable");
+    assert_eq!(r.header("retry-after").as_deref(), Some("1"));
+    // Placed here, but the fencing check before the store is touched says no.
+    let r = post(a, "/t/fenced/inscribe", None, json!({"text": "x"}));
+    assert_eq!(r.expect(503)["code"], "tenant_unavailable");
     assert_eq!(server.registry().stats().opened, 0);
+    assert!(!dir.path().join("fenced.oubli").exists());
     post(a, "/t/here/recall", None, json!({"query": "x"})).expect(200);
     server.stop().unwrap();
 }

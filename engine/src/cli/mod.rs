@@ -103,6 +103,10 @@ enum Cmd {
         /// Largest request body, in bytes.
         #[arg(long, default_value_t = crate::serve::DEFAULT_MAX_BODY)]
         max_body: usize,
+        /// Cluster membership (etcd leases and placement).
+        #[cfg(feature = "cluster")]
+        #[command(flatten)]
+        cluster: ClusterArgs,
     },
     /// Declare, list and remove aliases (forms that name one person, account or identifier).
     #[command(subcommand)]
@@ -658,6 +662,45 @@ fn read_jsonl(file: &Path) -> Result<Vec<Inscription>> {
     Ok(out)
 }
 
+/// `oubli serve`'s cluster options (feature `cluster`): with `--etcd`, this server is one node
+/// of a cluster and serves only the tenants it holds a lease on (docs/scale-out.md).
+#[cfg(feature = "cluster")]
+#[derive(clap::Args, Debug)]
+pub struct ClusterArgs {
+    /// etcd endpoints, comma-separated (e.g. `http://127.0.0.1:2379,http://10.0.0.2:2379`).
+    #[arg(long, value_name = "URLS", value_delimiter = ',', requires_all = ["node_id", "advertise"])]
+    etcd: Vec<String>,
+    /// This node's id, unique in the cluster (a-z, A-Z, 0-9, '-', '_', '.').
+    #[arg(long, value_name = "ID", requires = "etcd")]
+    node_id: Option<String>,
+    /// The URL clients and other nodes reach this server at (redirects point there).
+    #[arg(long, value_name = "URL", requires = "etcd")]
+    advertise: Option<String>,
+    /// The cluster's name: its keys live under /oubli/NAME/ in etcd.
+    #[arg(long = "cluster", value_name = "NAME", default_value = crate::cluster::lease::DEFAULT_CLUSTER)]
+    cluster_name: String,
+    /// Lease time to live in seconds: a dead node's tenants are taken over within about this.
+    #[arg(long, value_name = "N", default_value_t = crate::cluster::lease::DEFAULT_LEASE_TTL.as_secs())]
+    lease_ttl_secs: u64,
+}
+
+#[cfg(feature = "cluster")]
+impl ClusterArgs {
+    /// The placement these options ask for: `None` without `--etcd`.
+    fn placement(self) -> Result<Option<std::sync::Arc<crate::cluster::lease::EtcdPlacement>>> {
+        let (Some(node_id), Some(advertise)) = (self.node_id, self.advertise) else {
+            return Ok(None);
+        };
+        if self.etcd.is_empty() {
+            return Ok(None);
+        }
+        let mut config = crate::cluster::lease::ClusterConfig::new(self.etcd, node_id, advertise);
+        config.cluster = self.cluster_name;
+        config.lease_ttl = std::time::Duration::from_secs(self.lease_ttl_secs);
+        Ok(Some(crate::cluster::lease::EtcdPlacement::connect(config)?))
+    }
+}
+
 fn run(cli: Cli) -> Result<()> {
     let json = cli.json;
     match cli.cmd {
@@ -671,6 +714,8 @@ fn run(cli: Cli) -> Result<()> {
             idle_secs,
             max_open,
             max_body,
+            #[cfg(feature = "cluster")]
+            cluster,
         } => {
             let mut config = crate::serve::ServeConfig::new(data_dir, listen);
             config.tokens = tokens
@@ -679,6 +724,14 @@ fn run(cli: Cli) -> Result<()> {
             config.idle = std::time::Duration::from_secs(idle_secs);
             config.max_open = max_open;
             config.max_body = max_body;
+            #[cfg(feature = "cluster")]
+            if let Some(placement) = cluster.placement()? {
+                eprintln!(
+                    "node {} joined the cluster; serving the tenants it holds a lease on",
+                    placement.node_id()
+                );
+                config.placement = placement;
+            }
             crate::serve::run(config)
         }
         Cmd::Mcp { path, http } => {

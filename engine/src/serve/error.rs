@@ -52,6 +52,15 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 
+    /// 503 `tenant_unavailable`: this server may not serve `tenant` right now (placement).
+    pub fn unavailable(tenant: &super::tenant::TenantId, reason: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "tenant_unavailable",
+            format!("tenant {tenant} is not available here: {reason}; retry shortly"),
+        )
+    }
+
     /// 503 `busy`: every open store has a request in flight.
     pub fn busy(max_open: usize) -> ApiError {
         ApiError::new(

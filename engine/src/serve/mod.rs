@@ -24,7 +24,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use auth::{TokenScope, Tokens};
-pub use registry::{Decision, Placement, Registry, RegistryStats, ServeEverything};
+pub use registry::{
+    Decision, PlaceFuture, Placement, Registry, RegistryStats, ServeEverything, ShutdownFuture,
+};
 pub use tenant::TenantId;
 
 use crate::{Error, Result, StoreOptions};
@@ -110,6 +112,7 @@ impl ServeConfig {
             self.idle,
             self.placement,
         ));
+        registry.placement().attach(Arc::downgrade(&registry));
         Ok(Prepared {
             listener,
             registry,
@@ -152,6 +155,7 @@ async fn serve_until(
         .await;
     sweeper.abort();
     registry.close_all().await;
+    registry.placement().shutdown().await;
     served.map_err(Error::Io)
 }
 

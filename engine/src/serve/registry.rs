@@ -10,12 +10,16 @@
 //! one tenant never stalls another's requests.
 //!
 //! Before a tenant is served, the [`Placement`] hook decides whether this server serves it at
-//! all: later, a cluster layer answers from its leases (refuse, or redirect to the owner).
+//! all; with feature `cluster`, `oubli::cluster::lease::EtcdPlacement` answers from its etcd
+//! leases (serve, redirect to the owner, or unavailable while it holds no lease), and its
+//! fencing check ([`Placement::may_write`]) runs again right before every store call.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -25,10 +29,41 @@ use super::error::ApiError;
 use super::tenant::TenantId;
 use crate::{Store, StoreOptions};
 
+/// The future a [`Placement`] answers with.
+pub type PlaceFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>>;
+
+/// The future of [`Placement::shutdown`].
+pub type ShutdownFuture<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
 /// Where a tenant is served: the hook a cluster layer implements.
+///
+/// [`place`](Placement::place) is asynchronous because a cluster layer may have to ask its
+/// coordinator (acquire the tenant) the first time it sees a tenant; it should answer from
+/// local state without waiting on the network in the common case, since it runs before every
+/// request. [`may_write`](Placement::may_write) is the local fencing check made right before
+/// each store call.
 pub trait Placement: Send + Sync + 'static {
     /// Decides, before any store is touched, whether this server serves `tenant`.
-    fn place(&self, tenant: &TenantId) -> Decision;
+    fn place<'a>(&'a self, tenant: &'a TenantId) -> PlaceFuture<'a>;
+
+    /// Whether this server may still call `tenant`'s store, checked (without waiting) on the
+    /// blocking pool right before each store call and before a store is opened. A server
+    /// that lost its right to a tenant after [`place`](Placement::place) said `Serve` answers
+    /// the request `503 tenant_unavailable` instead of touching the store. Default: always.
+    fn may_write(&self, _tenant: &TenantId) -> bool {
+        true
+    }
+
+    /// Called once when a server starts with this placement, with its registry, so that a
+    /// cluster layer can close a tenant's store ([`Registry::close_tenant`]) when it loses
+    /// the tenant. Default: nothing.
+    fn attach(&self, _registry: Weak<Registry>) {}
+
+    /// Called once when the server stops, after every store is closed (for a cluster layer:
+    /// give up its tenants so that other servers take them at once). Default: nothing.
+    fn shutdown(&self) -> ShutdownFuture<'_> {
+        Box::pin(async {})
+    }
 }
 
 /// A [`Placement`]'s answer.
@@ -46,6 +81,13 @@ pub enum Decision {
         /// The base URL of the server that does (the request path is appended).
         location: String,
     },
+    /// Nobody can serve it right now, retry shortly (HTTP 503 with `Retry-After`, code
+    /// `tenant_unavailable`): e.g. this server lost its lease, or its coordinator is not
+    /// reachable.
+    Unavailable {
+        /// Why, for the client.
+        reason: String,
+    },
 }
 
 /// The placement of a single server: every tenant is served here.
@@ -53,8 +95,8 @@ pub enum Decision {
 pub struct ServeEverything;
 
 impl Placement for ServeEverything {
-    fn place(&self, _tenant: &TenantId) -> Decision {
-        Decision::Serve
+    fn place<'a>(&'a self, _tenant: &'a TenantId) -> PlaceFuture<'a> {
+        Box::pin(async { Decision::Serve })
     }
 }
 
@@ -106,6 +148,7 @@ impl std::fmt::Debug for Registry {
 
 /// A request's hold on a tenant's open store: the store stays open while the lease lives.
 pub struct Lease {
+    tenant: TenantId,
     store: Arc<Store>,
     entry: Arc<Entry>,
     registry: Arc<Registry>,
@@ -141,11 +184,16 @@ impl Lease {
     {
         tokio::task::spawn_blocking(move || {
             let lease = self;
-            f(&lease.store)
+            if !lease.registry.placement.may_write(&lease.tenant) {
+                return Err(ApiError::unavailable(
+                    &lease.tenant,
+                    "this server no longer holds it",
+                ));
+            }
+            f(&lease.store).map_err(ApiError::from)
         })
         .await
         .map_err(|e| ApiError::internal(format!("the store call failed: {e}")))?
-        .map_err(ApiError::from)
     }
 }
 
@@ -180,8 +228,13 @@ impl Registry {
     }
 
     /// The placement hook's decision for `tenant`.
-    pub fn place(&self, tenant: &TenantId) -> Decision {
-        self.placement.place(tenant)
+    pub async fn place(&self, tenant: &TenantId) -> Decision {
+        self.placement.place(tenant).await
+    }
+
+    /// The placement hook.
+    pub fn placement(&self) -> &Arc<dyn Placement> {
+        &self.placement
     }
 
     /// The counters.
@@ -217,6 +270,7 @@ impl Registry {
         };
         in_flight.0 = None;
         Ok(Lease {
+            tenant: tenant.clone(),
             store,
             entry,
             registry: Arc::clone(self),
@@ -232,6 +286,12 @@ impl Registry {
         entry: &Arc<Entry>,
         mut slot: OwnedMutexGuard<Option<Arc<Store>>>,
     ) -> Result<Arc<Store>, ApiError> {
+        if !self.placement.may_write(tenant) {
+            return Err(ApiError::unavailable(
+                tenant,
+                "this server no longer holds it",
+            ));
+        }
         self.reserve().await?;
         let path = tenant.store_path(&self.dir);
         let options = self.options.clone();
@@ -353,6 +413,18 @@ impl Registry {
     /// How often the idle sweep runs.
     pub fn sweep_interval(&self) -> Duration {
         (self.idle / 4).clamp(Duration::from_millis(20), Duration::from_secs(1))
+    }
+
+    /// Closes `tenant`'s store if it is open, waiting for the tenant's lock (an open in
+    /// progress finishes first). Requests in flight on it fail with `closed`; later requests
+    /// open it again, if the placement still allows. Returns whether a store was closed.
+    pub async fn close_tenant(self: &Arc<Self>, tenant: &TenantId) -> bool {
+        let entry = self.tenants.lock().get(tenant).cloned();
+        let Some(entry) = entry else {
+            return false;
+        };
+        let slot = Arc::clone(&entry.store).lock_owned().await;
+        self.close_slot(entry, slot).await
     }
 
     /// Closes every open store (at shutdown), waiting for each tenant's lock.

@@ -93,7 +93,7 @@ impl FromRequestParts<Arc<App>> for Tenant {
                 ),
             })?;
         }
-        match app.registry.place(&id) {
+        match app.registry.place(&id).await {
             Decision::Serve => {}
             Decision::Refuse { reason } => {
                 return Err(ApiError::new(
@@ -111,6 +111,9 @@ impl FromRequestParts<Arc<App>> for Tenant {
                 );
                 e.location = Some(format!("{}{path}", location.trim_end_matches('/')));
                 return Err(e);
+            }
+            Decision::Unavailable { reason } => {
+                return Err(ApiError::unavailable(&id, &reason));
             }
         }
         let lease = app.registry.acquire(&id).await?;

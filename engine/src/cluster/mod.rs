@@ -1,0 +1,10 @@
+//! Scale-out across machines (feature `cluster`): the pieces that make several `oubli serve`
+//! processes one deployment.
+//!
+//! - [`lease`]: each node keeps one etcd lease; a tenant is owned by the node whose lease
+//!   holds the tenant's key, and only its owner serves (writes) it. Placement answers
+//!   `Serve`, `Redirect` to the owner, or `Unavailable` while this node holds no lease.
+//!
+//! `docs/scale-out.md` has the design, the failure model and how to run a cluster by hand.
+
+pub mod lease;
