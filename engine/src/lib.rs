@@ -26,6 +26,8 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod derive;
 pub mod embed;
 pub mod entropy;
