@@ -54,6 +54,28 @@ async fn start(
     }
 }
 
+/// Restores tenant `acme` of cluster `test` with a server down: a stream whose leader was on it
+/// elects another within seconds, and a restore meanwhile fails with a typed error, leaving no
+/// file; it is retried until it succeeds (at most 30 s).
+async fn restore_retrying(
+    js: &async_nats::jetstream::Context,
+    dest: &Path,
+    clock: &Arc<ManualClock>,
+) -> stream::Restored {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match restore(js, "test", "acme", dest, opts(clock)).await {
+            Ok(r) => return r,
+            Err(e) if Instant::now() < deadline => {
+                assert!(!dest.exists(), "a failed restore left {}", dest.display());
+                eprintln!("restore with a server down: {e}");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(e) => panic!("restore with a server down: {e}"),
+        }
+    }
+}
+
 fn holds(path: &Path, needle: &str) -> bool {
     file_contains(path, needle.as_bytes())
 }
@@ -162,13 +184,26 @@ fn frames_snapshots_restore_and_erasure_across_three_nats_servers() {
             leader.state_digests().unwrap()
         );
         drop(r);
-        // Let every server apply the erasures, then scan every byte they keep.
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        for needle in [MARKER, MARKER_KEY] {
-            for (i, n) in cluster.nodes.iter().enumerate() {
-                let found = files_holding(&n.store_dir, needle.as_bytes());
-                assert!(found.is_empty(), "{needle} on server {i}: {found:?}");
+        // Every byte every server keeps: each removes a deleted stream's files when it applies
+        // the deletion its cluster agreed on, within moments of the acknowledgement.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let found: Vec<_> = [MARKER, MARKER_KEY]
+                .iter()
+                .flat_map(|needle| {
+                    cluster
+                        .nodes
+                        .iter()
+                        .flat_map(|n| files_holding(&n.store_dir, needle.as_bytes()))
+                })
+                .collect();
+            if found.is_empty() {
+                break;
             }
+            assert!(Instant::now() < deadline, "purged bytes still in {found:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        for needle in [MARKER, MARKER_KEY] {
             assert!(!holds(&after, needle), "{needle} in the restored file");
         }
 
@@ -179,21 +214,8 @@ fn frames_snapshots_restore_and_erasure_across_three_nats_servers() {
                 .await
                 .unwrap();
         }
-        // The streams whose leader was on the killed server elect another within seconds; a
-        // restore meanwhile fails with a typed error (and leaves no file), then succeeds.
         let degraded = dir.path().join("degraded.oubli");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let r = loop {
-            match restore(&js, "test", "acme", &degraded, opts(&clock)).await {
-                Ok(r) => break r,
-                Err(e) if Instant::now() < deadline => {
-                    assert!(!degraded.exists());
-                    eprintln!("restore with a server down: {e}");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                Err(e) => panic!("restore with a server down: {e}"),
-            }
-        };
+        let r = restore_retrying(&js, &degraded, &clock).await;
         assert_eq!(r.head, leader.head().unwrap().0);
         assert_eq!(
             r.store.state_digests().unwrap(),
@@ -214,9 +236,7 @@ fn frames_snapshots_restore_and_erasure_across_three_nats_servers() {
             .await
             .unwrap();
         let again = dir.path().join("again.oubli");
-        let r = restore(&js, "test", "acme", &again, opts(&clock))
-            .await
-            .unwrap();
+        let r = restore_retrying(&js, &again, &clock).await;
         assert_eq!(
             r.store.state_digests().unwrap(),
             promoted.state_digests().unwrap()

@@ -3,40 +3,46 @@
 //! A leader runs one [`Replicator`] per tenant. It publishes every frame of the store's change
 //! feed ([`crate::Store::start_feed`]) to the tenant's JetStream stream, in order, one message
 //! per frame, and waits for JetStream's acknowledgement; it uploads snapshots
-//! ([`crate::Store::snapshot_to`]) to the cluster's object-store bucket and then removes the
-//! stream messages the snapshot covers. Another node rebuilds the tenant with [`restore`]: the
-//! newest snapshot, then every frame after it, each checked by [`crate::Store::apply_frame`].
+//! ([`crate::Store::snapshot_to`]) to the tenant's object-store bucket and then trims the stream
+//! below them. Another node rebuilds the tenant with [`restore`]: the snapshot, then every frame
+//! after it, each checked by [`crate::Store::apply_frame`]; [`promote`] makes it the leader.
 //!
-//! Names, for cluster `C` and tenant `T` (a [`TenantId`]; `E` is `T` with `_` written `_5f`
-//! and `.` written `_2e`, so that it is one subject token and a valid stream name):
+//! **Generations.** A tenant's stream and snapshot bucket belong to a *generation*, numbered
+//! from 1; the stream `OUBLI_GEN_<cluster>` holds one message per tenant naming its current
+//! generation. A replicator opens a new generation when it starts and after every purge: a new
+//! stream and bucket, a snapshot of the store uploaded to the bucket, the generation message
+//! switched (with JetStream's expected-last-subject-sequence check, so two leaders cannot both
+//! switch), then the previous generation's stream and bucket deleted. Names, for cluster `C`,
+//! tenant `T` (a [`TenantId`]) and generation `G` (`E` is `T` with `_` written `_5f` and `.`
+//! written `_2e`, so that it is one subject token and part of a valid stream name):
 //!
 //! | what | name |
 //! |---|---|
-//! | stream | `OUBLI_C_E` |
-//! | subject | `oubli.C.E.frames` |
-//! | message | the frame's bytes; header `Nats-Msg-Id` = the frame's seq (JetStream's deduplication), `Oubli-Seq` = the same seq |
-//! | snapshot bucket | `OUBLI_SNAP_C` (stream `OBJ_OUBLI_SNAP_C`) |
-//! | snapshot object | `T`, with metadata `oubli-seq` (the seq it stands at) |
+//! | generation message | subject `oubli.C.gen.E` in stream `OUBLI_GEN_C`, payload `G` in decimal |
+//! | frames | stream `OUBLI_C_E_G`, subject `oubli.C.E.G.frames` |
+//! | one frame | the frame's bytes; headers `Nats-Msg-Id` (JetStream's deduplication) and `Oubli-Seq`, both the frame's seq |
+//! | snapshot | object `T` in bucket `OUBLI_SNAP_C_E_G` (stream `OBJ_OUBLI_SNAP_C_E_G`), metadata `oubli-seq` |
 //!
 //! **Acknowledged.** A write is acknowledged ([`Replicator::acknowledged`],
 //! [`Replicator::write`]) once (1) the store committed it (on the leader's disk when the store
 //! is durable) and (2) JetStream acknowledged the message of every frame up to it, which it
-//! does once the stream's replicas have a quorum of the message (2 of 3 servers at R3): any
-//! server that can lead the stream afterwards holds it. For a frame holding a purge, (3) the
-//! erasure reached every copy too (see [`ErasureReport`]). A write that is committed but not
-//! acknowledged (the stream lost its quorum, or the leader died first) may or may not survive a
-//! takeover: the client must treat it as unknown, as with any timeout.
+//! does once a quorum of the stream's replicas stored it (2 of 3 at R3): whichever server leads
+//! the stream afterwards holds it. For a frame holding a purge, (3) the erasure reached every
+//! copy as well ([`ErasureReport`]). A write committed but not acknowledged (the stream lost its
+//! quorum, the leader died first) may or may not survive a takeover: a client treats it as
+//! unknown, as any timeout.
 //!
-//! **Erasure.** Every message this module removes from a stream is removed with JetStream's
-//! secure erase (`STREAM.MSG.DELETE` with `no_erase: false`: each server overwrites the
-//! message's bytes in its message block), never with a purge, which only marks messages deleted
-//! and leaves their bytes in the block files. A frame holding a purge event makes the replicator
-//! (1) take and upload a snapshot at or after the purge (it holds no erased byte), replacing the
-//! tenant's previous snapshot, whose chunk messages it erases one by one, and (2) erase every
-//! message of the stream the new snapshot covers, among them the frames the feed listed as
-//! carrying erased content ([`FeedEntry::overwrite`]). A restore then starts from that snapshot,
-//! so no replay ever needs an erased frame, and no frame is rewritten: the frames are signed, and
-//! a redacted frame would not verify.
+//! **Erasure.** JetStream's secure erase (`STREAM.MSG.DELETE`, `no_erase: false`) overwrites a
+//! message in the stream's message blocks on every server, but not in the consensus (raft) log
+//! a clustered stream keeps beside them, which holds every message it replicated until the
+//! server compacts it, on its own schedule; a purge of the stream, or the object store's
+//! replacement of an object, only marks messages deleted. Deleting a stream removes both, on
+//! every server. So a frame holding a purge makes the replicator (1) securely erase the frames
+//! the feed lists ([`FeedEntry::overwrite`]) that are still in the stream, (2) open a new
+//! generation from a snapshot taken after the purge (which holds none of its bytes), and (3)
+//! delete every older generation: its stream, its consensus log, its snapshot bucket. No frame
+//! is rewritten (frames are signed, and a redacted frame would not verify), and no replay needs
+//! an erased frame: a restore starts from the new generation's snapshot.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -512,11 +518,14 @@ struct Worker {
     names: TenantNames,
     config: StreamConfig,
     shared: Arc<Shared>,
-    /// The current generation and its revision in the generations bucket.
+    /// The current generation, and the stream seq of the message naming it in
+    /// `OUBLI_GEN_<cluster>` (the expected sequence of the next switch).
     generation: u64,
     revision: u64,
     /// The seq of the current generation's newest snapshot.
     snapshot: u64,
+    /// The snapshot that opened the current generation, and the generations deleted then.
+    opened: (SnapshotUpload, Vec<u64>),
     /// The stream seq of the last message in the current stream (expected-last-sequence).
     last_stream_seq: u64,
     /// Frames published: frame seq → (generation, stream seq, still in the stream).
@@ -566,17 +575,16 @@ impl Replicator {
             generation,
             revision,
             snapshot: 0,
+            opened: (SnapshotUpload::default(), Vec::new()),
             last_stream_seq: 0,
             published: BTreeMap::new(),
             since_snapshot: 0,
         };
-        let stopped = async {
-            let _ = store.stop_feed();
-        };
+        worker.remove_stale_snapshots();
         let first = match worker.rotate().await {
             Ok(r) => r,
             Err(e) => {
-                stopped.await;
+                let _ = store.stop_feed();
                 return Err(e);
             }
         };
@@ -716,19 +724,33 @@ impl Worker {
     async fn run(mut self, mut rx: mpsc::UnboundedReceiver<FeedEntry>) {
         while let Some(entry) = rx.recv().await {
             let seq = entry.frame.seq();
-            // A frame the current generation's snapshot holds is not published; a purge in it
-            // was taken care of by the generation's start (its snapshot is after the purge, and
-            // every older generation is deleted).
-            if seq > self.snapshot {
+            let purge = entry
+                .frame
+                .events()
+                .map(|es| es.iter().any(|e| e.kind == EventKind::Purge))
+                .unwrap_or(false)
+                || !entry.overwrite.is_empty();
+            if seq <= self.snapshot {
+                // The current generation's snapshot holds this frame: it is not published. A
+                // purge in it was taken care of when the generation opened (its snapshot is
+                // after the purge, and every older generation was deleted).
+                if purge {
+                    let (snapshot, retired) = self.opened.clone();
+                    self.shared.erasures.lock().insert(
+                        seq,
+                        ErasureReport {
+                            purge_frame: seq,
+                            frames: Vec::new(),
+                            snapshot,
+                            retired,
+                        },
+                    );
+                }
+            } else {
                 if retry!(self, self.publish(&entry).await).is_none() {
                     return;
                 }
-                let purge = entry
-                    .frame
-                    .events()
-                    .map(|es| es.iter().any(|e| e.kind == EventKind::Purge))
-                    .unwrap_or(false);
-                if purge || !entry.overwrite.is_empty() {
+                if purge {
                     let Some(report) = retry!(self, self.erase_for(&entry).await) else {
                         return;
                     };
@@ -793,19 +815,43 @@ impl Worker {
         Ok(())
     }
 
-    /// Takes a snapshot of the store into a temporary file beside it.
-    async fn take_snapshot(&self) -> Result<(PathBuf, u64)> {
-        let store = self.store.clone();
-        let dir = store
+    /// Where the temporary snapshot files go: beside the store.
+    fn snapshot_dir(&self) -> PathBuf {
+        self.store
             .path()
             .parent()
             .map(Path::to_path_buf)
-            .unwrap_or_else(std::env::temp_dir);
+            .unwrap_or_else(std::env::temp_dir)
+    }
+
+    /// The prefix of this tenant's temporary snapshot files (`+` is in no tenant id, so no
+    /// other tenant's files start with it).
+    fn snapshot_prefix(&self) -> String {
+        format!(".{}+snapshot-", self.names.object())
+    }
+
+    /// Removes temporary snapshot files a replicator that died during an upload left behind
+    /// (one may hold bytes a later purge erased).
+    fn remove_stale_snapshots(&self) {
+        let prefix = self.snapshot_prefix();
+        if let Ok(dir) = std::fs::read_dir(self.snapshot_dir()) {
+            for e in dir.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&prefix) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+    }
+
+    /// Takes a snapshot of the store into a temporary file beside it.
+    async fn take_snapshot(&self) -> Result<(PathBuf, u64)> {
+        let store = self.store.clone();
+        let dir = self.snapshot_dir();
         let mut rand = [0u8; 8];
         getrandom::fill(&mut rand).map_err(|e| ClusterError::Snapshot(e.to_string()))?;
         let tmp = dir.join(format!(
-            ".{}.snapshot-{:016x}",
-            self.names.object(),
+            "{}{:016x}",
+            self.snapshot_prefix(),
             u64::from_le_bytes(rand)
         ));
         let path = tmp.clone();
@@ -855,8 +901,8 @@ impl Worker {
     /// Opens a new generation: a new stream and snapshot bucket, a snapshot of the store
     /// uploaded to it, the generations bucket pointed at it (only if it still names the
     /// generation this replicator knows: another leader's change is [`ClusterError::Fenced`]),
-    /// then the previous generation deleted. Returns the upload and the retired generation.
-    async fn rotate(&mut self) -> Result<(SnapshotUpload, Option<u64>)> {
+    /// then every older generation deleted. Returns the upload and the generations deleted.
+    async fn rotate(&mut self) -> Result<(SnapshotUpload, Vec<u64>)> {
         let old = self.generation;
         let g = old + 1;
         // Left by a rotation that died before it switched the generation.
@@ -902,11 +948,17 @@ impl Worker {
             p.generation = g;
             p.snapshot = seq;
         });
-        let retired = if old > 0 && delete_generation(&self.js, &self.names, old).await? {
-            Some(old)
-        } else {
-            None
-        };
+        // Every older generation still there: the previous one, and any an earlier replicator
+        // failed to delete (deletions go oldest first, so those lie just below).
+        let mut retired = Vec::new();
+        for k in (1..g).rev() {
+            if !delete_generation(&self.js, &self.names, k).await? {
+                break;
+            }
+            retired.push(k);
+        }
+        retired.reverse();
+        self.opened = (up, retired.clone());
         Ok((up, retired))
     }
 
@@ -972,7 +1024,7 @@ impl Worker {
             purge_frame: entry.frame.seq(),
             frames,
             snapshot,
-            retired: retired.into_iter().collect(),
+            retired,
         })
     }
 }
