@@ -105,10 +105,6 @@ impl Cluster {
         }
     }
 
-    /// The server's log, for a failure message.
-    pub fn log(&self, i: usize) -> String {
-        std::fs::read_to_string(self.dir.path().join(format!("n{i}.log"))).unwrap_or_default()
-    }
 }
 
 impl Drop for Cluster {
