@@ -1,10 +1,14 @@
 //! Scale-out across machines (feature `cluster`): the pieces that make several `oubli serve`
-//! processes one deployment.
+//! processes one deployment, and that talk to the services a multi-node deployment shares.
 //!
 //! - [`lease`]: each node keeps one etcd lease; a tenant is owned by the node whose lease
 //!   holds the tenant's key, and only its owner serves (writes) it. Placement answers
 //!   `Serve`, `Redirect` to the owner, or `Unavailable` while this node holds no lease.
+//! - [`stream`]: replication of each tenant through NATS JetStream: its frames to a stream,
+//!   its snapshots to an object store, restore on another node, and erasure that reaches every
+//!   copy (`docs/replication.md`).
 //!
 //! `docs/scale-out.md` has the design, the failure model and how to run a cluster by hand.
 
 pub mod lease;
+pub mod stream;
