@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use cluster_nats::{Cluster, files_holding, nats_server};
 use common::*;
 use oubli::cluster::stream::{
-    self, ClusterError, Replicator, StreamConfig, TenantNames, promote, restore,
+    self, Replicator, StreamConfig, StreamError, TenantNames, promote, restore,
 };
 use oubli::replication::ReplicationError;
 use oubli::{Inscription, ManualClock, Store, StoreOptions, Target};
@@ -291,7 +291,7 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
             .await
             .err()
             .unwrap();
-        assert!(matches!(e, ClusterError::Gap { .. }), "{e}");
+        assert!(matches!(e, StreamError::Gap { .. }), "{e}");
         assert!(!gap.exists());
 
         // A message that is not a frame: refused, typed.
@@ -312,7 +312,7 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
         assert!(
             matches!(
                 e,
-                ClusterError::Chain {
+                StreamError::Chain {
                     source: ReplicationError::Malformed(_),
                     ..
                 }
@@ -349,7 +349,7 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
         assert!(
             matches!(
                 e,
-                ClusterError::Chain {
+                StreamError::Chain {
                     source: ReplicationError::ForeignKey,
                     ..
                 }
@@ -360,11 +360,11 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
         // Bad names are typed errors before anything is sent.
         assert!(matches!(
             TenantNames::new("Bad Cluster", "acme"),
-            Err(ClusterError::Config(_))
+            Err(StreamError::Config(_))
         ));
         assert!(matches!(
             TenantNames::new("ok", "../etc"),
-            Err(ClusterError::Config(_))
+            Err(StreamError::Config(_))
         ));
     });
 }

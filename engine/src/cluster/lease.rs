@@ -64,7 +64,7 @@ const RETRY_PAUSE: Duration = Duration::from_millis(200);
 
 /// Why a cluster node could not start or act.
 #[derive(Debug, thiserror::Error)]
-pub enum ClusterError {
+pub enum LeaseError {
     /// A setting is unusable (empty endpoint list, bad node id, URL or TTL).
     #[error("invalid cluster setting: {0}")]
     Config(String),
@@ -76,18 +76,18 @@ pub enum ClusterError {
     Runtime(#[from] std::io::Error),
 }
 
-impl From<etcd_client::Error> for ClusterError {
-    fn from(e: etcd_client::Error) -> ClusterError {
-        ClusterError::Etcd(e.to_string())
+impl From<etcd_client::Error> for LeaseError {
+    fn from(e: etcd_client::Error) -> LeaseError {
+        LeaseError::Etcd(e.to_string())
     }
 }
 
-impl From<ClusterError> for crate::Error {
-    fn from(e: ClusterError) -> crate::Error {
+impl From<LeaseError> for crate::Error {
+    fn from(e: LeaseError) -> crate::Error {
         match e {
-            ClusterError::Config(m) => crate::Error::InvalidArgument(m),
-            ClusterError::Runtime(io) => crate::Error::Io(io),
-            e @ ClusterError::Etcd(_) => crate::Error::Io(std::io::Error::other(e.to_string())),
+            LeaseError::Config(m) => crate::Error::InvalidArgument(m),
+            LeaseError::Runtime(io) => crate::Error::Io(io),
+            e @ LeaseError::Etcd(_) => crate::Error::Io(std::io::Error::other(e.to_string())),
         }
     }
 }
@@ -166,9 +166,9 @@ impl ClusterConfig {
         }
     }
 
-    fn check(&self) -> Result<(), ClusterError> {
+    fn check(&self) -> Result<(), LeaseError> {
         if self.endpoints.is_empty() || self.endpoints.iter().any(|e| e.trim().is_empty()) {
-            return Err(ClusterError::Config(
+            return Err(LeaseError::Config(
                 "at least one etcd endpoint is needed, none empty".into(),
             ));
         }
@@ -181,13 +181,13 @@ impl ClusterConfig {
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control())
         {
-            return Err(ClusterError::Config(format!(
+            return Err(LeaseError::Config(format!(
                 "advertised URL {:?} must be an http:// or https:// URL",
                 self.advertise
             )));
         }
         if self.lease_ttl < MIN_LEASE_TTL || self.lease_ttl.as_secs() > 3600 {
-            return Err(ClusterError::Config(format!(
+            return Err(LeaseError::Config(format!(
                 "lease TTL {:?} must be 1 to 3600 seconds",
                 self.lease_ttl
             )));
@@ -198,7 +198,7 @@ impl ClusterConfig {
 
 /// Node ids and cluster names: 1 to 64 of `a-z A-Z 0-9 - _ .`, so that they never change the
 /// shape of an etcd key.
-fn check_name(what: &str, s: &str) -> Result<(), ClusterError> {
+fn check_name(what: &str, s: &str) -> Result<(), LeaseError> {
     let ok = !s.is_empty()
         && s.len() <= 64
         && s.bytes()
@@ -206,7 +206,7 @@ fn check_name(what: &str, s: &str) -> Result<(), ClusterError> {
     if ok {
         Ok(())
     } else {
-        Err(ClusterError::Config(format!(
+        Err(LeaseError::Config(format!(
             "{what} {s:?} must be 1 to 64 of a-z, A-Z, 0-9, '-', '_', '.'"
         )))
     }
@@ -302,10 +302,10 @@ impl std::fmt::Debug for EtcdPlacement {
 /// Runs an etcd call with [`CALL_TIMEOUT`].
 async fn timed<T>(
     f: impl std::future::Future<Output = Result<T, etcd_client::Error>>,
-) -> Result<T, ClusterError> {
+) -> Result<T, LeaseError> {
     match tokio::time::timeout(CALL_TIMEOUT, f).await {
-        Ok(r) => r.map_err(ClusterError::from),
-        Err(_) => Err(ClusterError::Etcd(format!(
+        Ok(r) => r.map_err(LeaseError::from),
+        Err(_) => Err(LeaseError::Etcd(format!(
             "no answer within {CALL_TIMEOUT:?}"
         ))),
     }
@@ -315,7 +315,7 @@ impl EtcdPlacement {
     /// Connects to etcd, obtains this node's lease and loads the current placement; starts
     /// the keep-alive and watch tasks on the node's own runtime. Fails if etcd cannot be
     /// reached (or has no quorum) within a few seconds.
-    pub fn connect(config: ClusterConfig) -> Result<Arc<EtcdPlacement>, ClusterError> {
+    pub fn connect(config: ClusterConfig) -> Result<Arc<EtcdPlacement>, LeaseError> {
         config.check()?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -357,7 +357,7 @@ impl EtcdPlacement {
             });
             shared.grant().await?;
             let revision = shared.load().await?;
-            Ok::<_, ClusterError>((shared, revision))
+            Ok::<_, LeaseError>((shared, revision))
         });
         let (shared, revision) = match shared {
             Ok(s) => s,
@@ -615,7 +615,7 @@ impl Shared {
     }
 
     /// Obtains a new lease (at start, and after the previous one was lost).
-    async fn grant(&self) -> Result<(), ClusterError> {
+    async fn grant(&self) -> Result<(), LeaseError> {
         let mut client = self.client.clone();
         let sent = Instant::now();
         let resp = timed(client.lease_grant(self.ttl.as_secs() as i64, None)).await?;
@@ -635,7 +635,7 @@ impl Shared {
 
     /// Loads every tenant key into the cache; returns the revision it reflects. Gives up
     /// this node's tenants whose keys are no longer attached to its lease.
-    async fn load(self: &Arc<Self>) -> Result<i64, ClusterError> {
+    async fn load(self: &Arc<Self>) -> Result<i64, LeaseError> {
         let mut client = self.client.clone();
         let resp =
             timed(client.get(self.prefix.clone(), Some(GetOptions::new().with_prefix()))).await?;
@@ -898,11 +898,11 @@ mod tests {
         assert!(ok.check().is_ok());
         let mut c = ok.clone();
         c.endpoints.clear();
-        assert!(matches!(c.check(), Err(ClusterError::Config(_))));
+        assert!(matches!(c.check(), Err(LeaseError::Config(_))));
         for bad in ["", "a/b", "x y", &"n".repeat(65)] {
             let mut c = ok.clone();
             c.node_id = bad.into();
-            assert!(matches!(c.check(), Err(ClusterError::Config(_))), "{bad:?}");
+            assert!(matches!(c.check(), Err(LeaseError::Config(_))), "{bad:?}");
         }
         let mut c = ok.clone();
         c.cluster = "../etc".into();
@@ -929,7 +929,7 @@ mod tests {
             "http://127.0.0.1:8766",
         );
         match EtcdPlacement::connect(c) {
-            Err(ClusterError::Etcd(_)) => {}
+            Err(LeaseError::Etcd(_)) => {}
             other => panic!("expected an etcd error, got {other:?}"),
         }
     }

@@ -71,7 +71,7 @@ pub const CHUNK_SIZE: usize = 128 * 1024;
 /// Why a replication call failed. Every error is typed; none leaves a store half-written.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ClusterError {
+pub enum StreamError {
     /// A cluster name, tenant id or option is not valid.
     #[error("invalid cluster setting: {0}")]
     Config(String),
@@ -140,10 +140,10 @@ pub enum ClusterError {
     Stopped,
 }
 
-type Result<T, E = ClusterError> = std::result::Result<T, E>;
+type Result<T, E = StreamError> = std::result::Result<T, E>;
 
-fn nats(e: impl std::fmt::Display) -> ClusterError {
-    ClusterError::Nats(e.to_string())
+fn nats(e: impl std::fmt::Display) -> StreamError {
+    StreamError::Nats(e.to_string())
 }
 
 /// Settings of a tenant's replication.
@@ -211,13 +211,13 @@ impl StreamConfig {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         if !ok {
-            return Err(ClusterError::Config(format!(
+            return Err(StreamError::Config(format!(
                 "cluster name {:?}: 1 to 32 bytes of a-z, 0-9, '-'",
                 self.cluster
             )));
         }
         if !(1..=5).contains(&self.replicas) {
-            return Err(ClusterError::Config(format!(
+            return Err(StreamError::Config(format!(
                 "replicas must be 1 to 5, not {}",
                 self.replicas
             )));
@@ -244,7 +244,7 @@ impl TenantNames {
     /// them).
     pub fn new(cluster: &str, tenant: &str) -> Result<TenantNames> {
         StreamConfig::new(cluster).check()?;
-        let tenant = TenantId::parse(tenant).map_err(ClusterError::Config)?;
+        let tenant = TenantId::parse(tenant).map_err(StreamError::Config)?;
         let mut escaped = String::new();
         for c in tenant.as_str().chars() {
             match c {
@@ -291,7 +291,7 @@ impl TenantNames {
 /// between them) and returns a JetStream context whose requests time out after `timeout`.
 pub async fn connect(servers: &[String], timeout: Duration) -> Result<Context> {
     if servers.is_empty() {
-        return Err(ClusterError::Config("no NATS server given".into()));
+        return Err(StreamError::Config("no NATS server given".into()));
     }
     let client = async_nats::ConnectOptions::new()
         .connection_timeout(timeout)
@@ -337,15 +337,13 @@ async fn current_generation(gens: &Stream, names: &TenantNames) -> Result<Option
     let g = std::str::from_utf8(&m.payload)
         .ok()
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| {
-            ClusterError::Nats(format!("generation of {} unreadable", names.object()))
-        })?;
+        .ok_or_else(|| StreamError::Nats(format!("generation of {} unreadable", names.object())))?;
     Ok(Some((g, m.sequence)))
 }
 
 /// Names generation `g` as the tenant's current one, if the message naming it is still the one
 /// at stream seq `revision` (0: none): JetStream refuses the publish otherwise, and that is
-/// [`ClusterError::Fenced`]. Returns the new message's seq.
+/// [`StreamError::Fenced`]. Returns the new message's seq.
 async fn switch_generation(
     js: &Context,
     names: &TenantNames,
@@ -371,7 +369,7 @@ async fn switch_generation(
         Err(e) => {
             let text = e.to_string();
             if text.contains("10071") || text.to_ascii_lowercase().contains("wrong last") {
-                Err(ClusterError::Fenced {
+                Err(StreamError::Fenced {
                     stream: names.generations.clone(),
                 })
             } else {
@@ -428,7 +426,7 @@ async fn erase(js: &Context, stream: &str, seq: u64) -> Result<Erased> {
     if text.contains("not found") || text.contains("no message") {
         return Ok(Erased::Absent);
     }
-    Err(ClusterError::Nats(format!(
+    Err(StreamError::Nats(format!(
         "erasing message {seq} of {stream}: {err}"
     )))
 }
@@ -559,7 +557,7 @@ impl Replicator {
                 }))
             })
             .await
-            .map_err(|e| ClusterError::Nats(e.to_string()))??;
+            .map_err(|e| StreamError::Nats(e.to_string()))??;
         }
         let shared = Arc::new(Shared {
             progress: watch::channel(Progress::default()).0,
@@ -621,8 +619,8 @@ impl Replicator {
         let wait = rx.wait_for(|p| p.acked >= seq);
         match tokio::time::timeout(self.config.ack_timeout, wait).await {
             Ok(Ok(_)) => Ok(()),
-            Ok(Err(_)) => Err(ClusterError::Stopped),
-            Err(_) => Err(ClusterError::NotAcknowledged {
+            Ok(Err(_)) => Err(StreamError::Stopped),
+            Err(_) => Err(StreamError::NotAcknowledged {
                 seq,
                 reason: self.progress().error.unwrap_or_else(|| {
                     format!("not acknowledged in {:?}", self.config.ack_timeout)
@@ -643,7 +641,7 @@ impl Replicator {
             Ok((r, store.head()?.0))
         })
         .await
-        .map_err(|e| ClusterError::Nats(e.to_string()))??;
+        .map_err(|e| StreamError::Nats(e.to_string()))??;
         self.acknowledged(head).await?;
         Ok(r)
     }
@@ -654,7 +652,7 @@ impl Replicator {
         let report = self.write(move |s| s.purge(target)).await?;
         let erasure = self
             .erasure(report.seq)
-            .ok_or_else(|| ClusterError::NotAcknowledged {
+            .ok_or_else(|| StreamError::NotAcknowledged {
                 seq: report.seq,
                 reason: "no erasure report for the purge".into(),
             })?;
@@ -674,7 +672,7 @@ impl Replicator {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || store.stop_feed())
             .await
-            .map_err(|e| ClusterError::Nats(e.to_string()))??;
+            .map_err(|e| StreamError::Nats(e.to_string()))??;
         if let Some(h) = self.worker.take()
             && tokio::time::timeout(self.config.ack_timeout, h)
                 .await
@@ -705,7 +703,7 @@ macro_rules! retry {
                     break Some(v);
                 }
                 Err(e) => {
-                    let fenced = matches!(e, ClusterError::Fenced { .. });
+                    let fenced = matches!(e, StreamError::Fenced { .. });
                     $w.shared
                         .progress
                         .send_modify(|p| p.error = Some(e.to_string()));
@@ -801,7 +799,7 @@ impl Worker {
                 let text = e.to_string();
                 // 10071: wrong last sequence. Another writer published to the stream.
                 if text.contains("10071") || text.contains("wrong last sequence") {
-                    return Err(ClusterError::Fenced {
+                    return Err(StreamError::Fenced {
                         stream: self.names.stream(self.generation),
                     });
                 }
@@ -848,7 +846,7 @@ impl Worker {
         let store = self.store.clone();
         let dir = self.snapshot_dir();
         let mut rand = [0u8; 8];
-        getrandom::fill(&mut rand).map_err(|e| ClusterError::Snapshot(e.to_string()))?;
+        getrandom::fill(&mut rand).map_err(|e| StreamError::Snapshot(e.to_string()))?;
         let tmp = dir.join(format!(
             "{}{:016x}",
             self.snapshot_prefix(),
@@ -857,7 +855,7 @@ impl Worker {
         let path = tmp.clone();
         let seq = tokio::task::spawn_blocking(move || store.snapshot_to(&path))
             .await
-            .map_err(|e| ClusterError::Snapshot(e.to_string()))?;
+            .map_err(|e| StreamError::Snapshot(e.to_string()))?;
         match seq {
             Ok(s) => Ok((tmp, s)),
             Err(e) => {
@@ -870,7 +868,7 @@ impl Worker {
     /// Uploads the snapshot file at `path` (standing at `seq`) as the tenant's snapshot of
     /// generation `g`, replacing the one there.
     async fn upload(&self, g: u64, path: &Path, seq: u64) -> Result<SnapshotUpload> {
-        let io = |source| ClusterError::Io {
+        let io = |source| StreamError::Io {
             path: path.to_path_buf(),
             source,
         };
@@ -890,7 +888,7 @@ impl Worker {
         let info = bucket
             .put(meta, &mut file)
             .await
-            .map_err(|e| ClusterError::Snapshot(e.to_string()))?;
+            .map_err(|e| StreamError::Snapshot(e.to_string()))?;
         Ok(SnapshotUpload {
             generation: g,
             seq,
@@ -900,7 +898,7 @@ impl Worker {
 
     /// Opens a new generation: a new stream and snapshot bucket, a snapshot of the store
     /// uploaded to it, the generations bucket pointed at it (only if it still names the
-    /// generation this replicator knows: another leader's change is [`ClusterError::Fenced`]),
+    /// generation this replicator knows: another leader's change is [`StreamError::Fenced`]),
     /// then every older generation deleted. Returns the upload and the generations deleted.
     async fn rotate(&mut self) -> Result<(SnapshotUpload, Vec<u64>)> {
         let old = self.generation;
@@ -1047,8 +1045,8 @@ pub struct Restored {
 /// newest snapshot (or starts an empty store if there is none), opens it as a replica with
 /// `opts` (which must carry the tenant's signing key and embedder), then applies every frame of
 /// the stream after the snapshot's seq, in order. [`Store::apply_frame`] checks each one's
-/// signatures, chain and digests; a missing frame is [`ClusterError::Gap`], a refused one
-/// [`ClusterError::Chain`]. On error the partial file at `dest` is removed.
+/// signatures, chain and digests; a missing frame is [`StreamError::Gap`], a refused one
+/// [`StreamError::Chain`]. On error the partial file at `dest` is removed.
 ///
 /// Run it when no leader publishes (a takeover): a leader that trims its stream during a restore
 /// can make the restore fail with a gap, never restore a wrong state; run it again then.
@@ -1086,7 +1084,7 @@ async fn restore_into(
             let bucket = js
                 .get_object_store(names.bucket(g))
                 .await
-                .map_err(|e| ClusterError::Snapshot(format!("generation {g}: {e}")))?;
+                .map_err(|e| StreamError::Snapshot(format!("generation {g}: {e}")))?;
             Some(download_snapshot(&bucket, names, dest).await?)
         }
         None => None,
@@ -1098,12 +1096,12 @@ async fn restore_into(
             None => Store::create_with(&dest_buf, opts),
         })
         .await
-        .map_err(|e| ClusterError::Snapshot(e.to_string()))??,
+        .map_err(|e| StreamError::Snapshot(e.to_string()))??,
     );
     let snapshot_seq = snapshot_seq.unwrap_or(0);
     let mut head = store.head()?.0;
     if head != snapshot_seq {
-        return Err(ClusterError::Snapshot(format!(
+        return Err(StreamError::Snapshot(format!(
             "the snapshot says seq {snapshot_seq}, its file stands at {head}"
         )));
     }
@@ -1117,7 +1115,7 @@ async fn restore_into(
                 Err(e) if is_not_found(&e) => continue,
                 Err(e) => return Err(nats(e)),
             };
-            let not_a_frame = |reason: &str| ClusterError::NotAFrame {
+            let not_a_frame = |reason: &str| StreamError::NotAFrame {
                 stream_seq: s,
                 reason: reason.to_owned(),
             };
@@ -1129,7 +1127,7 @@ async fn restore_into(
             if seq <= head {
                 continue;
             }
-            let frame = Frame::decode(&m.payload).map_err(|source| ClusterError::Chain {
+            let frame = Frame::decode(&m.payload).map_err(|source| StreamError::Chain {
                 stream_seq: s,
                 source,
             })?;
@@ -1139,7 +1137,7 @@ async fn restore_into(
             let st = store.clone();
             let applied = tokio::task::spawn_blocking(move || st.apply_frame(&frame))
                 .await
-                .map_err(|e| ClusterError::Nats(e.to_string()))?;
+                .map_err(|e| StreamError::Nats(e.to_string()))?;
             match applied {
                 Ok(Applied::Applied { seq }) => {
                     head = seq;
@@ -1147,14 +1145,14 @@ async fn restore_into(
                 }
                 Ok(Applied::Duplicate { .. }) => {}
                 Err(crate::Error::Replication(ReplicationError::Gap { expected, found })) => {
-                    return Err(ClusterError::Gap {
+                    return Err(StreamError::Gap {
                         stream_seq: s,
                         expected,
                         found,
                     });
                 }
                 Err(crate::Error::Replication(source)) => {
-                    return Err(ClusterError::Chain {
+                    return Err(StreamError::Chain {
                         stream_seq: s,
                         source,
                     });
@@ -1163,7 +1161,7 @@ async fn restore_into(
             }
         }
     }
-    let store = Arc::try_unwrap(store).map_err(|_| ClusterError::Stopped)?;
+    let store = Arc::try_unwrap(store).map_err(|_| StreamError::Stopped)?;
     Ok(Restored {
         store,
         generation: generation.unwrap_or(0),
@@ -1178,17 +1176,17 @@ async fn download_snapshot(bucket: &ObjectStore, names: &TenantNames, dest: &Pat
     let info = bucket
         .info(names.object())
         .await
-        .map_err(|e| ClusterError::Snapshot(e.to_string()))?;
+        .map_err(|e| StreamError::Snapshot(e.to_string()))?;
     let seq: u64 = info
         .metadata
         .get(META_SEQ)
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| ClusterError::Snapshot("the snapshot object has no oubli-seq".into()))?;
+        .ok_or_else(|| StreamError::Snapshot("the snapshot object has no oubli-seq".into()))?;
     let mut object = bucket
         .get(names.object())
         .await
-        .map_err(|e| ClusterError::Snapshot(e.to_string()))?;
-    let io = |source| ClusterError::Io {
+        .map_err(|e| StreamError::Snapshot(e.to_string()))?;
+    let io = |source| StreamError::Io {
         path: dest.to_path_buf(),
         source,
     };

@@ -104,7 +104,6 @@ impl Cluster {
             let _ = c.wait();
         }
     }
-
 }
 
 impl Drop for Cluster {
