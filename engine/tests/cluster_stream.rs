@@ -41,7 +41,7 @@ async fn start(
     tenant: &str,
     config: StreamConfig,
 ) -> Replicator {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         match Replicator::start(js.clone(), store.clone(), tenant, config.clone()).await {
             Ok(r) => return r,
@@ -62,7 +62,7 @@ async fn restore_retrying(
     dest: &Path,
     clock: &Arc<ManualClock>,
 ) -> stream::Restored {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         match restore(js, "test", "acme", dest, opts(clock)).await {
             Ok(r) => return r,
@@ -251,7 +251,7 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
         eprintln!("SKIPPED: nats-server is not installed (apt-get install nats-server)");
         return;
     }
-    let cluster = Cluster::start(1);
+    let mut cluster = Cluster::start(1);
     let rt = runtime();
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::new(T0));
@@ -366,5 +366,15 @@ fn restore_reports_gaps_and_foreign_messages_as_typed_errors() {
             TenantNames::new("ok", "../etc"),
             Err(StreamError::Config(_))
         ));
+        // A server that does not answer is an error, never a tenant that was never replicated:
+        // a restore must not hand back an empty store for a tenant whose data it could not read.
+        cluster.kill(0);
+        let unreachable = dir.path().join("unreachable-restore.oubli");
+        let e = restore(&js, "solo", "gap.tenant_1", &unreachable, opts(&clock))
+            .await
+            .err()
+            .expect("a restore from a dead server fails");
+        assert!(matches!(e, StreamError::Nats(_)), "{e}");
+        assert!(!unreachable.exists());
     });
 }

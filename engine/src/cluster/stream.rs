@@ -431,6 +431,11 @@ async fn erase(js: &Context, stream: &str, seq: u64) -> Result<Erased> {
     )))
 }
 
+fn stream_not_found(e: &jetstream::context::GetStreamError) -> bool {
+    matches!(e.kind(), jetstream::context::GetStreamErrorKind::JetStream(j)
+        if j.error_code() == jetstream::ErrorCode::STREAM_NOT_FOUND)
+}
+
 fn is_not_found(e: &jetstream::stream::RawMessageError) -> bool {
     use jetstream::stream::RawMessageErrorKind as K;
     match e.kind() {
@@ -1075,9 +1080,13 @@ async fn restore_into(
     opts: StoreOptions,
 ) -> Result<Restored> {
     let opts = opts.replica(true);
+    // Only a cluster that answers "no such stream" has never replicated a tenant: any other
+    // failure (no responders, a timeout while a stream leader is elected) is an error, never
+    // an empty tenant.
     let generation = match js.get_stream(&names.generations).await {
         Ok(gens) => current_generation(&gens, names).await?.map(|(g, _)| g),
-        Err(_) => None,
+        Err(e) if stream_not_found(&e) => None,
+        Err(e) => return Err(nats(e)),
     };
     let snapshot_seq = match generation {
         Some(g) => {
