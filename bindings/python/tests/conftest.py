@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,13 @@ def store(path: Path):
     s = oubli.Store(path, create=True)
     yield s
     s.close()
+
+
+def holds_token(data: bytes, needle: bytes) -> bool:
+    """True if `needle` occurs in `data` as a whole token, not inside a run of ASCII letters and
+    digits. A short number such as a PIN occurs by chance inside the hex digests of receipts,
+    hashes and index file names; as a token of its own it would be the erased text."""
+    return re.search(rb"(?<![0-9A-Za-z])" + re.escape(needle) + rb"(?![0-9A-Za-z])", data) is not None
 
 
 def raw_bytes(path: Path) -> bytes:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import oubli_db as oubli
-from conftest import raw_bytes
+from conftest import holds_token, raw_bytes
 
 
 def texts(hits) -> list[str]:
@@ -386,7 +386,9 @@ def test_deferred_scrub(path: Path) -> None:
         assert report.receipt.completion_seq is None
         seq = store.scrub()
         assert seq > report.seq
-        assert b"5150" not in raw_bytes(path)
+        data = raw_bytes(path)
+        assert b"Ingrid" not in data
+        assert not holds_token(data, b"5150")
 
 
 # -- recall and list ----------------------------------------------------------------------------
