@@ -130,6 +130,60 @@ const AUXILIARIES: &[&str] = &[
     "wasn", "won", "can", "could", "should", "must", "might", "may", "got", "needs", "need",
 ];
 
+/// Determiners that open a noun phrase: after a clause break, a segment opened by one (or by a
+/// name) and stating something of its own is commentary ([`states_a_fact`]).
+const DETERMINERS: &[&str] = &["the", "a", "an", "our", "my", "their", "his", "her", "its"];
+
+/// Finite verbs that make a segment a statement of its own ("the skin test was negative",
+/// "Lena has cancelled the Osaka stay"). Not the contracted `'s` and `'d` (a possessive, a
+/// past participle), not the modals that are also nouns or names ("may", "will" as a noun
+/// is rare but "May" is a month).
+const FINITE_AUXILIARIES: &[&str] = &[
+    "is", "was", "are", "were", "has", "had", "have", "got", "gets", "did", "does", "isn", "wasn",
+    "didn", "doesn", "hasn", "hadn", "weren", "aren", "came", "turned", "showed", "shows",
+];
+
+/// Words that tie a segment back to the description: "the one she had at Acme" and "the card
+/// which was blocked" continue it (an anaphoric head or a relative clause).
+const CONTINUERS: &[&str] = &[
+    "one", "ones", "that", "which", "who", "whose", "where", "when", "from", "before", "after",
+    "until", "since",
+];
+
+/// Object pronouns after a past-tense verb: "the Mizrahi group called it off", "Priya closed
+/// it".
+const OBJECT_PRONOUNS: &[&str] = &["it", "them", "him", "her", "us", "me"];
+
+/// True if the segment `seg` (not the first) is a statement of its own about the target rather
+/// than a continuation of the description: it opens with a determiner or a name, holds a finite
+/// verb within its first five words ("the new allergy test showed it was a mistake", "the skin
+/// test was negative", "Lena has cancelled the Osaka stay", "the Mizrahi group called it off"),
+/// and holds no request verb and no word that ties it back to the description ("the one she
+/// had at Acme", "the card which was blocked").
+fn states_a_fact(seg: &[Chunk]) -> bool {
+    let Some(first) = seg.first() else {
+        return false;
+    };
+    let opens_phrase = DETERMINERS.contains(&first.form.as_str())
+        || (first.capitalized && !super::query::is_title(&first.form));
+    if seg.len() < 3
+        || !opens_phrase
+        || seg
+            .iter()
+            .any(|c| is_request(&c.form) || CONTINUERS.contains(&c.form.as_str()) || has_digit(c))
+    {
+        return false;
+    }
+    seg.iter().enumerate().skip(1).take(5).any(|(k, c)| {
+        FINITE_AUXILIARIES.contains(&c.form.as_str())
+            || (c.form.ends_with("ed")
+                && c.form.chars().count() > 4
+                && seg
+                    .get(k + 1)
+                    .is_some_and(|n| OBJECT_PRONOUNS.contains(&n.form.as_str())))
+    })
+}
+
 /// Words that name a stored record rather than the fact it holds.
 const REFERENCE_WORDS: &[&str] = &[
     "entry",
@@ -303,6 +357,8 @@ enum Opens {
     Pronoun,
     /// A conjunction: commentary unless it is a request with content.
     Conjunction,
+    /// A statement of its own ([`states_a_fact`]): commentary.
+    Statement,
 }
 
 /// Frames the request whose chunks are `chunks`.
@@ -334,6 +390,8 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
                         .any(|n| AUXILIARIES.contains(&n.form.as_str()))
             {
                 Opens::Pronoun
+            } else if states_a_fact(&chunks[start..i]) {
+                Opens::Statement
             } else if CONJUNCTIONS.contains(&first)
                 && !(first == "as" && matches!(next, Some("of" | "well")))
             {
@@ -349,7 +407,7 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
     let requests_with_content: Vec<bool> = segments
         .iter()
         .map(|&(a, b, opens)| {
-            opens != Opens::Pronoun
+            !matches!(opens, Opens::Pronoun | Opens::Statement)
                 && chunks[a..b].iter().any(|c| is_request(&c.form))
                 && chunks[a..b]
                     .iter()
@@ -430,6 +488,34 @@ mod tests {
             kept("extension 310 for the front desk, that number is out of service"),
             ["extension", "310", "for", "the", "front", "desk"]
         );
+    }
+
+    #[test]
+    fn a_statement_of_its_own_is_commentary() {
+        assert_eq!(
+            kept("Yuki's cat allergy; the new allergy test showed it was a mistake"),
+            ["yuki", "s", "cat", "allergy"]
+        );
+        assert_eq!(
+            kept("Selin's latex allergy, the skin test was negative"),
+            ["selin", "s", "latex", "allergy"]
+        );
+        assert_eq!(
+            kept("the Osaka hotel refund note, Lena has cancelled the Osaka stay"),
+            ["the", "osaka", "hotel", "refund", "note"]
+        );
+        assert_eq!(
+            kept("the reservation at table 12 — the Mizrahi group called it off"),
+            ["the", "reservation", "at", "table", "12"]
+        );
+        // Continuations: an anaphoric head, a relative clause, a qualifier.
+        for t in [
+            "Priya's e-mail, the one she had at Acme",
+            "Sam's card, the card which was blocked",
+            "Tom's phone, the number he had until March",
+        ] {
+            assert_eq!(kept(t).len(), canon::chunks(t).len(), "{t}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::query::{QWord, QueryShape, is_negated};
+use super::value_kind::ValueKind;
 use crate::canon::{self, Chunk, Identifier, Script};
 use crate::clause::{self, Clause};
 use crate::index::keys::{self, has_digit, name_like};
@@ -159,7 +160,23 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
 /// Where `row` holds query word `w`: a chunk index (the first of a pair for place names in a
 /// syllabic script, of a Han surname for its reading).
 pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
-    find_name(w, row).or_else(|| concept_hit(w, row))
+    find_name(w, row)
+        .or_else(|| concept_hit(w, row))
+        .or_else(|| kind_hit(w, row))
+}
+
+/// Where `row` states the value an attribute concept of query word `w` names on its own
+/// ([`ValueKind::of_concept`]): "Jo's email address" and "Jo's work e-mail is jo@...",
+/// "Aunt Rena's landline" and "Το σταθερό της θείας Ρένας είναι 2310 445 678", "Samir's March
+/// address" and "As of March 2024, Samir lived at 12 Rue Gouraud".
+fn kind_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    if w.name {
+        return None;
+    }
+    w.concepts
+        .iter()
+        .filter_map(|c| ValueKind::of_concept(c))
+        .find_map(|kind| super::value_kind::value_at(row, kind))
 }
 
 /// [`find_word`] by form only: names, spellings, readings and exonyms, not attribute concepts

@@ -44,6 +44,9 @@ pub(crate) enum ValueKind {
     Percent,
     /// A number with a unit ("50 mg", "12 km").
     Quantity,
+    /// A street address: a house number beside a street word ("12 Rue Gouraud",
+    /// "45 Hamra Street", "Hauptstraße 5").
+    Address,
 }
 
 impl ValueKind {
@@ -59,19 +62,41 @@ impl ValueKind {
                 | ValueKind::Handle
                 | ValueKind::Iban
                 | ValueKind::Network
+                | ValueKind::Address
         )
+    }
+
+    /// The kind of value that an attribute concept names on its own ([`crate::concepts`]):
+    /// a request for someone's phone, e-mail or address asks for the row stating a phone
+    /// number, an e-mail address or a street address, whatever words the row says it with
+    /// ("Το σταθερό ... 2310 445 678", "Jo's work e-mail is jo@...", "lived at 12 Rue
+    /// Gouraud"). Only kinds that name one attribute ([`ValueKind::specific`]): an amount or a
+    /// date is stated by many attributes.
+    pub fn of_concept(concept: &str) -> Option<ValueKind> {
+        match concept {
+            "phone" => Some(ValueKind::Phone),
+            "email" => Some(ValueKind::Email),
+            "address" => Some(ValueKind::Address),
+            _ => None,
+        }
     }
 }
 
 /// True if `row` states values, none of a kind `new_kinds` holds (dates and clock times count
 /// as one kind: a visit moved from "at 10:30" to "21 June"). A supersede's new text of an
 /// amount does not replace a row that holds only an account number.
+///
+/// Street addresses take no part: they are read from words ([`street_address`]) and a street
+/// named without a street word ("14 Kingsway") is not seen, so a missing address kind is no
+/// evidence of another attribute.
 pub(crate) fn other_kind(row: &BTreeSet<ValueKind>, new_kinds: &BTreeSet<ValueKind>) -> bool {
     let group = |k: ValueKind| match k {
         ValueKind::Time => ValueKind::Date,
         k => k,
     };
-    let new: BTreeSet<ValueKind> = new_kinds.iter().map(|&k| group(k)).collect();
+    let told = |k: &&ValueKind| **k != ValueKind::Address;
+    let new: BTreeSet<ValueKind> = new_kinds.iter().filter(told).map(|&k| group(k)).collect();
+    let row: Vec<ValueKind> = row.iter().filter(told).copied().collect();
     !row.is_empty() && !new.is_empty() && row.iter().all(|&k| !new.contains(&group(k)))
 }
 
@@ -107,6 +132,103 @@ fn is_unit(w: &str) -> bool {
         "min", "mins", "days", "weeks", "months", "years", "nights",
     ];
     UNITS.contains(&w)
+}
+
+/// Words that name a street in an address (folded forms; German, Dutch and Scandinavian
+/// street names also end with one: "Hauptstraße", "Kalverstraat").
+const STREET_WORDS: &[&str] = &[
+    "street",
+    "road",
+    "rd",
+    "avenue",
+    "ave",
+    "boulevard",
+    "blvd",
+    "lane",
+    "drive",
+    "way",
+    "place",
+    "square",
+    "court",
+    "terrace",
+    "crescent",
+    "close",
+    "highway",
+    "parkway",
+    "rue",
+    "chemin",
+    "allee",
+    "impasse",
+    "quai",
+    "calle",
+    "avenida",
+    "carrera",
+    "camino",
+    "paseo",
+    "plaza",
+    "rua",
+    "travessa",
+    "largo",
+    "via",
+    "viale",
+    "piazza",
+    "corso",
+    "vicolo",
+    "strasse",
+    "str",
+    "weg",
+    "gasse",
+    "platz",
+    "damm",
+    "straat",
+    "laan",
+    "gracht",
+    "plein",
+    "gata",
+    "gatan",
+    "vej",
+    "gade",
+    "vei",
+    "veien",
+    "ulica",
+    "ul",
+    "utca",
+    "sokak",
+    "caddesi",
+    "ulitsa",
+    "prospekt",
+    "pereulok",
+    "vulytsia",
+    "odos",
+    "leoforos",
+    "rehov",
+    "derekh",
+    "shari",
+];
+
+/// Endings of one-word street names ("Hauptstraße", "Bahnhofstrasse", "Kalverstraat").
+const STREET_ENDINGS: &[&str] = &[
+    "strasse", "straße", "gasse", "straat", "gatan", "vagen", "vej", "veien", "utca",
+];
+
+/// True if chunk form `w` names a street.
+fn is_street_word(w: &str) -> bool {
+    STREET_WORDS.contains(&w)
+        || (w.chars().count() > 6 && STREET_ENDINGS.iter().any(|e| w.ends_with(e)))
+}
+
+/// True for a house number: up to five digits, optionally one letter ("12", "7b").
+fn is_house_number(w: &str) -> bool {
+    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=5).contains(&digits)
+        && w.len() - digits <= 1
+        && w[digits..].bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// True if the text between two chunks is one word gap (spaces, a period after an
+/// abbreviation, a hyphen), no clause break: "12 Rue", "ul. Marszałkowska 10".
+fn same_phrase(between: &str) -> bool {
+    between.len() <= 3 && !between.contains([',', ';', ':', '(', ')'])
 }
 
 /// True for a date written in digits: "2026-10-01", "01/10/2026", "1.10.26" (day and month
@@ -157,6 +279,9 @@ pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
     let text = view.text;
     let in_id = |pos: usize| view.ids.iter().any(|i| i.span.contains(&pos));
     let chunks = &view.chunks;
+    if street_address(view).is_some() {
+        out.insert(ValueKind::Address);
+    }
     for (k, c) in chunks.iter().enumerate() {
         let digits = !c.form.is_empty() && c.form.bytes().all(|b| b.is_ascii_digit());
         if is_calendar(&c.form) {
@@ -232,6 +357,57 @@ pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
         }
     }
     out
+}
+
+/// The chunk of `view` where a street address starts (its house number or street word), if
+/// the text states one: a house number followed by a street word within four words of the
+/// same phrase ("12 Rue Gouraud", "45 Hamra Street"), or a street word followed by a house
+/// number within two ("Hauptstraße 5", "Calle Mayor 12", "ul. Marszałkowska 10").
+pub(crate) fn street_address(view: &RowView<'_>) -> Option<usize> {
+    let chunks = &view.chunks;
+    let in_id = |pos: usize| view.ids.iter().any(|i| i.span.contains(&pos));
+    let joined = |a: usize, b: usize| {
+        (a..b).all(|i| same_phrase(&view.text[chunks[i].span.end..chunks[i + 1].span.start]))
+    };
+    for (k, c) in chunks.iter().enumerate() {
+        if is_house_number(&c.form) && !in_id(c.span.start) {
+            let ahead = (k + 1..chunks.len().min(k + 5))
+                .find(|&j| is_street_word(&chunks[j].form) && joined(k, j));
+            if ahead.is_some() {
+                return Some(k);
+            }
+        }
+        if is_street_word(&c.form) {
+            let number = (k + 1..chunks.len().min(k + 3)).find(|&j| {
+                is_house_number(&chunks[j].form) && !in_id(chunks[j].span.start) && joined(k, j)
+            });
+            // "Rue 12 de Mayo" aside, a street word right before a number names the street.
+            if number.is_some() {
+                return Some(k);
+            }
+        }
+    }
+    None
+}
+
+/// Where `view` states a value of `kind` that names one attribute on its own: the first chunk
+/// of the identifier or address.
+pub(crate) fn value_at(view: &RowView<'_>, kind: ValueKind) -> Option<usize> {
+    if kind == ValueKind::Address {
+        return street_address(view);
+    }
+    let id = view.ids.iter().find(|id| {
+        matches!(
+            (kind, id.kind),
+            (ValueKind::Phone, IdKind::Phone)
+                | (ValueKind::Email, IdKind::Email)
+                | (ValueKind::Handle, IdKind::Handle)
+                | (ValueKind::Iban, IdKind::Iban)
+        )
+    })?;
+    view.chunks
+        .iter()
+        .position(|c| c.span.start >= id.span.start && c.span.start < id.span.end)
 }
 
 /// The row of `pool` a supersede's new text (`hint`) replaces by the kind of its value, when
