@@ -177,13 +177,12 @@ fn until_status(
     mut f: impl FnMut() -> Option<Reply>,
 ) -> (Reply, Duration) {
     let start = Instant::now();
-    let mut last = String::new();
     loop {
-        match f() {
+        let last = match f() {
             Some(r) if statuses.contains(&r.status) => return (r, start.elapsed()),
-            Some(r) => last = format!("{} {}", r.status, String::from_utf8_lossy(&r.body)),
-            None => last = "no answer".into(),
-        }
+            Some(r) => format!("{} {}", r.status, String::from_utf8_lossy(&r.body)),
+            None => "no answer".to_owned(),
+        };
         assert!(
             start.elapsed() < limit,
             "{what}: not within {limit:?}; last: {last}"
