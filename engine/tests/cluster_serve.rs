@@ -418,7 +418,7 @@ fn residues(d: &Deployment, purged: &[Purged], wait: Duration) -> Vec<(String, V
 }
 
 /// Waits until every tenant answers a write (JetStream elects its stream leaders first: that
-/// took 15 to 57 s on this machine), and returns how long it took.
+/// took up to 57 s in earlier runs on this machine), and returns how long it took.
 fn ready(d: &Deployment, tenants: &[&str]) -> Duration {
     let start = Instant::now();
     for (k, t) in tenants.iter().enumerate() {
