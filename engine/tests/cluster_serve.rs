@@ -527,7 +527,7 @@ fn replicated_serve_survives_a_kill_with_no_acknowledged_write_lost() {
     *nodes.lock().unwrap() = d.live();
     let live = d.live();
     for t in &victims {
-        let (_, _) = until_ok(Duration::from_secs(60), "takeover", || {
+        until_ok(Duration::from_secs(60), "takeover", || {
             call(
                 &live,
                 0,

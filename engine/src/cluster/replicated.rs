@@ -205,10 +205,9 @@ impl Drop for Replicated {
 
 impl Takeover for Replicated {
     fn on_acquire(&self, tenant: &TenantId) -> Result<(), HookError> {
-        self.take_over(tenant).map_err(|e| {
-            tracing::warn!(tenant = %tenant, error = %e, "cannot restore the tenant");
-            e
-        })
+        self.take_over(tenant).inspect_err(
+            |e| tracing::warn!(tenant = %tenant, error = %e, "cannot restore the tenant"),
+        )
     }
 
     fn on_release(&self, tenant: &TenantId) {
