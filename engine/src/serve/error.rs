@@ -61,6 +61,20 @@ impl ApiError {
         )
     }
 
+    /// 504 `not_acknowledged`: the write committed on this server, but the replication stream
+    /// did not confirm it (in time, or before this server lost the tenant). Its outcome is
+    /// unknown: it may or may not survive a takeover, as after a timeout.
+    pub fn not_acknowledged(tenant: &super::tenant::TenantId, reason: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "not_acknowledged",
+            format!(
+                "the write to tenant {tenant} committed here but was not acknowledged by the \
+                 replication stream ({reason}); its outcome is unknown"
+            ),
+        )
+    }
+
     /// 503 `busy`: every open store has a request in flight.
     pub fn busy(max_open: usize) -> ApiError {
         ApiError::new(

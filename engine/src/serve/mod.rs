@@ -4,6 +4,8 @@
 //! - [`tenant`]: tenant ids, validated before any path is made of one;
 //! - [`registry`]: lazy open, idle close, the `max_open` bound (least recently used first,
 //!   never a store with a request in flight) and the [`Placement`] hook a cluster layer fills;
+//! - [`replication`]: the hook a replication layer fills (store options, a replicator per open
+//!   store, writes answered once replicated);
 //! - [`auth`]: bearer tokens per deployment or per tenant, kept hashed;
 //! - `routes`: one route per verb under `/t/{tenant}/`;
 //! - [`error`]: typed JSON errors with fitting HTTP statuses.
@@ -15,6 +17,7 @@
 pub mod auth;
 pub mod error;
 pub mod registry;
+pub mod replication;
 mod routes;
 pub mod tenant;
 
@@ -27,6 +30,7 @@ pub use auth::{TokenScope, Tokens};
 pub use registry::{
     Decision, PlaceFuture, Placement, Registry, RegistryStats, ServeEverything, ShutdownFuture,
 };
+pub use replication::{Committed, HookFuture, LocalOnly, Replication};
 pub use tenant::TenantId;
 
 use crate::{Error, Result, StoreOptions};
@@ -57,11 +61,14 @@ pub struct ServeConfig {
     pub store_options: StoreOptions,
     /// Which tenants this server serves.
     pub placement: Arc<dyn Placement>,
+    /// What happens around each tenant's store: its options, replication, when a write is
+    /// done. Default [`LocalOnly`].
+    pub replication: Arc<dyn Replication>,
 }
 
 impl ServeConfig {
     /// A configuration with the defaults: no tokens, [`DEFAULT_IDLE`], [`DEFAULT_MAX_OPEN`],
-    /// [`DEFAULT_MAX_BODY`], default store options, every tenant served here.
+    /// [`DEFAULT_MAX_BODY`], default store options, every tenant served here, no replication.
     pub fn new(data_dir: impl Into<PathBuf>, listen: SocketAddr) -> ServeConfig {
         ServeConfig {
             data_dir: data_dir.into(),
@@ -72,6 +79,7 @@ impl ServeConfig {
             max_body: DEFAULT_MAX_BODY,
             store_options: StoreOptions::default(),
             placement: Arc::new(ServeEverything),
+            replication: Arc::new(LocalOnly),
         }
     }
 }
@@ -105,13 +113,16 @@ impl ServeConfig {
             Error::InvalidArgument(format!("cannot listen on {}: {e}", self.listen))
         })?;
         listener.set_nonblocking(true).map_err(Error::Io)?;
-        let registry = Arc::new(Registry::new(
-            self.data_dir,
-            self.store_options,
-            self.max_open,
-            self.idle,
-            self.placement,
-        ));
+        let registry = Arc::new(
+            Registry::new(
+                self.data_dir,
+                self.store_options,
+                self.max_open,
+                self.idle,
+                self.placement,
+            )
+            .with_replication(self.replication),
+        );
         registry.placement().attach(Arc::downgrade(&registry));
         Ok(Prepared {
             listener,

@@ -26,6 +26,7 @@ use parking_lot::Mutex;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use super::error::ApiError;
+use super::replication::{LocalOnly, Replication};
 use super::tenant::TenantId;
 use crate::{Store, StoreOptions};
 
@@ -128,6 +129,7 @@ pub struct Registry {
     max_open: usize,
     idle: Duration,
     placement: Arc<dyn Placement>,
+    replication: Arc<dyn Replication>,
     started: Instant,
     tenants: Mutex<HashMap<TenantId, Arc<Entry>>>,
     open: AtomicUsize,
@@ -197,6 +199,47 @@ impl Lease {
     }
 }
 
+impl Lease {
+    /// Runs a write on the blocking pool; `f` returns its result and the seq of the purge
+    /// event it made, if any. Answers once the replication hook says the write is done
+    /// ([`Replication::committed`]), holding the lease (the store stays open) until then.
+    /// With a replication layer, a server that no longer holds the tenant when the write is
+    /// confirmed answers `504 not_acknowledged` (unknown outcome) rather than success.
+    pub async fn write<T, F>(self, f: F) -> Result<(T, Option<serde_json::Value>), ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> crate::Result<(T, Option<u64>)> + Send + 'static,
+    {
+        let (value, purge, head, lease) = tokio::task::spawn_blocking(move || {
+            let lease = self;
+            if !lease.registry.placement.may_write(&lease.tenant) {
+                return Err(ApiError::unavailable(
+                    &lease.tenant,
+                    "this server no longer holds it",
+                ));
+            }
+            let (value, purge) = f(&lease.store).map_err(ApiError::from)?;
+            let head = lease.store.head().map_err(ApiError::from)?.0;
+            Ok((value, purge, head, lease))
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the store call failed: {e}")))??;
+        let registry = Arc::clone(&lease.registry);
+        let done = registry
+            .replication
+            .committed(&lease.tenant, &lease.store, head, purge)
+            .await?;
+        if done.replicated && !registry.placement.may_write(&lease.tenant) {
+            return Err(ApiError::not_acknowledged(
+                &lease.tenant,
+                "this server lost the tenant before the write was confirmed",
+            ));
+        }
+        drop(lease);
+        Ok((value, done.report))
+    }
+}
+
 /// How often an eviction is retried before a request is answered `busy`.
 const RESERVE_ATTEMPTS: usize = 8;
 
@@ -215,12 +258,20 @@ impl Registry {
             max_open: max_open.max(1),
             idle,
             placement,
+            replication: Arc::new(LocalOnly),
             started: Instant::now(),
             tenants: Mutex::new(HashMap::new()),
             open: AtomicUsize::new(0),
             opened: AtomicU64::new(0),
             closed: AtomicU64::new(0),
         }
+    }
+
+    /// Sets the replication hook (default [`LocalOnly`]): the options each store opens with,
+    /// what runs once it is open and before it closes, and when a write counts as done.
+    pub fn with_replication(mut self, replication: Arc<dyn Replication>) -> Registry {
+        self.replication = replication;
+        self
     }
 
     fn now_ms(&self) -> u64 {
@@ -277,9 +328,9 @@ impl Registry {
         })
     }
 
-    /// Opens `tenant`'s store into its locked slot, within the `max_open` bound. The open
-    /// runs to its end on the blocking pool even if the request goes away, so the count of
-    /// open stores stays exact.
+    /// Opens `tenant`'s store into its locked slot, within the `max_open` bound, then runs the
+    /// replication hook's `opened`. The whole sequence runs to its end on its own task even if
+    /// the request goes away, so the count of open stores stays exact.
     async fn open(
         self: &Arc<Self>,
         tenant: &TenantId,
@@ -292,23 +343,34 @@ impl Registry {
                 "this server no longer holds it",
             ));
         }
+        let options = self.replication.store_options(tenant, &self.options)?;
         self.reserve().await?;
         let path = tenant.store_path(&self.dir);
-        let options = self.options.clone();
         let entry = Arc::clone(entry);
         let registry = Arc::clone(self);
-        tokio::task::spawn_blocking(move || match Store::open_or_create(path, options) {
-            Ok(store) => {
-                let store = Arc::new(store);
-                *slot = Some(Arc::clone(&store));
-                entry.is_open.store(true, Ordering::Release);
-                registry.opened.fetch_add(1, Ordering::AcqRel);
-                Ok(store)
-            }
-            Err(e) => {
+        let tenant = tenant.clone();
+        tokio::spawn(async move {
+            let opened = tokio::task::spawn_blocking(move || Store::open_or_create(path, options))
+                .await
+                .map_err(|e| ApiError::internal(format!("opening the store failed: {e}")))
+                .and_then(|r| r.map_err(ApiError::from));
+            let store = match opened {
+                Ok(s) => Arc::new(s),
+                Err(e) => {
+                    registry.open.fetch_sub(1, Ordering::AcqRel);
+                    return Err(e);
+                }
+            };
+            if let Err(e) = registry.replication.opened(&tenant, &store).await {
+                let s = Arc::clone(&store);
+                let _ = tokio::task::spawn_blocking(move || s.close()).await;
                 registry.open.fetch_sub(1, Ordering::AcqRel);
-                Err(ApiError::from(e))
+                return Err(e);
             }
+            *slot = Some(Arc::clone(&store));
+            entry.is_open.store(true, Ordering::Release);
+            registry.opened.fetch_add(1, Ordering::AcqRel);
+            Ok(store)
         })
         .await
         .map_err(|e| ApiError::internal(format!("opening the store failed: {e}")))?
@@ -342,9 +404,9 @@ impl Registry {
         let now = self.now_ms();
         let victim = {
             let tenants = self.tenants.lock();
-            let mut idle: Vec<&Arc<Entry>> = tenants
-                .values()
-                .filter(|e| {
+            let mut idle: Vec<(&TenantId, &Arc<Entry>)> = tenants
+                .iter()
+                .filter(|(_, e)| {
                     e.is_open.load(Ordering::Acquire)
                         && e.in_flight.load(Ordering::Acquire) == 0
                         && older.is_none_or(|d| {
@@ -353,43 +415,52 @@ impl Registry {
                         })
                 })
                 .collect();
-            idle.sort_by_key(|e| e.last_used.load(Ordering::Relaxed));
+            idle.sort_by_key(|(_, e)| e.last_used.load(Ordering::Relaxed));
             // Taken under the map lock, with nothing in flight: a request that arrives now
             // waits on this lock, then opens the store again.
-            idle.into_iter().find_map(|e| {
+            idle.into_iter().find_map(|(t, e)| {
                 Arc::clone(&e.store)
                     .try_lock_owned()
                     .ok()
-                    .map(|g| (Arc::clone(e), g))
+                    .map(|g| (t.clone(), Arc::clone(e), g))
             })
         };
-        let Some((entry, slot)) = victim else {
+        let Some((tenant, entry, slot)) = victim else {
             return false;
         };
-        self.close_slot(entry, slot).await
+        self.close_slot(tenant, entry, slot).await
     }
 
-    /// Closes the store in a locked slot, if any. Closing flushes the file: it runs to its end
-    /// on the blocking pool (even if the request that asked goes away), holding the tenant's
-    /// lock until the counters and flags are updated.
+    /// Closes the store in a locked slot, if any, after the replication hook's `closing`.
+    /// Closing flushes the file: it runs to its end on its own task (even if the request that
+    /// asked goes away), holding the tenant's lock until the counters and flags are updated.
     async fn close_slot(
         self: &Arc<Self>,
+        tenant: TenantId,
         entry: Arc<Entry>,
         mut slot: OwnedMutexGuard<Option<Arc<Store>>>,
     ) -> bool {
         let registry = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let Some(store) = slot.take() else {
+        tokio::spawn(async move {
+            if slot.is_none() {
                 return false;
-            };
-            // Leases in flight (only at shutdown) hold clones: they see `closed`.
-            let _ = store.close();
-            drop(store);
-            registry.open.fetch_sub(1, Ordering::AcqRel);
-            registry.closed.fetch_add(1, Ordering::AcqRel);
-            entry.is_open.store(false, Ordering::Release);
-            drop(slot);
-            true
+            }
+            registry.replication.closing(&tenant).await;
+            tokio::task::spawn_blocking(move || {
+                let Some(store) = slot.take() else {
+                    return false;
+                };
+                // Leases in flight (only at shutdown) hold clones: they see `closed`.
+                let _ = store.close();
+                drop(store);
+                registry.open.fetch_sub(1, Ordering::AcqRel);
+                registry.closed.fetch_add(1, Ordering::AcqRel);
+                entry.is_open.store(false, Ordering::Release);
+                drop(slot);
+                true
+            })
+            .await
+            .unwrap_or(false)
         })
         .await
         .unwrap_or(false)
@@ -424,15 +495,20 @@ impl Registry {
             return false;
         };
         let slot = Arc::clone(&entry.store).lock_owned().await;
-        self.close_slot(entry, slot).await
+        self.close_slot(tenant.clone(), entry, slot).await
     }
 
     /// Closes every open store (at shutdown), waiting for each tenant's lock.
     pub async fn close_all(self: &Arc<Self>) {
-        let entries: Vec<Arc<Entry>> = self.tenants.lock().values().cloned().collect();
-        for e in entries {
+        let entries: Vec<(TenantId, Arc<Entry>)> = self
+            .tenants
+            .lock()
+            .iter()
+            .map(|(t, e)| (t.clone(), Arc::clone(e)))
+            .collect();
+        for (t, e) in entries {
             let slot = Arc::clone(&e.store).lock_owned().await;
-            self.close_slot(e, slot).await;
+            self.close_slot(t, e, slot).await;
         }
     }
 }

@@ -56,6 +56,20 @@ fn ok<T: Serialize>(v: T) -> Response {
     json(StatusCode::OK, &v)
 }
 
+/// The answer of a write: its result, with the replication layer's report (for a purge: which
+/// copies the erasure reached) under `replication` when there is one.
+fn written<T: Serialize>((v, report): (T, Option<serde_json::Value>)) -> Answer {
+    let Some(report) = report else {
+        return Ok(ok(v));
+    };
+    let mut value = serde_json::to_value(&v)
+        .map_err(|e| ApiError::internal(format!("cannot encode the answer: {e}")))?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("replication".into(), report);
+    }
+    Ok(ok(value))
+}
+
 /// The tenant a request names, authenticated, placed here, its store leased.
 pub(crate) struct Tenant {
     lease: Lease,
@@ -157,7 +171,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 type Answer = Result<Response, ApiError>;
 
 async fn inscribe(t: Tenant, JsonBody(a): JsonBody<RememberArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::remember(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| Ok((verbs::remember(s, a)?, None)))
+            .await?,
+    )
 }
 
 /// Arguments of `inscribe/batch`.
@@ -172,11 +190,11 @@ struct BatchResult {
 }
 
 async fn inscribe_batch(t: Tenant, JsonBody(b): JsonBody<Batch>) -> Answer {
-    let memories = t
+    let (memories, report) = t
         .lease
-        .run(move |s| verbs::remember_batch(s, b.memories))
+        .write(move |s| Ok((verbs::remember_batch(s, b.memories)?, None)))
         .await?;
-    Ok(ok(BatchResult { memories }))
+    written((BatchResult { memories }, report))
 }
 
 async fn recall(t: Tenant, JsonBody(a): JsonBody<RecallArgs>) -> Answer {
@@ -184,23 +202,51 @@ async fn recall(t: Tenant, JsonBody(a): JsonBody<RecallArgs>) -> Answer {
 }
 
 async fn supersede(t: Tenant, JsonBody(a): JsonBody<SupersedeArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::supersede(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| Ok((verbs::supersede(s, a)?, None)))
+            .await?,
+    )
 }
 
 async fn release(t: Tenant, JsonBody(a): JsonBody<TargetArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::release(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| Ok((verbs::release(s, a)?, None)))
+            .await?,
+    )
 }
 
 async fn pin(t: Tenant, JsonBody(a): JsonBody<PinArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::pin(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| Ok((verbs::pin(s, a)?, None)))
+            .await?,
+    )
 }
 
 async fn purge(t: Tenant, JsonBody(a): JsonBody<TargetArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::purge(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| {
+                let r = verbs::purge(s, a)?;
+                let seq = r.purge_id;
+                Ok((r, Some(seq)))
+            })
+            .await?,
+    )
 }
 
 async fn forget_user(t: Tenant, JsonBody(a): JsonBody<ForgetUserArgs>) -> Answer {
-    Ok(ok(t.lease.run(move |s| verbs::forget_user(s, a)).await?))
+    written(
+        t.lease
+            .write(move |s| {
+                let r = verbs::forget_user(s, a)?;
+                let seq = r.purge.as_ref().map(|p| p.purge_id);
+                Ok((r, seq))
+            })
+            .await?,
+    )
 }
 
 async fn plan(t: Tenant, JsonBody(a): JsonBody<PlanArgs>) -> Answer {
@@ -223,18 +269,18 @@ struct DecayArgs {
 }
 
 async fn decay(t: Tenant, JsonBody(a): JsonBody<DecayArgs>) -> Answer {
-    let a = t
-        .lease
-        .run(move |s| {
-            s.set_decay_policy(&a.namespace, a.policy)?;
-            Ok(a)
-        })
-        .await?;
-    Ok(ok(a))
+    written(
+        t.lease
+            .write(move |s| {
+                s.set_decay_policy(&a.namespace, a.policy)?;
+                Ok((a, None))
+            })
+            .await?,
+    )
 }
 
 async fn sweep(t: Tenant) -> Answer {
-    Ok(ok(t.lease.run(|s| s.sweep()).await?))
+    written(t.lease.write(|s| Ok((s.sweep()?, None))).await?)
 }
 
 /// `from` and `to` of an events query string.
