@@ -22,10 +22,10 @@
 //! same log position, and readers search the old snapshot and the exact tail meanwhile. The
 //! build adds the vectors on several threads ([`super::vector_build`]): the graph's keys and
 //! stored bytes are fixed by the operations, its shape by the threads' timing too (on one
-//! thread, [`crate::StoreOptions::vector_build_threads`], the graph is the same bytes). A write that must install a build that is still running
-//! waits for it before it takes the store's lock, so readers never wait on a build (purge, repair
-//! and open, which write under a lock they already hold, wait inside it). Closing the
-//! store installs a pending build. A build that overlaps a removed vector is discarded (a graph
+//! thread, [`crate::StoreOptions::vector_build_threads`], the graph is the same bytes). A write
+//! that must install a build that is still running waits for it before it takes the store's
+//! lock, so readers never wait on a build (purge, repair and open, which write under a lock they
+//! already hold, wait inside it). Closing the store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
 
 use std::collections::HashMap;
@@ -35,8 +35,8 @@ use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::exact::ExactMatrix;
-pub use super::vector_build::{Done, default_build_threads};
 use super::vector_build::{Built, add_all, reserve, run_build, vx};
+pub use super::vector_build::{Done, default_build_threads};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -830,7 +830,11 @@ mod tests {
             .map(|i| (i * 3 + 1, noisy(i % 100 + 1, i + 10_000, 0.4)))
             .collect();
         let one = build_on(&vectors, 1);
-        assert_eq!(one.blob, build_on(&vectors, 1).blob, "one thread, same bytes");
+        assert_eq!(
+            one.blob,
+            build_on(&vectors, 1).blob,
+            "one thread, same bytes"
+        );
         let several = build_on(&vectors, 4);
         assert_eq!(several.max_row, one.max_row);
         assert_eq!(several.index.size(), vectors.len());
@@ -855,6 +859,9 @@ mod tests {
             graph_recall(&one.index, &queries),
             graph_recall(&several.index, &queries),
         );
-        assert!(r1 >= 0.95 && r4 >= 0.95, "recall@10: {r1} (1 thread), {r4} (4)");
+        assert!(
+            r1 >= 0.95 && r4 >= 0.95,
+            "recall@10: {r1} (1 thread), {r4} (4)"
+        );
     }
 }
