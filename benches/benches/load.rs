@@ -12,7 +12,8 @@
 //! (`k{i}`), which is what the peers script loads into oubli.
 //!
 //! `OUBLI_LOAD_BUILD_THREADS=1,2` loads each size once per thread count of the vector graph's
-//! build (`StoreOptions::vector_build_threads`; default: the store's default only).
+//! build (`StoreOptions::vector_build_threads`; `0` = the machine's parallelism, at most 8;
+//! default: `1`, the store's default).
 //!
 //! CPU time is the process's user + system time (`/proc/self/stat`), all threads, so it shows
 //! the work a load costs whatever the machine's other load does to the wall time.
@@ -60,7 +61,7 @@ fn main() {
         .map(|m| m.trim().to_owned())
         .collect();
     // 0: the store's default.
-    let build_threads = env_list("OUBLI_LOAD_BUILD_THREADS", &[0]);
+    let build_threads = env_list("OUBLI_LOAD_BUILD_THREADS", &[1]);
     println!(
         "| rows | mode | build threads | rows/s (median) | rows/s (min-max) | CPU ms per 1,000 rows (median) |"
     );
@@ -76,8 +77,9 @@ fn main() {
             if !modes.iter().any(|m| m == mode) {
                 continue;
             }
+            // 0: the machine's parallelism (at most 8); the store's own default is one thread.
             let with_threads = |o: StoreOptions| match threads {
-                0 => o,
+                0 => o.vector_build_threads(oubli::index::vector_build::default_build_threads()),
                 n => o.vector_build_threads(n),
             };
             let mut rates = Vec::new();
@@ -120,7 +122,7 @@ fn main() {
             );
             let shown = match threads {
                 0 => format!(
-                    "{} (default)",
+                    "{} (all cores)",
                     oubli::index::vector_build::default_build_threads()
                 ),
                 n => n.to_string(),

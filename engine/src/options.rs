@@ -40,7 +40,7 @@ impl Default for StoreOptions {
             durable: true,
             planner: None,
             replica: false,
-            vector_build_threads: crate::index::vector_build::default_build_threads(),
+            vector_build_threads: 1,
         }
     }
 }
@@ -113,8 +113,9 @@ impl StoreOptions {
     }
 
     /// Threads the vector graph (HNSW) is built on, in the background build and in a scrub or
-    /// repair that rebuilds it (at least one; default: the machine's available parallelism, at
-    /// most 8). The graph holds the same rows and the same quantized vectors at the same log
+    /// repair that rebuilds it (at least one; default one, so that the same operations give the
+    /// same graph; [`crate::index::vector::default_build_threads`] is the machine's parallelism,
+    /// at most 8). The graph holds the same rows and the same quantized vectors at the same log
     /// position on any thread count, and the log, the rows and every hash do not depend on it;
     /// with several threads the graph's links depend on the threads' timing, so two stores given
     /// the same operations can answer an approximate vector search with a different

@@ -149,7 +149,7 @@ impl VectorIndex {
             tail_pos: HashMap::new(),
             snapshot: None,
             build: None,
-            build_threads: default_build_threads(),
+            build_threads: 1,
         }
     }
 
