@@ -11,6 +11,10 @@
 //! `benches/peers/peers.py` does for every store; `keyed` is `vectors` with a natural key per row
 //! (`k{i}`), which is what the peers script loads into oubli.
 //!
+//! `OUBLI_LOAD_BUILD_THREADS=1,2` loads each size once per thread count of the vector graph's
+//! build (`StoreOptions::vector_build_threads`; `0` = the machine's parallelism, at most 8;
+//! default: `1`, the store's default).
+//!
 //! CPU time is the process's user + system time (`/proc/self/stat`), all threads, so it shows
 //! the work a load costs whatever the machine's other load does to the wall time.
 
@@ -56,18 +60,28 @@ fn main() {
         .split(',')
         .map(|m| m.trim().to_owned())
         .collect();
+    // 0: the store's default.
+    let build_threads = env_list("OUBLI_LOAD_BUILD_THREADS", &[1]);
     println!(
-        "| rows | mode | rows/s (median) | rows/s (min-max) | CPU ms per 1,000 rows (median) |"
+        "| rows | mode | build threads | rows/s (median) | rows/s (min-max) | CPU ms per 1,000 rows (median) |"
     );
-    println!("|---:|---|---:|---:|---:|");
+    println!("|---:|---|---:|---:|---:|---:|");
     let hash = HashEmbedder::default();
     for n in sizes {
         let texts: Vec<String> = (0..n as u64).map(memory_text).collect();
         let vectors: Vec<Vec<f32>> = texts.iter().map(|t| hash.embed(t).unwrap()).collect();
-        for mode in ["embedded", "vectors", "keyed"] {
+        for (mode, &threads) in ["embedded", "vectors", "keyed"]
+            .into_iter()
+            .flat_map(|m| build_threads.iter().map(move |t| (m, t)))
+        {
             if !modes.iter().any(|m| m == mode) {
                 continue;
             }
+            // 0: the machine's parallelism (at most 8); the store's own default is one thread.
+            let with_threads = |o: StoreOptions| match threads {
+                0 => o.vector_build_threads(oubli::index::vector_build::default_build_threads()),
+                n => o.vector_build_threads(n),
+            };
             let mut rates = Vec::new();
             let mut cpus = Vec::new();
             for _ in 0..reps {
@@ -89,9 +103,9 @@ fn main() {
                 let s = if mode != "embedded" {
                     // The vectors' embedder, so that the store takes 384-d vectors.
                     let opts = StoreOptions::default().embedder(Arc::new(HashEmbedder::default()));
-                    Store::create_with(&path, opts).unwrap()
+                    Store::create_with(&path, with_threads(opts)).unwrap()
                 } else {
-                    Store::create(&path).unwrap()
+                    Store::create_with(&path, with_threads(StoreOptions::default())).unwrap()
                 };
                 let (t, c) = (Instant::now(), cpu_seconds());
                 for chunk in rows.chunks(batch) {
@@ -106,8 +120,15 @@ fn main() {
                 rates.iter().copied().fold(f64::INFINITY, f64::min),
                 rates.iter().copied().fold(0.0, f64::max),
             );
+            let shown = match threads {
+                0 => format!(
+                    "{} (all cores)",
+                    oubli::index::vector_build::default_build_threads()
+                ),
+                n => n.to_string(),
+            };
             println!(
-                "| {n} | {mode} | {:.0} | {lo:.0}-{hi:.0} | {:.1} |",
+                "| {n} | {mode} | {shown} | {:.0} | {lo:.0}-{hi:.0} | {:.1} |",
                 median(&mut rates),
                 median(&mut cpus)
             );

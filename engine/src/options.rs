@@ -23,6 +23,7 @@ pub struct StoreOptions {
     pub(crate) durable: bool,
     pub(crate) planner: Option<Arc<dyn crate::planner::Planner>>,
     pub(crate) replica: bool,
+    pub(crate) vector_build_threads: usize,
 }
 
 impl Default for StoreOptions {
@@ -39,6 +40,7 @@ impl Default for StoreOptions {
             durable: true,
             planner: None,
             replica: false,
+            vector_build_threads: 1,
         }
     }
 }
@@ -56,6 +58,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("replica", &self.replica)
             .field("durable", &self.durable)
             .field("planner", &self.planner.is_some())
+            .field("vector_build_threads", &self.vector_build_threads)
             .finish()
     }
 }
@@ -106,6 +109,20 @@ impl StoreOptions {
     /// Number of vectors newer than the ANN snapshot above which a new snapshot is built.
     pub fn ann_threshold(mut self, n: usize) -> Self {
         self.ann_threshold = n.max(1);
+        self
+    }
+
+    /// Threads the vector graph (HNSW) is built on, in the background build and in a scrub or
+    /// repair that rebuilds it (at least one; default one, so that the same operations give the
+    /// same graph; [`crate::index::vector::default_build_threads`] is the machine's parallelism,
+    /// at most 8). The graph holds the same rows and the same quantized vectors at the same log
+    /// position on any thread count, and the log, the rows and every hash do not depend on it;
+    /// with several threads the graph's links depend on the threads' timing, so two stores given
+    /// the same operations can answer an approximate vector search with a different
+    /// near-duplicate now and then (docs/performance.md, issue 16, ninth pass). With 1, the graph
+    /// is the same bytes for the same operations, at the cost of the build's speed.
+    pub fn vector_build_threads(mut self, n: usize) -> Self {
+        self.vector_build_threads = n.max(1);
         self
     }
 

@@ -82,6 +82,50 @@ fn deferred_index_work_gives_the_same_results_for_the_same_operations() {
     assert_eq!(results(&sa, QUERIES), results(&sb, QUERIES));
 }
 
+/// The serialized vector snapshot in the file at `path` (its chunks concatenated).
+fn snapshot_bytes(path: &std::path::Path) -> Vec<u8> {
+    use redb::{ReadableDatabase, ReadableTable};
+    let db = redb::Database::open(path).unwrap();
+    let tx = db.begin_read().unwrap();
+    let t = tx.open_table(oubli::storage::VECTOR_SNAPSHOT).unwrap();
+    let mut blob = Vec::new();
+    for e in t.iter().unwrap() {
+        blob.extend_from_slice(e.unwrap().1.value());
+    }
+    blob
+}
+
+#[test]
+fn the_graph_is_the_same_bytes_on_one_build_thread_and_answers_alike_on_several() {
+    for threads in [1, 4] {
+        let (a, b) = (temp(), temp());
+        let o = || opts().vector_build_threads(threads);
+        let sa = Store::create_with(&a.path, o()).unwrap();
+        let sb = Store::create_with(&b.path, o()).unwrap();
+        load(&sa);
+        load(&sb);
+        let ra = results(&sa, QUERIES);
+        assert_eq!(ra, results(&sb, QUERIES), "{threads} build threads");
+        assert!(ra.iter().all(|r| !r.is_empty()));
+        // The log does not depend on the graph.
+        assert_eq!(sa.head().unwrap(), sb.head().unwrap());
+        sa.close().unwrap();
+        sb.close().unwrap();
+        let (ga, gb) = (snapshot_bytes(&a.path), snapshot_bytes(&b.path));
+        assert!(!ga.is_empty(), "the load built a snapshot");
+        if threads == 1 {
+            assert_eq!(ga, gb, "one build thread: the same graph bytes");
+        }
+        let sa = Store::open_with(&a.path, o()).unwrap();
+        let sb = Store::open_with(&b.path, o()).unwrap();
+        assert_eq!(
+            results(&sa, QUERIES),
+            results(&sb, QUERIES),
+            "{threads} build threads, reopened"
+        );
+    }
+}
+
 #[test]
 fn rows_in_the_text_tail_are_found_after_reopen_and_by_a_reader_beside_the_writer() {
     let t = temp();

@@ -8,3 +8,4 @@ pub mod keys;
 pub mod text;
 pub mod text_tail;
 pub mod vector;
+pub mod vector_build;

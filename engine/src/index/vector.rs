@@ -18,23 +18,25 @@
 //! a build over a copy of the snapshot plus the tail as it stands (the *cut*); the write that
 //! finds `T / 2` more vectors in the tail than at the start installs it (persisting it in its own
 //! transaction) and the tail keeps only the rows newer than the cut. The start and the install
-//! happen at counts, never at times, and the build adds vectors in id order on one thread, so the
-//! same operations give the same graph at the same log position, and readers search the old
-//! snapshot and the exact tail meanwhile. A write that must install a build that is still running
-//! waits for it before it takes the store's lock, so readers never wait on a build (purge, repair
-//! and open, which write under a lock they already hold, wait inside it). Closing the
-//! store installs a pending build. A build that overlaps a removed vector is discarded (a graph
+//! happen at counts, never at times, so the same operations give a graph of the same rows at the
+//! same log position, and readers search the old snapshot and the exact tail meanwhile. The
+//! build adds the vectors on several threads ([`super::vector_build`]): the graph's keys and
+//! stored bytes are fixed by the operations, its shape by the threads' timing too (on one
+//! thread, [`crate::StoreOptions::vector_build_threads`], the graph is the same bytes). A write
+//! that must install a build that is still running waits for it before it takes the store's
+//! lock, so readers never wait on a build (purge, repair and open, which write under a lock they
+//! already hold, wait inside it). Closing the store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use parking_lot::{Condvar, Mutex};
-
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::exact::ExactMatrix;
+use super::vector_build::{Built, add_all, reserve, run_build, vx};
+pub use super::vector_build::{Done, default_build_threads};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -67,10 +69,6 @@ const CHUNK: usize = 1024 * 1024 - 4096;
 /// HNSW search breadth. Measured: at 64 an outlier row among near-duplicates went unfound.
 const EXPANSION_SEARCH: usize = 256;
 
-fn vx(e: impl std::fmt::Display) -> Error {
-    Error::VectorIndex(e.to_string())
-}
-
 /// In-memory vector search over the store's vectors.
 pub struct VectorIndex {
     dim: usize,
@@ -80,6 +78,8 @@ pub struct VectorIndex {
     tail_pos: HashMap<RowId, usize>,
     snapshot: Option<Snapshot>,
     build: Option<Build>,
+    /// Threads a graph build adds vectors on (see `index::vector_build`).
+    build_threads: usize,
 }
 
 /// A snapshot being grown on a background thread (see the module docs).
@@ -91,49 +91,6 @@ pub struct Build {
     /// A vector the build holds was removed since it started.
     overlaps_removal: bool,
     done: Arc<Done>,
-}
-
-/// A finished build: the graph, its highest row id, and its serialized form.
-struct Built {
-    index: Index,
-    max_row: RowId,
-    blob: Vec<u8>,
-}
-
-/// A build thread's result, set when it finishes; waited on without holding the store's lock.
-#[derive(Default)]
-pub struct Done {
-    result: Mutex<Option<Result<Built>>>,
-    signal: Condvar,
-}
-
-impl Done {
-    /// Blocks until the build has finished.
-    pub fn wait(&self) {
-        let mut r = self.result.lock();
-        while r.is_none() {
-            self.signal.wait(&mut r);
-        }
-    }
-
-    fn is_finished(&self) -> bool {
-        self.result.lock().is_some()
-    }
-
-    fn set(&self, result: Result<Built>) {
-        *self.result.lock() = Some(result);
-        self.signal.notify_all();
-    }
-
-    /// Waits for the result and takes it.
-    fn take(&self) -> Result<Built> {
-        self.wait();
-        self.result.lock().take().unwrap_or_else(|| {
-            Err(Error::VectorIndex(
-                "snapshot build result taken twice".into(),
-            ))
-        })
-    }
 }
 
 struct Snapshot {
@@ -192,7 +149,14 @@ impl VectorIndex {
             tail_pos: HashMap::new(),
             snapshot: None,
             build: None,
+            build_threads: 1,
         }
+    }
+
+    /// Sets the threads a graph build adds vectors on (at least one; 1 gives the same graph,
+    /// byte for byte, for the same operations: see `index::vector_build`).
+    pub fn set_build_threads(&mut self, threads: usize) {
+        self.build_threads = threads.max(1);
     }
 
     /// Loads the snapshot (if any) and the vectors newer than it.
@@ -357,39 +321,6 @@ impl VectorIndex {
         Ok(out)
     }
 
-    /// Folds the exact tail into the snapshot and writes the snapshot into the file within `tx`,
-    /// synchronously (the write path grows the snapshot in the background instead, see the module
-    /// docs). The tail's vectors are added to the existing graph in id order on one thread, so the
-    /// same operations give the same graph.
-    pub fn extend_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
-        let snap = match self.snapshot.take() {
-            Some(s) if !s.dirty => s,
-            _ => return self.rebuild_snapshot(tx),
-        };
-        let mut order: Vec<usize> = (0..self.tail_ids.len()).collect();
-        order.sort_by_key(|&i| self.tail_ids[i]);
-        snap.index
-            .reserve(snap.index.size() + order.len())
-            .map_err(vx)?;
-        let mut max_row = snap.max_row;
-        for i in order {
-            let id = self.tail_ids[i];
-            snap.index.add(id, &self.tail.row(i)).map_err(vx)?;
-            max_row = max_row.max(id);
-        }
-        self.tail_ids.clear();
-        self.tail.clear();
-        self.tail_pos.clear();
-        let snap = Snapshot {
-            index: snap.index,
-            max_row,
-            dirty: false,
-        };
-        write_snapshot(tx, &snap)?;
-        self.snapshot = Some(snap);
-        Ok(())
-    }
-
     /// The scrub's step for a snapshot that holds removed vectors: overwrites the bytes of every
     /// removed vector ([`meta::SNAPSHOT_DIRTY`]) in the serialized snapshot in the file with
     /// zeros, rewriting only the chunks that hold them, instead of rebuilding the graph. Returns
@@ -543,14 +474,17 @@ impl VectorIndex {
             (Some(_), Some(s)) => s.max_row,
             _ => 0,
         };
-        let dim = self.dim;
+        let (dim, threads) = (self.dim, self.build_threads);
         let done = Arc::new(Done::default());
         let signal = done.clone();
         std::thread::Builder::new()
             .name("oubli-hnsw-build".into())
             .spawn(move || {
-                let r = std::panic::catch_unwind(|| run_build(dim, base, base_max, add, count))
-                    .unwrap_or_else(|_| Err(Error::VectorIndex("snapshot build panicked".into())));
+                let fresh = || new_usearch(dim);
+                let r = std::panic::catch_unwind(|| {
+                    run_build(fresh, base, base_max, add, count, threads)
+                })
+                .unwrap_or_else(|_| Err(Error::VectorIndex("snapshot build panicked".into())));
                 signal.set(r);
             })
             .map_err(|e| Error::VectorIndex(format!("cannot start the snapshot build: {e}")))?;
@@ -563,22 +497,32 @@ impl VectorIndex {
         Ok(())
     }
 
-    /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, one thread, so the
-    /// graph is the same for the same rows) and writes it into the file within `tx`. Scrub uses
+    /// Builds a fresh snapshot over every vector in `vec_t` (rows in id order, on the build's
+    /// threads: see `index::vector_build`) and writes it into the file within `tx`. Scrub uses
     /// this: a graph that only hid removed vectors would still hold their bytes.
     pub fn rebuild_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        /// Vectors decoded and added at a time (bounds the memory of a rebuild at any size).
+        const STEP: usize = 65_536;
         self.build = None;
         let vec_t = tx.open_table(VECTORS)?;
         let count = vec_t.len()? as usize;
         let index = new_usearch(self.dim)?;
-        index.reserve(count.max(1)).map_err(vx)?;
+        reserve(&index, count, self.build_threads)?;
         let mut max_row = 0;
-        for entry in vec_t.iter()? {
-            let (k, v) = entry?;
-            let vector = storage::decode_vector(v.value(), self.dim)?;
-            index.add(k.value(), &vector).map_err(vx)?;
-            max_row = k.value();
+        let mut step = Vec::with_capacity(STEP.min(count));
+        let mut entries = vec_t.iter()?;
+        loop {
+            step.clear();
+            for entry in entries.by_ref().take(STEP) {
+                let (k, v) = entry?;
+                step.push((k.value(), storage::decode_vector(v.value(), self.dim)?));
+            }
+            if step.is_empty() {
+                break;
+            }
+            max_row = add_all(&index, &step, self.build_threads, max_row)?;
         }
+        drop(entries);
         drop(vec_t);
         let snap = Snapshot {
             index,
@@ -609,6 +553,7 @@ impl VectorIndex {
         if self.snapshot.take().is_some() {
             let vec_t = tx.open_table(VECTORS)?;
             let mut fresh = VectorIndex::new(self.dim);
+            fresh.set_build_threads(self.build_threads);
             for entry in vec_t.iter()? {
                 let (k, v) = entry?;
                 fresh.insert(k.value(), &storage::decode_vector(v.value(), self.dim)?);
@@ -685,33 +630,6 @@ pub fn removed_vector_ranges(
 
 /// A finished build, written into a transaction, waiting for [`VectorIndex::install`].
 pub struct Installable(Built);
-
-/// The build thread: the base graph restored from its serialized form (or a new graph), then
-/// `add` inserted in id order on this one thread.
-fn run_build(
-    dim: usize,
-    base: Option<Vec<u8>>,
-    base_max: RowId,
-    add: Vec<(RowId, Vec<f32>)>,
-    count: usize,
-) -> Result<Built> {
-    let index = match base {
-        Some(blob) => Index::restore_from_buffer(&blob).map_err(vx)?,
-        None => new_usearch(dim)?,
-    };
-    index.reserve(count.max(1)).map_err(vx)?;
-    let mut max_row = base_max;
-    for (id, v) in &add {
-        index.add(*id, v).map_err(vx)?;
-        max_row = max_row.max(*id);
-    }
-    let blob = serialize(&index)?;
-    Ok(Built {
-        index,
-        max_row,
-        blob,
-    })
-}
 
 #[cfg(test)]
 mod tests {
@@ -868,5 +786,82 @@ mod tests {
             let m = idx.search(&unit(201, dim), 5).unwrap();
             assert_eq!(m.keys[0], 201, "{:?} {:?}", m.keys, m.distances);
         }
+    }
+
+    /// The store's graph over `vectors`, built on `threads` threads as the background build does.
+    fn build_on(vectors: &[(RowId, Vec<f32>)], threads: usize) -> Built {
+        let dim = vectors[0].1.len();
+        run_build(
+            || new_usearch(dim),
+            None,
+            0,
+            vectors.to_vec(),
+            vectors.len(),
+            threads,
+        )
+        .unwrap()
+    }
+
+    /// Recall@10 of the graph's search against usearch's exact scan of the same i8 vectors (the
+    /// graph's own error, quantization aside), over `queries`.
+    fn graph_recall(index: &Index, queries: &[Vec<f32>]) -> f64 {
+        let mut found = 0;
+        for q in queries {
+            let want = index.exact_search(q, 10).unwrap().keys;
+            let got = index.search(q, 10).unwrap().keys;
+            found += got.iter().filter(|k| want.contains(k)).count();
+        }
+        found as f64 / (10 * queries.len()) as f64
+    }
+
+    #[test]
+    fn a_graph_built_on_several_threads_holds_the_same_rows_and_bytes_and_finds_the_neighbours() {
+        let dim = 48;
+        // Clusters of near-duplicates (the hard case for HNSW): 100 centres, 20 noisy copies of
+        // each, row ids with gaps as a store's are after purges.
+        let noisy = |centre: u64, seed: u64, noise: f32| -> Vec<f32> {
+            let (c, n) = (unit(centre, dim), unit(seed, dim));
+            let mut v: Vec<f32> = c.iter().zip(&n).map(|(a, b)| a + noise * b).collect();
+            let len = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+            v.iter_mut().for_each(|a| *a /= len);
+            v
+        };
+        let vectors: Vec<(RowId, Vec<f32>)> = (0..2_000u64)
+            .map(|i| (i * 3 + 1, noisy(i % 100 + 1, i + 10_000, 0.4)))
+            .collect();
+        let one = build_on(&vectors, 1);
+        assert_eq!(
+            one.blob,
+            build_on(&vectors, 1).blob,
+            "one thread, same bytes"
+        );
+        let several = build_on(&vectors, 4);
+        assert_eq!(several.max_row, one.max_row);
+        assert_eq!(several.index.size(), vectors.len());
+        // Every row is in the graph with the bytes a one-thread build stores for it, and the
+        // erasure path's parse finds it in the serialized form, wherever its slot is.
+        let (mut a, mut b) = (vec![0i8; dim], vec![0i8; dim]);
+        for (n, &(key, _)) in vectors.iter().enumerate() {
+            assert_eq!(one.index.get(key, &mut a).unwrap(), 1);
+            assert_eq!(several.index.get(key, &mut b).unwrap(), 1);
+            assert_eq!(a, b, "row {key}");
+            if n % 50 == 0 {
+                let r1 = removed_vector_ranges(&one.blob, dim, &[key]).unwrap();
+                let r4 = removed_vector_ranges(&several.blob, dim, &[key]).unwrap();
+                assert_eq!(one.blob[r1[0].clone()], several.blob[r4[0].clone()]);
+            }
+        }
+        // Both graphs find the true neighbours of queries near the clusters.
+        let queries: Vec<Vec<f32>> = (0..200u64)
+            .map(|q| noisy(q % 100 + 1, q + 90_000, 0.3))
+            .collect();
+        let (r1, r4) = (
+            graph_recall(&one.index, &queries),
+            graph_recall(&several.index, &queries),
+        );
+        assert!(
+            r1 >= 0.95 && r4 >= 0.95,
+            "recall@10: {r1} (1 thread), {r4} (4)"
+        );
     }
 }

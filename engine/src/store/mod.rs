@@ -530,7 +530,7 @@ impl Inner {
         let snap_t = storage::open_read(&tx, storage::VECTOR_SNAPSHOT)?;
         // The snapshot is derived: if it cannot be restored, scan every vector exactly instead
         // (and a writable handle rebuilds it below).
-        let (vectors, snapshot_damaged) =
+        let (mut vectors, snapshot_damaged) =
             match guarded(|| VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)) {
                 Ok(v) => (v, false),
                 Err(_) => (
@@ -544,6 +544,7 @@ impl Inner {
                 ),
             };
         drop((m, vec_t, snap_t, tx));
+        vectors.set_build_threads(opts.vector_build_threads);
 
         let entropy_seed = match opts.seed {
             // Fold the head into a fixed seed so a reopened store never repeats a salt.

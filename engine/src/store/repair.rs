@@ -70,13 +70,14 @@ impl Store {
                 || (snap_t.is_some()
                     && guarded(|| VectorIndex::load(inner.dim, &m, snap_t.as_ref(), &vec_t))
                         .is_err());
-            let exact = VectorIndex::load(
+            let mut exact = VectorIndex::load(
                 inner.dim,
                 &m,
                 None::<&redb::ReadOnlyTable<u64, &'static [u8]>>,
                 &vec_t,
             )?;
             drop((m, vec_t, snap_t, tx));
+            exact.set_build_threads(opts.vector_build_threads);
             inner.vectors = exact;
             let snapshot_written = inner.write(now, opts.ann_threshold, |b| {
                 let tx = b.tx;
