@@ -1042,3 +1042,56 @@ fn a_kinship_word_before_a_name_is_no_other_name() {
         assert_eq!(left, vec![facts[1].to_owned()], "{query}");
     }
 }
+
+#[test]
+fn a_phone_an_e_mail_or_an_address_is_found_by_the_value_the_row_states() {
+    let rows: &[&str] = &[
+        "Jo Tanaka's work e-mail is jo@meridian-hr.com.",
+        "Kojo Ansah's work e-mail is kojo@meridian-hr.com.",
+        "Jo Tanaka is a sourcing lead in the Osaka office.",
+    ];
+    let left = survivors_after_purge(rows, "Jo Tanaka's email address");
+    assert!(!left.iter().any(|t| t.contains("jo@")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+
+    let rows: &[&str] = &[
+        "As of March 2024, Samir Aoun lived at 12 Rue Gouraud, Beirut.",
+        "Since September 2024, Samir Aoun lives at 45 Hamra Street, Beirut.",
+        "Samir Aoun's cardiologist is Dr. Nadine Karam.",
+    ];
+    let left = survivors_after_purge(rows, "Samir's March address");
+    assert!(!left.iter().any(|t| t.contains("Gouraud")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+
+    // Kinds that many attributes state never stand for one: no salary is stored.
+    let rows: &[&str] = &["Kenta's rent is 800 EUR a month.", "Kenta lives in Osaka."];
+    let (_t, s) = store_with(rows);
+    assert!(matches!(
+        s.purge(Target::query("Kenta's salary")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 2);
+    // Nor does an address reach a phone number.
+    let rows: &[&str] = &["Lea Roth's phone is +49 30 1234567."];
+    let (_t, s) = store_with(rows);
+    assert!(matches!(
+        s.purge(Target::query("Lea Roth's home address")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 1);
+}
+
+#[test]
+fn a_statement_after_the_description_is_commentary() {
+    let rows: &[&str] = &[
+        "Yuki is allergic to cats.",
+        "Yuki is not allergic to dogs.",
+        "Yuki's brother Haruto is allergic to dogs.",
+    ];
+    let left = survivors_after_purge(
+        rows,
+        "Yuki's cat allergy; the new allergy test showed it was a mistake",
+    );
+    assert!(!left.iter().any(|t| t.contains("cats")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+}

@@ -520,6 +520,52 @@ mod tests {
         assert!(kinds("The spare key is in room 3 in building B.").is_empty());
     }
 
+    #[test]
+    fn street_addresses_are_a_house_number_beside_a_street_word() {
+        let address = |t: &str| street_address(&RowView::new(t)).is_some();
+        for t in [
+            "As of March 2024, Samir Aoun lived at 12 Rue Gouraud, Beirut.",
+            "Since September 2024, Samir Aoun lives at 45 Hamra Street, Beirut.",
+            "The Moreau family lives at 5 Chemin des Vignes, Annecy.",
+            "Anna wohnt in der Hauptstraße 5 in Köln.",
+            "Office: Calle Mayor 12, Madrid.",
+            "Her flat is at 7b Elm Road.",
+        ] {
+            assert!(address(t), "{t}");
+            assert!(kinds(t).contains(&ValueKind::Address), "{t}");
+        }
+        for t in [
+            "Patient Yosef Cohen is in room 12 on Ward B.",
+            "The Mizrahi group booked table 12 for Friday.",
+            "Dr. Ali Mansour is on pager 4471.",
+            "Street food tour on 12 May.",
+            "Ali lives on Ngong Road.",
+            "Flight BA 117 leaves at 9, Terminal 5.",
+        ] {
+            assert!(!address(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn only_kinds_that_name_one_attribute_stand_for_a_concept() {
+        assert_eq!(ValueKind::of_concept("phone"), Some(ValueKind::Phone));
+        assert_eq!(ValueKind::of_concept("email"), Some(ValueKind::Email));
+        assert_eq!(ValueKind::of_concept("address"), Some(ValueKind::Address));
+        for c in [
+            "salary", "birthday", "limit", "balance", "password", "flight",
+        ] {
+            assert_eq!(ValueKind::of_concept(c), None, "{c}");
+        }
+        // A street seen only by words is no evidence against another kind.
+        let row = kinds("Amina's address is 14 Kingsway, Nairobi, since 2019.")
+            .into_iter()
+            .collect();
+        let new = kinds("Amina moved to 3 Ngong Road, Nairobi.")
+            .into_iter()
+            .collect();
+        assert!(!other_kind(&row, &new));
+    }
+
     fn chosen(query: &str, new_text: &str, rows: &[&str]) -> Option<usize> {
         let q = QueryShape::parse(query);
         let h = QueryShape::parse(new_text);
