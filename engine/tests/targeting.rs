@@ -1050,8 +1050,8 @@ fn a_phone_an_e_mail_or_an_address_is_found_by_the_value_the_row_states() {
         "Kojo Ansah's work e-mail is kojo@meridian-hr.com.",
         "Jo Tanaka is a sourcing lead in the Osaka office.",
     ];
+    let left = survivors_after_purge(rows, "Jo Tanaka's email address");
     assert!(!left.iter().any(|t| t.contains(" jo@")), "{left:?}");
-    assert!(!left.iter().any(|t| t.contains("jo@")), "{left:?}");
     assert_eq!(left.len(), 2, "{left:?}");
 
     let rows: &[&str] = &[
