@@ -15,7 +15,7 @@
 //! current rows' stored texts and vectors, i.e. one that never held the erased closure: a fresh
 //! in-memory BM25 index and an exact vector scan (nothing is embedded, no store is built).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use oubli_audit::ResidualSummary;
 use serde::{Deserialize, Serialize};
@@ -119,41 +119,59 @@ fn word_set(t: &str) -> BTreeSet<String> {
 
 /// Classifies `hit` against the erased text `erased`.
 pub fn classify(erased: &str, hit: &str) -> Option<HitClass> {
-    let hit_words = word_set(hit);
-    let objects: BTreeSet<String> = object_words(erased)
-        .iter()
-        .flat_map(|w| text::tokens(w))
-        .collect();
-    let others: BTreeSet<String> = text::content_tokens(erased)
-        .into_iter()
-        .filter(|w| !objects.contains(w))
-        .collect();
-    let share = |set: &BTreeSet<String>| {
-        if set.is_empty() {
-            1.0
-        } else {
-            set.iter().filter(|w| hit_words.contains(*w)).count() as f64 / set.len() as f64
-        }
-    };
-    let (obj, oth) = (share(&objects), share(&others));
-    if !objects.is_empty() {
-        if obj < 1.0 {
-            return None;
-        }
-        return Some(if oth >= 0.8 {
-            HitClass::GoldEquivalent
-        } else if oth >= 0.5 {
-            HitClass::Reconstruction
-        } else {
-            HitClass::ObjectOnly
-        });
+    ErasedWords::of(erased).classify(&word_set(hit))
+}
+
+/// An erased text's words as [`classify`] compares them: its objects (the words of its
+/// identifier-like words) and its other content words. Computed once per erased text, so an
+/// audit's cost per hit is the hit's own words.
+struct ErasedWords {
+    objects: BTreeSet<String>,
+    others: BTreeSet<String>,
+}
+
+impl ErasedWords {
+    fn of(erased: &str) -> Self {
+        let objects: BTreeSet<String> = object_words(erased)
+            .iter()
+            .flat_map(|w| text::tokens(w))
+            .collect();
+        let others: BTreeSet<String> = text::content_tokens(erased)
+            .into_iter()
+            .filter(|w| !objects.contains(w))
+            .collect();
+        ErasedWords { objects, others }
     }
-    if oth >= 0.8 {
-        Some(HitClass::GoldEquivalent)
-    } else if oth >= 0.6 {
-        Some(HitClass::Reconstruction)
-    } else {
-        None
+
+    /// The class of a hit whose words are `hit_words` ([`word_set`] of its text).
+    fn classify(&self, hit_words: &BTreeSet<String>) -> Option<HitClass> {
+        let share = |set: &BTreeSet<String>| {
+            if set.is_empty() {
+                1.0
+            } else {
+                set.iter().filter(|w| hit_words.contains(*w)).count() as f64 / set.len() as f64
+            }
+        };
+        let (obj, oth) = (share(&self.objects), share(&self.others));
+        if !self.objects.is_empty() {
+            if obj < 1.0 {
+                return None;
+            }
+            return Some(if oth >= 0.8 {
+                HitClass::GoldEquivalent
+            } else if oth >= 0.5 {
+                HitClass::Reconstruction
+            } else {
+                HitClass::ObjectOnly
+            });
+        }
+        if oth >= 0.8 {
+            Some(HitClass::GoldEquivalent)
+        } else if oth >= 0.6 {
+            Some(HitClass::Reconstruction)
+        } else {
+            None
+        }
     }
 }
 
@@ -248,6 +266,11 @@ impl Store {
             vectors,
         } = probes;
         let erased: BTreeSet<RowId> = req.erased.iter().copied().collect();
+        let erased_words: Vec<ErasedWords> = req.texts.iter().map(|t| ErasedWords::of(t)).collect();
+        // A row comes back from many probes and channels: classify each text once. Keyed by
+        // row id with the text it was classified on (a row seen as of before the purge may
+        // read differently from its current version).
+        let mut classes: HashMap<RowId, (String, Option<HitClass>)> = HashMap::new();
         let mut findings = Vec::new();
         let mut s = ResidualSummary {
             k: k as u64,
@@ -279,10 +302,18 @@ impl Store {
                         Some(HitClass::ErasedRow)
                     } else {
                         let t = h.row.text.as_deref().unwrap_or("");
-                        req.texts
-                            .iter()
-                            .filter_map(|e| classify(e, t))
-                            .min_by_key(|c| *c as u8)
+                        match classes.get(&h.row.id) {
+                            Some((seen, class)) if seen == t => *class,
+                            _ => {
+                                let words = word_set(t);
+                                let class = erased_words
+                                    .iter()
+                                    .filter_map(|e| e.classify(&words))
+                                    .min_by_key(|c| *c as u8);
+                                classes.insert(h.row.id, (t.to_owned(), class));
+                                class
+                            }
+                        }
                     };
                     if let Some(class) = class {
                         match class {

@@ -31,11 +31,19 @@ pub fn etcd_or_skip(test: &str) -> Option<PathBuf> {
 }
 
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    free_ports(1)[0]
+}
+
+/// `n` distinct free loopback ports: every listener is held until all are chosen, so that no
+/// port is handed out twice.
+pub fn free_ports(n: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
 }
 
 /// A child process killed (SIGKILL) and reaped on drop.
@@ -156,8 +164,8 @@ pub struct Etcd {
 impl Etcd {
     /// Starts `n` members in `dir` and waits until each is healthy.
     pub fn start(bin: &Path, dir: &Path, n: usize) -> Etcd {
-        let clients: Vec<u16> = (0..n).map(|_| free_port()).collect();
-        let peers: Vec<u16> = (0..n).map(|_| free_port()).collect();
+        let ports = free_ports(2 * n);
+        let (clients, peers) = (ports[..n].to_vec(), ports[n..].to_vec());
         let initial: Vec<String> = (0..n)
             .map(|i| format!("e{i}=http://127.0.0.1:{}", peers[i]))
             .collect();

@@ -30,19 +30,41 @@ pub fn nats_server() -> Option<PathBuf> {
     out.status.success().then(|| PathBuf::from("nats-server"))
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
+/// `n` distinct free loopback ports: every listener is held until all are chosen, so that no
+/// port is handed out twice.
+fn free_ports(n: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free loopback port"))
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().expect("a bound port").port())
+        .collect()
 }
 
 impl Cluster {
     /// Starts `n` servers clustered together (a single server, without a cluster block, for
-    /// `n == 1`) and waits until each accepts connections.
+    /// `n == 1`) and waits until each accepts connections. A server that exits at start (a port
+    /// another process took between its choice and the server's bind) makes it start the whole
+    /// cluster again on new ports, up to three times in all.
     pub fn start(n: usize) -> Cluster {
+        let mut failures = Vec::new();
+        for _ in 0..3 {
+            match Self::try_start(n) {
+                Ok(c) => return c,
+                Err(e) => {
+                    eprintln!("nats-server cluster did not start, retrying: {e}");
+                    failures.push(e);
+                }
+            }
+        }
+        panic!("nats-server cluster did not start: {failures:?}");
+    }
+
+    fn try_start(n: usize) -> Result<Cluster, String> {
         let dir = tempfile::tempdir().expect("temp dir");
-        let ports: Vec<(u16, u16)> = (0..n).map(|_| (free_port(), free_port())).collect();
+        let chosen = free_ports(2 * n);
+        let ports: Vec<(u16, u16)> = (0..n).map(|i| (chosen[2 * i], chosen[2 * i + 1])).collect();
         let mut nodes = Vec::new();
         for (i, (port, cport)) in ports.iter().enumerate() {
             let store_dir = dir.path().join(format!("n{i}"));
@@ -78,15 +100,36 @@ impl Cluster {
                 child: Some(child),
             });
         }
-        let c = Cluster { dir, nodes };
-        for node in &c.nodes {
+        // On an early return the cluster is dropped, which kills every server started.
+        let mut c = Cluster { dir, nodes };
+        for i in 0..c.nodes.len() {
             let deadline = Instant::now() + Duration::from_secs(20);
-            while std::net::TcpStream::connect(("127.0.0.1", node.port)).is_err() {
-                assert!(Instant::now() < deadline, "nats-server did not start");
+            while std::net::TcpStream::connect(("127.0.0.1", c.nodes[i].port)).is_err() {
+                let exited = c.nodes[i]
+                    .child
+                    .as_mut()
+                    .and_then(|ch| ch.try_wait().ok().flatten());
+                if let Some(status) = exited {
+                    let log = std::fs::read_to_string(c.dir.path().join(format!("n{i}.log")))
+                        .unwrap_or_default();
+                    return Err(format!("server n{i} exited ({status}): {log}"));
+                }
+                if Instant::now() >= deadline {
+                    return Err(format!("server n{i} did not accept connections in 20 s"));
+                }
                 std::thread::sleep(Duration::from_millis(50));
             }
         }
-        c
+        // Another process on a chosen port would have answered for a server that then exited.
+        std::thread::sleep(Duration::from_millis(200));
+        for i in 0..c.nodes.len() {
+            if let Some(Ok(Some(status))) = c.nodes[i].child.as_mut().map(|ch| ch.try_wait()) {
+                let log = std::fs::read_to_string(c.dir.path().join(format!("n{i}.log")))
+                    .unwrap_or_default();
+                return Err(format!("server n{i} exited ({status}): {log}"));
+            }
+        }
+        Ok(c)
     }
 
     /// Every server's client URL.

@@ -330,7 +330,7 @@ fn is_pronoun(text: &str, c: &Chunk) -> bool {
 /// True if the chunk is written as a name: capitalized in a cased script (Latin, Cyrillic,
 /// Greek), or any word of a caseless one.
 fn written_as_name(c: &Chunk) -> bool {
-    c.capitalized || !super::score::cased(c.script)
+    c.capitalized || !super::names::cased(c.script)
 }
 
 /// True if a chunk of content: a word that is not a stopword, a request or reference word, a
@@ -435,7 +435,7 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
     // In a caseless script every word may be a name; a description of five syllables or more
     // says more than a name (names there take two to four).
     let caseless = desc()
-        .filter(|c| content(text, c) && !super::score::cased(c.script))
+        .filter(|c| content(text, c) && !super::names::cased(c.script))
         .count();
     let attribute_words = desc()
         .filter(|c| content(text, c) && !written_as_name(c) && !has_digit(c))

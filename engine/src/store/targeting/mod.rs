@@ -29,10 +29,13 @@
 mod consult;
 pub(crate) mod framing;
 pub(crate) mod meaning;
+mod names;
 mod period;
 pub(crate) mod query;
 pub(crate) mod score;
+mod supersede_fit;
 mod value_kind;
+mod word_match;
 
 use serde::{Deserialize, Serialize};
 
@@ -414,15 +417,15 @@ impl Inner {
                 || fan_to_names
                 || by_identifier
                 || (width == Width::One
-                    && hint.is_some_and(|h| score::hint_attribute_hits(h, view) > 0));
+                    && hint.is_some_and(|h| supersede_fit::hint_attribute_hits(h, view) > 0));
             if (best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier) || !attribute_ok {
                 // Only a row that holds some of the query's attribute itself, or talks about
                 // the same attribute slot, may be chosen by relatedness: a row that shares
                 // only the subject's name (or nothing) is no evidence.
-                if let Some(h) =
-                    hint.filter(|_| best.attribute_hits > 0 || score::shares_slot(&shapes[0], view))
-                {
-                    let rel = score::relatedness(&shapes[0], h, view);
+                if let Some(h) = hint.filter(|_| {
+                    best.attribute_hits > 0 || supersede_fit::shares_slot(&shapes[0], view)
+                }) {
+                    let rel = supersede_fit::relatedness(&shapes[0], h, view);
                     weak.push((row.clone(), best.clone(), bm, rel));
                 }
                 rejected.push(Rejected {
@@ -442,8 +445,8 @@ impl Inner {
                 });
                 continue;
             }
-            let hint_overlap = hint.map_or(0, |h| score::relatedness(&shapes[0], h, view));
-            let hint_pairs = hint.map_or(0, |h| score::shared_pairs(&h.text, view.text));
+            let hint_overlap = hint.map_or(0, |h| supersede_fit::relatedness(&shapes[0], h, view));
+            let hint_pairs = hint.map_or(0, |h| supersede_fit::shared_pairs(&h.text, view.text));
             let clauses = choose_clauses(&best, view, hint);
             scored.push(Candidate {
                 row: row.clone(),
@@ -795,7 +798,7 @@ fn without_names(q: &QueryShape, text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for c in crate::canon::chunks(text) {
-        if names.iter().any(|w| score::word_matches(w, &c)) {
+        if names.iter().any(|w| word_match::word_matches(w, &c)) {
             out.push_str(&text[at..c.span.start]);
             at = c.span.end;
             // "Kenta's" -> "": the possessive goes with the name.
@@ -881,7 +884,7 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
         && let Some(h) = hint
     {
         let overlaps: Vec<usize> = (0..n)
-            .map(|c| score::overlap_with_clause(h, view, c))
+            .map(|c| supersede_fit::overlap_with_clause(h, view, c))
             .collect();
         let best = overlaps.iter().copied().max().unwrap_or(0);
         if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
@@ -895,7 +898,7 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
             // No shared word: the clause the new text resembles most (same attribute slot,
             // similar words), when one stands out.
             let aff: Vec<usize> = (0..n)
-                .map(|c| score::affinity_with_clause(h, view, c))
+                .map(|c| supersede_fit::affinity_with_clause(h, view, c))
                 .collect();
             let top = aff.iter().copied().max().unwrap_or(0);
             if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
@@ -917,7 +920,7 @@ fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -
 fn names_someone(row: &RowView<'_>) -> bool {
     use crate::canon::Script;
     let name = |c: &crate::canon::Chunk| {
-        c.capitalized && score::cased(c.script) && !crate::index::keys::has_digit(c)
+        c.capitalized && names::cased(c.script) && !crate::index::keys::has_digit(c)
     };
     row.chunks.iter().any(|c| {
         matches!(

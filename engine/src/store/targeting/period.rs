@@ -182,7 +182,7 @@ fn day_of(c: &Chunk) -> Option<u32> {
 }
 
 fn year_of(c: &Chunk) -> Option<u32> {
-    super::score::year_of(&c.form)
+    super::word_match::year_of(&c.form)
 }
 
 /// The date written from chunk `i` on ("30 June 2024", "March 2023", "July", "2025", "June

@@ -363,10 +363,10 @@ impl QueryShape {
             // of a caseless script that names an attribute.
             // In a script with letter case (Latin, Cyrillic, Greek) a name is capitalized: "η
             // Σοφία έχει πιάνο" names Σοφία only.
-            let may_name = c.capitalized || !super::score::cased(c.script);
-            let name = (may_name || super::score::name_part(text, &chunks, pos))
+            let may_name = c.capitalized || !super::names::cased(c.script);
+            let name = (may_name || super::names::name_part(text, &chunks, pos))
                 && !(latin && is_request_word(&stem))
-                && (super::score::cased(c.script)
+                && (super::names::cased(c.script)
                     || !crate::function_words::covers(&attribute_forms, c));
             // The word as written (for an unspaced script, the run of syllables it belongs to).
             let (first, span, script) = concept_words
@@ -378,7 +378,7 @@ impl QueryShape {
             // A capitalized day name is no name: it names its day in every language.
             let concepts = if name
                 && c.script == canon::Script::Latin
-                && !super::score::is_calendar(&stem)
+                && !super::word_match::is_calendar(&stem)
             {
                 Vec::new()
             } else if crate::concepts::unspaced(c.script) {
@@ -449,7 +449,7 @@ impl QueryShape {
                             .filter(|c| c.is_alphabetic())
                             .all(char::is_uppercase);
                     // Day and month names qualify a fact; they name no subject.
-                    let calendar = super::score::is_calendar(&w.stem);
+                    let calendar = super::word_match::is_calendar(&w.stem);
                     w.pos > 0 && first_upper && !acronym && !calendar
                 });
                 possessive || cased_name
@@ -589,18 +589,18 @@ impl QueryShape {
                 // the query marks them as a subject ("April's phone"), they are words.
                 let calendar = run
                     .iter()
-                    .all(|&i| super::score::is_calendar(&self.words[i].stem));
+                    .all(|&i| super::word_match::is_calendar(&self.words[i].stem));
                 marked
                     || !calendar
                         && run.iter().any(|&i| {
                             views
                                 .iter()
-                                .any(|v| super::score::find_name(&self.words[i], v).is_some())
+                                .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
                         })
                     || !calendar
                         && views
                             .iter()
-                            .any(|v| !super::score::japanese_run(self, run, v).0.is_empty())
+                            .any(|v| !super::names::japanese_run(self, run, v).0.is_empty())
             })
             .collect();
         let mut k = keep.iter();

@@ -1,0 +1,448 @@
+//! Where a query's name stands in a row, in every script: names written without spaces (Han,
+//! Hangul, kana), names inside a kinship phrase ("Ana's mother"), abjad names under clitics, and
+//! Latin names written with other vowels or particles.
+
+use super::query::{QWord, QueryShape};
+use super::score::RowView;
+use crate::canon::{self, Chunk, Script};
+use crate::index::keys::has_digit;
+
+/// Scripts with letter case, where a capital marks a name.
+pub(crate) fn cased(s: Script) -> bool {
+    matches!(s, Script::Latin | Script::Cyrillic | Script::Greek)
+}
+
+/// Characters that follow a name inside one unspaced Chinese word without being part of it:
+/// particles, the copula, common prepositions and conjunctions, and the first characters of
+/// titles (先生, 女士, 小姐, 老师, 医生, 教授, 经理).
+const HAN_AFTER_NAME: &str = "的是在和与跟同及或了也都就还又说有住去来从对给被把将会要想喜爱已曾不没很这那之于为向让叫请用先女小老医教经总等们";
+
+/// Hangul syllables that open a particle or a title after a name (의 은 는 이 가 을 를 에 와
+/// 과 도 만 께 한 랑 하고 로 으로 씨 님 선생 교수 박사 ...).
+const HANGUL_AFTER_NAME: &str = "의은는이가을를에와과도만께한랑하로으씨님선교박";
+
+/// If the name that ends at chunk `end` of `row` runs on, within one unspaced word of Han or
+/// Hangul, into a syllable that is not a particle or title, the index of that chunk.
+pub(super) fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<usize> {
+    let (a, b) = (row.chunks.get(end)?, row.chunks.get(end + 1)?);
+    if a.script != b.script || !matches!(a.script, Script::Han | Script::Hangul) {
+        return None;
+    }
+    if a.span.end != b.span.start {
+        return None;
+    }
+    let first = row.text[b.span.clone()].chars().next()?;
+    let after = if a.script == Script::Han {
+        HAN_AFTER_NAME
+    } else {
+        HANGUL_AFTER_NAME
+    };
+    (!after.contains(first)).then_some(end + 1)
+}
+
+/// True if chunk `i` of `chunks` (of `text`) is written as part of a name: capitalized (or
+/// from a caseless script), or the lowercase second half of a hyphenated given name ("Ji-su",
+/// "Jun-seo", "Wei-ming"): a Latin chunk glued by a hyphen to a capitalized chunk of two
+/// letters or more that does not start the text (where "Follow-up" is capitalized by grammar).
+pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
+    let c = &chunks[i];
+    if c.capitalized {
+        return true;
+    }
+    // A lowercase particle of a romanized Arabic name between two capitalized words
+    // ("Muhammad Abd al-Rahman", "Khalid bin Salman").
+    if c.script == Script::Latin
+        && is_name_particle(&c.form)
+        && i >= 1
+        && chunks[i - 1].capitalized
+        && chunks.get(i + 1).is_some_and(|n| n.capitalized)
+        && [
+            &text[chunks[i - 1].span.end..c.span.start],
+            &text[c.span.end..chunks[i + 1].span.start],
+        ]
+        .iter()
+        .all(|g| matches!(*g, " " | "-"))
+    {
+        return true;
+    }
+    let Some(prev) = i.checked_sub(1).map(|p| &chunks[p]) else {
+        return false;
+    };
+    i >= 2
+        && prev.capitalized
+        && prev.script == Script::Latin
+        && c.script == Script::Latin
+        && prev.form.chars().count() >= 2
+        && &text[prev.span.end..c.span.start] == "-"
+        && !has_digit(c)
+        && !has_digit(prev)
+        && !crate::text::is_stopword(&c.form)
+}
+
+/// Nouns that name a person by their relation to someone: family, household and the people
+/// who serve or work with them. After a possessive ("Priya's husband", "Ahmad's father") they
+/// make that other person the subject of what follows.
+const RELATIONS: &[&str] = &[
+    "husband",
+    "wife",
+    "spouse",
+    "partner",
+    "fiance",
+    "fiancee",
+    "girlfriend",
+    "boyfriend",
+    "son",
+    "daughter",
+    "child",
+    "children",
+    "kid",
+    "kids",
+    "baby",
+    "stepson",
+    "stepdaughter",
+    "father",
+    "mother",
+    "dad",
+    "mum",
+    "mom",
+    "parent",
+    "parents",
+    "stepfather",
+    "stepmother",
+    "brother",
+    "sister",
+    "sibling",
+    "siblings",
+    "twin",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "grandson",
+    "granddaughter",
+    "grandchild",
+    "grandchildren",
+    "uncle",
+    "aunt",
+    "cousin",
+    "nephew",
+    "niece",
+    "friend",
+    "flatmate",
+    "roommate",
+    "neighbour",
+    "neighbor",
+    "colleague",
+    "boss",
+    "manager",
+    "assistant",
+    "secretary",
+    "employer",
+    "landlord",
+    "tenant",
+    "lawyer",
+    "accountant",
+    "doctor",
+    "dentist",
+    "nurse",
+    "carer",
+    "caregiver",
+    "nanny",
+    "babysitter",
+    "tutor",
+    "teacher",
+    "coach",
+    "guardian",
+    "sponsor",
+    "advisor",
+    "adviser",
+];
+
+/// Words that may stand between a possessive and a relation ("Priya's late husband").
+const RELATION_MODIFIERS: &[&str] = &[
+    "older", "younger", "elder", "eldest", "oldest", "youngest", "little", "big", "late", "ex",
+    "former", "new", "step", "first", "second", "best",
+];
+
+/// If the name ending at chunk `end` of `row` (or running on from it: "Priya Singh") is a
+/// possessive followed by a relation noun ("Priya's husband", "Ahmad's older brother"), the
+/// index of that relation chunk.
+pub(super) fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize> {
+    // The rest of the row's name first ("Priya" of the query, "Priya Singh's" in the row).
+    let mut end = end;
+    while let Some(next) = row.chunks.get(end + 1)
+        && next.capitalized
+        && cased(next.script)
+        && row.text[row.chunks[end].span.end..next.span.start]
+            .chars()
+            .all(char::is_whitespace)
+    {
+        end += 1;
+    }
+    let s = row.chunks.get(end + 1)?;
+    let between = &row.text[row.chunks[end].span.end..s.span.start];
+    if s.form != "s" || !matches!(between, "'" | "’") {
+        return None;
+    }
+    let mut i = end + 2;
+    if row
+        .chunks
+        .get(i)
+        .is_some_and(|c| RELATION_MODIFIERS.contains(&c.form.as_str()))
+    {
+        i += 1;
+    }
+    let c = row.chunks.get(i)?;
+    (RELATIONS.contains(&c.form.as_str()) && c.script == Script::Latin).then_some(i)
+}
+
+/// Where `row` writes the query's name `run` (Latin) as consecutive words of an abjad whose
+/// joined consonant skeleton is the run's joined skeleton: "Abdullah" is عبد الله, "Al-Zahrani"
+/// is الزهراني, "Muhammad Abdullah" is محمد عبد الله. The first of those chunks.
+pub(super) fn abjad_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Option<usize> {
+    if run
+        .iter()
+        .any(|&i| q.words[i].chunk.script != Script::Latin)
+    {
+        return None;
+    }
+    let joined: String = run
+        .iter()
+        .map(|&i| q.words[i].chunk.form.as_str())
+        .collect();
+    let want = canon::skeleton(&joined);
+    if want.len() < 3 {
+        return None;
+    }
+    let abjad = |c: &Chunk| matches!(c.script, Script::Arabic | Script::Hebrew);
+    let n = row.chunks.len();
+    for start in 0..n {
+        let mut form = String::new();
+        for end in start..n.min(start + run.len() + 2) {
+            let c = &row.chunks[end];
+            if !abjad(c) || (end > start && c.gap != Some(canon::Gap::Joiner)) {
+                break;
+            }
+            form.push_str(&c.form);
+            let got = canon::abjad_skeletons(&form);
+            if got.contains(&want) {
+                return Some(start);
+            }
+            if got.iter().all(|g| g.len() > want.len()) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// A Japanese name the query and the row write in different scripts, read through kanji
+/// readings ([`canon::japanese::reads_as`]): for each word of the name `run` the row now holds,
+/// its index in the run and the row chunk where it is. A run written in kanji ("田中美咲") is
+/// read whole or as two names (surname and given name) against the row's Latin words; a run
+/// written in Latin letters ("Misaki Tanaka") word by word against kanji runs of the row (each
+/// word a different run of up to four characters; the chunk given is the run's last). The flag
+/// is true if every piece reads exactly ([`canon::japanese::reads_exactly`]), no long vowel
+/// the Latin spelling lacks dropped.
+pub(crate) fn japanese_run(
+    q: &QueryShape,
+    run: &[usize],
+    row: &RowView<'_>,
+) -> (Vec<(usize, usize)>, bool) {
+    use canon::japanese::{MAX_NAME_KANJI, reads_as, reads_exactly};
+    let words: Vec<&QWord> = run.iter().map(|&i| &q.words[i]).collect();
+    let contiguous = words
+        .windows(2)
+        .all(|p| p[0].chunk.span.end == p[1].chunk.span.start);
+    if words.iter().all(|w| w.chunk.script == Script::Han) && contiguous {
+        let han = &q.text[words[0].chunk.span.start..words[words.len() - 1].chunk.span.end];
+        let latin: Vec<usize> = (0..row.chunks.len())
+            .filter(|&p| row.chunks[p].script == Script::Latin && row.chunks[p].capitalized)
+            .collect();
+        // The row's word reading the piece, an exact reading first; and whether it is exact.
+        let find = |piece: &str, not: Option<usize>| {
+            let word = |p: usize| &row.text[row.chunks[p].span.clone()];
+            let candidates = || latin.iter().copied().filter(move |&p| Some(p) != not);
+            candidates()
+                .find(|&p| reads_exactly(piece, word(p)))
+                .map(|p| (p, true))
+                .or_else(|| {
+                    candidates()
+                        .find(|&p| reads_as(piece, word(p)))
+                        .map(|p| (p, false))
+                })
+        };
+        let bounds: Vec<usize> = words.iter().map(|w| w.chunk.span.start).collect();
+        if let Some((p, exact)) = find(han, None) {
+            return ((0..run.len()).map(|k| (k, p)).collect(), exact);
+        }
+        for k in 1..words.len() {
+            let split = bounds[k] - bounds[0];
+            let (a, b) = han.split_at(split);
+            if let Some((pa, ea)) = find(a, None)
+                && let Some((pb, eb)) = find(b, Some(pa))
+            {
+                let at = (0..run.len())
+                    .map(|j| (j, if j < k { pa } else { pb }))
+                    .collect();
+                return (at, ea && eb);
+            }
+        }
+        return (Vec::new(), false);
+    }
+    if !words.iter().all(|w| w.chunk.script == Script::Latin) {
+        return (Vec::new(), false);
+    }
+    let mut exact = true;
+    let mut out = Vec::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        let raw = &q.text[w.chunk.span.clone()];
+        'search: for a in 0..row.chunks.len() {
+            for len in 1..=MAX_NAME_KANJI {
+                let b = a + len;
+                if b > row.chunks.len()
+                    || row.chunks[a..b].iter().any(|c| c.script != Script::Han)
+                    || (a..b - 1).any(|j| row.chunks[j].span.end != row.chunks[j + 1].span.start)
+                {
+                    break;
+                }
+                if taken.iter().any(|&(x, y)| a < y && x < b) {
+                    continue;
+                }
+                let piece = &row.text[row.chunks[a].span.start..row.chunks[b - 1].span.end];
+                if reads_as(piece, raw) {
+                    exact &= reads_exactly(piece, raw);
+                    taken.push((a, b));
+                    // Where the name ends: what follows it tells a longer name.
+                    out.push((k, b - 1));
+                    break 'search;
+                }
+            }
+        }
+    }
+    (out, exact)
+}
+
+/// Most syllables one romanized word of a name stands for in Hangul or Han ("Minjun" 민준,
+/// "Xiaoming" 小明; three for a rare three-syllable given name).
+const MAX_NAME_SYLLABLES: usize = 3;
+
+/// A Korean or Chinese name the query writes in Latin letters with one word for several
+/// syllables ("Gim Minjun" and 김민준, "Pak Chihun" and 박지훈, "Wang Xiaoming" and 王小明):
+/// for each Latin word of the name `run` that no single chunk of the row holds, the last of two
+/// or three consecutive, unspaced Hangul or Han syllables of the row whose joined romanization
+/// is that word (Hangul by [`canon::hangul_variant_key`], which relaxes the differences between
+/// Revised Romanization, McCune-Reischauer and popular spellings; Han by its reading through
+/// [`canon::variant_key`]). Pairs of (index in the run, row chunk).
+pub(super) fn syllable_run(
+    q: &QueryShape,
+    run: &[usize],
+    word_hit: &[Option<usize>],
+    row: &RowView<'_>,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (k, &i) in run.iter().enumerate() {
+        let w = &q.words[i];
+        if word_hit[i].is_some() || w.chunk.script != Script::Latin || w.chunk.form.len() < 4 {
+            continue;
+        }
+        let n = row.chunks.len();
+        'search: for a in 0..n {
+            let script = row.chunks[a].script;
+            if !matches!(script, Script::Hangul | Script::Han) {
+                continue;
+            }
+            let mut joined = row.chunks[a].form.clone();
+            for b in a + 1..n.min(a + MAX_NAME_SYLLABLES) {
+                let (prev, c) = (&row.chunks[b - 1], &row.chunks[b]);
+                if c.script != script || prev.span.end != c.span.start {
+                    break;
+                }
+                joined.push_str(&c.form);
+                let meets = if script == Script::Hangul {
+                    let (x, y) = (
+                        canon::hangul_variant_key(&joined),
+                        canon::hangul_variant_key(&w.chunk.form),
+                    );
+                    x == y || canon::without_initial_glide(&x) == canon::without_initial_glide(&y)
+                } else {
+                    canon::variant_key(&joined) == canon::variant_key(&w.chunk.form)
+                };
+                if meets {
+                    out.push((k, b));
+                    break 'search;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Least consonants a Latin name run's joined skeleton needs to be compared whole against
+/// another Latin spelling: below that, names that differ only in vowels ("Salma Khalil",
+/// "Salim Khalil") would meet.
+const LATIN_SKELETON_MIN: usize = 8;
+
+/// Where `row` writes the query's Latin name `run` in another Latin spelling with another
+/// word division: Arabic names romanized differently ("Abdelrahman El Khoury" and
+/// "Abdul-Rahman Al-Khouri", "Muhammad Abd al-Rahman" and "Mohammed Abdel-Rahman") have the
+/// same joined consonant skeleton. Only for runs of two words or more whose skeleton has at
+/// least [`LATIN_SKELETON_MIN`] consonants, against consecutive capitalized or hyphen-joined
+/// Latin words of the row. The first of those chunks.
+pub(super) fn latin_skeleton_run(
+    q: &QueryShape,
+    run: &[usize],
+    row: &RowView<'_>,
+) -> Option<usize> {
+    if run.len() < 2
+        || run
+            .iter()
+            .any(|&i| q.words[i].chunk.script != Script::Latin)
+    {
+        return None;
+    }
+    let joined: String = run
+        .iter()
+        .map(|&i| q.words[i].chunk.form.as_str())
+        .collect();
+    let want = canon::skeleton(&joined);
+    if want.len() < LATIN_SKELETON_MIN {
+        return None;
+    }
+    let n = row.chunks.len();
+    for start in 0..n {
+        let mut form = String::new();
+        for end in start..n.min(start + run.len() + 3) {
+            let c = &row.chunks[end];
+            let glued = end == start || c.gap == Some(canon::Gap::Joiner);
+            if c.script != Script::Latin
+                || !glued
+                || has_digit(c)
+                || !(name_part(row.text, &row.chunks, end)
+                    || (end > start && is_name_particle(&c.form)))
+            {
+                break;
+            }
+            form.push_str(&c.form);
+            let got = canon::skeleton(&form);
+            if got == want {
+                return Some(start);
+            }
+            if got.len() > want.len() {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Lowercase particles inside romanized Arabic names ("al", "el", "bin", "abu"). Only forms that
+/// are not also English words: the assimilated articles "as", "at", "ad", "ar" would make
+/// "Lena at Acme" one name.
+fn is_name_particle(form: &str) -> bool {
+    matches!(
+        form,
+        "al" | "el" | "ul" | "bin" | "ibn" | "bint" | "abu" | "abd"
+    )
+}

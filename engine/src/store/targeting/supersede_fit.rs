@@ -1,0 +1,138 @@
+//! How a supersede's new text relates to a row and to each of its clauses: the evidence that
+//! picks the row a paraphrased supersede replaces, and the clause a clause-level edit rewrites.
+
+use std::collections::BTreeSet;
+
+use super::query::{QWord, QueryShape};
+use super::score::RowView;
+use super::word_match::word_matches;
+use crate::index::keys::{has_digit, name_like};
+use crate::lexicon;
+
+/// Words of a supersede's new text (names aside, four letters or more, request words aside)
+/// that `row` holds: evidence that the row states the attribute the new text restates.
+pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize {
+    hint.words
+        .iter()
+        .filter(|w| !w.name && w.stem.chars().count() >= 4)
+        .filter(|w| !super::query::is_request_word(&w.stem))
+        .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
+        .count()
+}
+
+/// Content words of `text` shared with clause `c` of `row` (for choosing which clause a
+/// supersede's new text replaces).
+pub(crate) fn overlap_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
+    let span = &row.clauses[c].span;
+    new.words
+        .iter()
+        .filter(|w| !w.name)
+        .filter(|w| {
+            row.chunks
+                .iter()
+                .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
+                .any(|ch| word_matches(w, ch))
+        })
+        .count()
+}
+
+/// How much the new text of a supersede resembles clause `c` beyond shared words: attribute
+/// slots in common ([`crate::lexicon`]) and the best character-trigram overlap of a word pair
+/// ("vegan" and "vegetarian"), scaled to 0..=100.
+pub(crate) fn affinity_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
+    let span = &row.clauses[c].span;
+    let clause_words: Vec<&str> = row
+        .chunks
+        .iter()
+        .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
+        .filter(|ch| !has_digit(ch) && !name_like(ch))
+        .map(|ch| ch.form.as_str())
+        .collect();
+    let new_words: Vec<&str> = new
+        .words
+        .iter()
+        .filter(|w| !w.name)
+        .map(|w| w.chunk.form.as_str())
+        .collect();
+    let wanted = lexicon::slots_of(new_words.iter().copied());
+    let shared = lexicon::slots_of(clause_words.iter().copied())
+        .into_iter()
+        .filter(|s| wanted.contains(s))
+        .count();
+    let best = new_words
+        .iter()
+        .flat_map(|a| clause_words.iter().map(move |b| trigram_overlap(a, b)))
+        .max()
+        .unwrap_or(0);
+    shared * 100 + best
+}
+
+/// Shared character trigrams of two words over the smaller set, in percent.
+fn trigram_overlap(a: &str, b: &str) -> usize {
+    let grams = |w: &str| -> BTreeSet<String> {
+        let cs: Vec<char> = format!("^{w}$").chars().collect();
+        cs.windows(3).map(|t| t.iter().collect()).collect()
+    };
+    let (ga, gb) = (grams(a), grams(b));
+    let small = ga.len().min(gb.len());
+    if small == 0 {
+        return 0;
+    }
+    ga.intersection(&gb).count() * 99 / small
+}
+
+/// How closely `row` relates to a supersede's query and new text when no row covers the query:
+/// query words it holds, new-text words it holds, and attribute slots it shares with either
+/// ([`crate::lexicon`]). Names are left out: they anchor, they do not relate.
+pub(crate) fn relatedness(q: &QueryShape, hint: &QueryShape, row: &RowView<'_>) -> usize {
+    let row_words: Vec<&str> = row
+        .chunks
+        .iter()
+        .filter(|c| !has_digit(c) && !name_like(c))
+        .map(|c| c.form.as_str())
+        .collect();
+    let holds = |w: &QWord| row.chunks.iter().any(|c| word_matches(w, c));
+    let query_hits = q.words.iter().filter(|w| !w.name && holds(w)).count();
+    let hint_hits = hint.words.iter().filter(|w| !w.name && holds(w)).count();
+    let wanted = lexicon::slots_of(
+        q.words
+            .iter()
+            .chain(hint.words.iter())
+            .filter(|w| !w.name)
+            .map(|w| w.chunk.form.as_str()),
+    );
+    let shared = lexicon::slots_of(row_words)
+        .into_iter()
+        .filter(|s| wanted.contains(s))
+        .count();
+    2 * query_hits + hint_hits + shared
+}
+
+/// True if the query's own words (names aside) talk about an attribute slot the row also
+/// talks about ("when the motor policy is due" and "car insurance renews").
+pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
+    let wanted = lexicon::slots_of(
+        q.words
+            .iter()
+            .filter(|w| !w.name)
+            .map(|w| w.chunk.form.as_str()),
+    );
+    let have = lexicon::slots_of(
+        row.chunks
+            .iter()
+            .filter(|c| !has_digit(c) && !name_like(c))
+            .map(|c| c.form.as_str()),
+    );
+    wanted.iter().any(|s| have.contains(s))
+}
+
+/// Adjacent word pairs `a` and `b` share (stopwords included: "the meeting is").
+pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
+    let pairs = |t: &str| -> BTreeSet<(String, String)> {
+        let toks = crate::text::tokens(t);
+        toks.windows(2)
+            .map(|w| (w[0].clone(), w[1].clone()))
+            .collect()
+    };
+    pairs(a).intersection(&pairs(b)).count()
+}

@@ -1,0 +1,208 @@
+//! Where a query word stands in a row: by its form, its spelling and reading variants, an
+//! attribute concept it names in another script, or a value of the kind it asks for.
+
+use std::ops::Range;
+
+use super::query::QWord;
+use super::score::RowView;
+use super::value_kind::ValueKind;
+use crate::canon::{self, Chunk, Script};
+use crate::index::keys::{self, has_digit, name_like};
+use crate::lexicon;
+
+/// Day and month names, which take plurals ("on Tuesdays").
+pub(crate) fn is_calendar(w: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    NAMES.contains(&w)
+}
+
+/// True for a word that makes the date after it the bound of a period
+/// ([`super::period::BOUND_WORDS`]: "before April", "since 2019").
+pub(crate) fn is_bound_word(w: &str) -> bool {
+    super::period::BOUND_WORDS.contains(&w)
+}
+
+/// The year a chunk states: four digits from 1900 to 2099.
+pub(crate) fn year_of(form: &str) -> Option<u32> {
+    let year: u32 = form
+        .parse()
+        .ok()
+        .filter(|_| form.len() == 4 && form.bytes().all(|b| b.is_ascii_digit()))?;
+    (1900..2100).contains(&year).then_some(year)
+}
+
+/// True if the query word `w` is a day or month name written as one ("May", not the verb
+/// "may").
+pub(super) fn is_date_word(w: &QWord) -> bool {
+    is_calendar(&w.stem) && (w.chunk.script != Script::Latin || w.chunk.capitalized)
+}
+
+/// Characters that join the parts of one token ("api-gateway", "1.4.2", "/srv/data").
+const STRONG_JOINERS: &[char] = &['-', '.', '_', '/', ':', '+', '#'];
+
+/// True if `span` of `text` neither starts nor ends inside a longer token: no strong joiner
+/// with a letter or digit beyond it ("api:1.4" is not a token of "api:1.4.2").
+pub(crate) fn whole_token(text: &str, span: &Range<usize>) -> bool {
+    let before = &text[..span.start];
+    let after = &text[span.end..];
+    let mut b = before.chars().rev();
+    let glued_before = matches!((b.next(), b.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    let mut a = after.chars();
+    let glued_after = matches!((a.next(), a.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    !glued_before && !glued_after
+}
+
+/// One query word against one row chunk.
+pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
+    if has_digit(c) {
+        return false;
+    }
+    let both_names = w.name && name_like(c);
+    if both_names {
+        // Names are not plurals ("Andreas" is not "Andrea"), except calendar names.
+        if c.form == w.chunk.form
+            || (keys::stem(&c.form) == w.stem && is_calendar(&w.stem))
+            || (w.plural_possessive && w.chunk.form.strip_suffix('s') == Some(c.form.as_str()))
+        {
+            return true;
+        }
+    } else if keys::stem(&c.form) == w.stem {
+        return true;
+    }
+    if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
+    {
+        return true;
+    }
+    if (w.name || name_like(c))
+        && (canon::same_name(&w.chunk, c) || canon::same_inflected_name(&w.chunk, c))
+    {
+        return true;
+    }
+    // A Han surname of the query written in Latin letters in the row ("佐藤" and "Sato").
+    if c.script == Script::Latin
+        && w.readings
+            .iter()
+            .any(|r| *r == c.form || canon::variant_key(r) == canon::variant_key(&c.form))
+    {
+        return true;
+    }
+    if w.name || name_like(c) {
+        let ex = canon::exonyms(&c.form);
+        if ex.iter().any(|e| keys::stem(e) == w.stem) {
+            return true;
+        }
+        if canon::exonyms(&w.chunk.form).iter().any(|e| *e == c.form) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where `row` holds query word `w`: a chunk index (the first of a pair for place names in a
+/// syllabic script, of a Han surname for its reading).
+pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    find_name(w, row)
+        .or_else(|| concept_hit(w, row))
+        .or_else(|| kind_hit(w, row))
+}
+
+/// Where `row` states the value an attribute concept of query word `w` names on its own
+/// ([`ValueKind::of_concept`]): "Jo's email address" and "Jo's work e-mail is jo@...",
+/// "Aunt Rena's landline" and "Το σταθερό της θείας Ρένας είναι 2310 445 678", "Samir's March
+/// address" and "As of March 2024, Samir lived at 12 Rue Gouraud".
+fn kind_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    if w.name {
+        return None;
+    }
+    w.concepts
+        .iter()
+        .filter_map(|c| ValueKind::of_concept(c))
+        .find_map(|kind| super::value_kind::value_at(row, kind))
+}
+
+/// [`find_word`] by form only: names, spellings, readings and exonyms, not attribute concepts
+/// (a word of a name run is present only as itself).
+pub(crate) fn find_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    row.chunks
+        .iter()
+        .position(|c| word_matches(w, c))
+        .or_else(|| {
+            row.chunks
+                .windows(2)
+                .position(|p| pair_matches(w, &p[0], &p[1]))
+        })
+        .or_else(|| {
+            keys::han_readings(row.text, &row.chunks)
+                .into_iter()
+                .find(|(_, r)| {
+                    *r == w.chunk.form || canon::variant_key(r) == canon::variant_key(&w.chunk.form)
+                })
+                .map(|(i, _)| i)
+        })
+}
+
+/// Where `row` names, in another script, an attribute concept query word `w` names ("room" and
+/// палата, 병실 and "room"; [`crate::concepts`]). Words of one script meet by their forms only.
+fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    use crate::concepts;
+    if w.concepts.is_empty() {
+        return None;
+    }
+    let same_language = |s: Script| {
+        s == w.chunk.script || (concepts::unspaced(s) && concepts::unspaced(w.chunk.script))
+    };
+    concepts::words(row.text, &row.chunks)
+        .into_iter()
+        .find(|(i, span, script)| {
+            if same_language(*script) {
+                // One abjad: the same form under different clitics ("החדר", "בחדר").
+                return concepts::same_abjad_form(&w.written, &row.text[span.clone()], *script);
+            }
+            !has_digit(&row.chunks[*i])
+                && concepts::concepts_of_word(
+                    &row.text[span.clone()],
+                    *script,
+                    &row.chunks[*i].form,
+                )
+                .iter()
+                .any(|k| w.concepts.contains(k))
+        })
+        .map(|(i, _, _)| i)
+}
+
+/// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing").
+fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
+    if a.script == Script::Latin || a.script != b.script {
+        return false;
+    }
+    [
+        format!("{}{}", a.form, b.form),
+        format!("{} {}", a.form, b.form),
+    ]
+    .iter()
+    .any(|joined| {
+        canon::exonyms(joined)
+            .iter()
+            .any(|e| keys::stem(e) == w.stem)
+    })
+}
