@@ -26,6 +26,7 @@
 //! clauses hit and the reasons, and [`crate::Plan`] lists the candidates that were rejected and
 //! why.
 
+mod candidate;
 mod consult;
 pub(crate) mod framing;
 pub(crate) mod meaning;
@@ -34,18 +35,19 @@ mod period;
 pub(crate) mod query;
 pub(crate) mod score;
 mod supersede_fit;
+mod target;
 mod value_kind;
 mod word_match;
 
-use serde::{Deserialize, Serialize};
-
+use self::candidate::{Candidate, choose_clauses, names_someone};
 use self::query::QueryShape;
 use self::score::{RowScore, RowView};
 use super::Inner;
-use super::alias::AliasGroup;
 use crate::error::{Error, NoMatch, Result};
-use crate::planner::{Planner, PlannerOutcome};
 use crate::row::{Row, RowId, validate_field};
+use target::in_scope;
+pub(crate) use target::{Lookup, Resolution, Scope, Width};
+pub use target::{Rejected, Target, TargetMatch};
 
 /// Least coverage a row needs to be targeted by a query.
 pub const MIN_COVERAGE: f64 = 0.5;
@@ -55,190 +57,6 @@ const MAX_CHAIN: usize = 1024;
 const HINT_CANDIDATES: usize = 64;
 /// Candidates BM25 supplies to query targeting.
 const CANDIDATES: usize = 512;
-
-/// What a mutating call acts on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    /// One row by id.
-    Id(RowId),
-    /// The live row holding a natural key.
-    Key {
-        /// Namespace of the key.
-        namespace: String,
-        /// The key.
-        key: String,
-    },
-    /// Rows whose text matches a description.
-    Query {
-        /// Restricts matching to one namespace.
-        namespace: Option<String>,
-        /// The description ("Alice's phone number", "everything about Hannah").
-        text: String,
-    },
-}
-
-impl Target {
-    /// By id.
-    pub fn id(id: RowId) -> Target {
-        Target::Id(id)
-    }
-    /// By natural key.
-    pub fn key(namespace: impl Into<String>, key: impl Into<String>) -> Target {
-        Target::Key {
-            namespace: namespace.into(),
-            key: key.into(),
-        }
-    }
-    /// By query, across namespaces.
-    pub fn query(text: impl Into<String>) -> Target {
-        Target::Query {
-            namespace: None,
-            text: text.into(),
-        }
-    }
-    /// By query within one namespace.
-    pub fn query_in(namespace: impl Into<String>, text: impl Into<String>) -> Target {
-        Target::Query {
-            namespace: Some(namespace.into()),
-            text: text.into(),
-        }
-    }
-
-    fn describe(&self) -> String {
-        match self {
-            Target::Id(id) => format!("row {id}"),
-            Target::Key { namespace, key } => format!("key {key:?} in {namespace:?}"),
-            Target::Query { text, .. } => text.clone(),
-        }
-    }
-}
-
-/// One row a target resolved to, and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TargetMatch {
-    /// The row.
-    pub id: RowId,
-    /// Share of the query's content words the row contains (1 for id and key targets).
-    pub coverage: f64,
-    /// BM25 score of the row for the query (0 for id and key targets).
-    pub bm25: f32,
-    /// Query words the row contains.
-    pub matched: Vec<String>,
-    /// Query words the row lacks.
-    pub missing: Vec<String>,
-    /// Clauses of the row the call acts on (indexes into [`crate::clause::clauses`] of the row
-    /// text); empty when the call acts on the whole row.
-    #[serde(default)]
-    pub clauses: Vec<usize>,
-    /// Why the row was chosen.
-    #[serde(default)]
-    pub reasons: Vec<String>,
-    /// The row's text after the clauses are removed, when a planner proposed it (the engine
-    /// composes it otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rewrite: Option<String>,
-}
-
-/// A candidate row a query did not target, and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Rejected {
-    /// The row.
-    pub id: RowId,
-    /// Share of the query's evidence the row holds.
-    pub coverage: f64,
-    /// Why it was not targeted.
-    pub reason: String,
-}
-
-/// What a target resolved to.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Resolution {
-    /// Targeted rows, best first.
-    pub matches: Vec<TargetMatch>,
-    /// Candidates left out, with why.
-    pub rejected: Vec<Rejected>,
-    /// What became of the planner's proposal, when a planner was consulted.
-    pub planner: Option<PlannerOutcome>,
-}
-
-/// Which rows a resolution may return.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scope {
-    /// Live rows only (supersede, release, pin).
-    Live,
-    /// Every row that still has text (purge, resurface).
-    NotVoid,
-}
-
-/// How many rows a resolution may return.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Width {
-    /// The single best row.
-    One,
-    /// Every row with the best coverage.
-    All,
-}
-
-fn in_scope(row: &Row, scope: Scope) -> bool {
-    match scope {
-        Scope::Live => row.depth.is_live(),
-        Scope::NotVoid => !row.depth.is_void(),
-    }
-}
-
-/// What a resolution may read: rows and key holders as the caller's transaction sees them,
-/// and the alias groups of the store.
-pub(crate) struct Lookup<'a> {
-    /// Reads a row.
-    pub fetch: &'a dyn Fn(RowId) -> Result<Option<Row>>,
-    /// The live row holding a key.
-    pub key_holder: &'a dyn Fn(&str, &str) -> Result<Option<RowId>>,
-    /// Declared alias groups.
-    pub aliases: &'a [AliasGroup],
-    /// The operation resolving (`supersede`, `release`, `purge`, ...), for the planner.
-    pub op: &'static str,
-    /// The mutation-time planner, if any.
-    pub planner: Option<&'a dyn Planner>,
-    /// The embedder and stored vectors, for a supersede whose words cannot choose
-    /// ([`meaning`]); `None` where meaning must not decide.
-    pub meaning: Option<&'a meaning::Meaning<'a>>,
-}
-
-/// A scored candidate.
-struct Candidate {
-    row: Row,
-    score: RowScore,
-    bm25: f32,
-    hint_overlap: usize,
-    /// Word pairs the row shares with the new text ("the meeting is"), the last tie-break
-    /// before recency.
-    hint_pairs: usize,
-    clauses: Vec<usize>,
-}
-
-impl Candidate {
-    /// A row a supersede's fallback chose (by meaning or by relatedness), with the clauses it
-    /// acts on.
-    fn chosen(
-        row: Row,
-        score: RowScore,
-        bm25: f32,
-        hint_overlap: usize,
-        hint: Option<&QueryShape>,
-    ) -> Candidate {
-        let text = row.text.clone().unwrap_or_default();
-        let clauses = choose_clauses(&score, &RowView::new(&text), hint);
-        Candidate {
-            row,
-            score,
-            bm25,
-            hint_overlap,
-            hint_pairs: 0,
-            clauses,
-        }
-    }
-}
 
 impl Inner {
     /// Resolves `target` to rows. `hint` is the new text of a supersede, used to rank
@@ -865,79 +683,4 @@ fn current_version(row: &Row, lookup: &Lookup<'_>) -> Result<Option<Row>> {
         next = r.superseded_by;
     }
     Ok(None)
-}
-
-/// The clauses of a multi-clause row that a call acts on: those holding evidence other than
-/// the subject, when that is some but not all of them; else the whole row (empty).
-fn choose_clauses(s: &RowScore, view: &RowView<'_>, hint: Option<&QueryShape>) -> Vec<usize> {
-    let n = view.clauses.len();
-    if n < 2 {
-        return Vec::new();
-    }
-    let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
-    // The attribute named only in the sentence's topic: the clause that states it ("the alarm
-    // code" of "The alarm code is 8461 and the bins go out on Thursday").
-    if hit.is_empty() {
-        hit = s.topic_clauses.iter().copied().collect();
-    }
-    if hit.is_empty()
-        && let Some(h) = hint
-    {
-        let overlaps: Vec<usize> = (0..n)
-            .map(|c| supersede_fit::overlap_with_clause(h, view, c))
-            .collect();
-        let best = overlaps.iter().copied().max().unwrap_or(0);
-        if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
-            hit = vec![
-                overlaps
-                    .iter()
-                    .position(|&o| o == best)
-                    .expect("max exists"),
-            ];
-        } else {
-            // No shared word: the clause the new text resembles most (same attribute slot,
-            // similar words), when one stands out.
-            let aff: Vec<usize> = (0..n)
-                .map(|c| supersede_fit::affinity_with_clause(h, view, c))
-                .collect();
-            let top = aff.iter().copied().max().unwrap_or(0);
-            if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
-                hit = vec![aff.iter().position(|&a| a == top).expect("max exists")];
-            }
-        }
-    }
-    if hit.is_empty() || hit.len() == n {
-        Vec::new()
-    } else {
-        hit
-    }
-}
-
-/// True if a row names a person or organisation by a name of its own: two adjacent
-/// capitalized words of a cased script ("Anan Boonmee"), or a word of a script without
-/// capitals ("박지우"). A row holding an identifier and no such name ("MRN 2467493 was flagged
-/// for review") names nobody else.
-fn names_someone(row: &RowView<'_>) -> bool {
-    use crate::canon::Script;
-    let name = |c: &crate::canon::Chunk| {
-        c.capitalized && names::cased(c.script) && !crate::index::keys::has_digit(c)
-    };
-    row.chunks.iter().any(|c| {
-        matches!(
-            c.script,
-            Script::Han
-                | Script::Hangul
-                | Script::Kana
-                | Script::Arabic
-                | Script::Hebrew
-                | Script::Thai
-                | Script::Devanagari
-        )
-    }) || row.chunks.windows(2).any(|p| {
-        name(&p[0])
-            && name(&p[1])
-            && row.text[p[0].span.end..p[1].span.start]
-                .chars()
-                .all(char::is_whitespace)
-    })
 }

@@ -1,0 +1,120 @@
+//! A row chosen by query targeting, with its score and the clauses of it the call acts on.
+
+use super::query::QueryShape;
+use super::score::{RowScore, RowView};
+use super::{names, supersede_fit};
+use crate::row::Row;
+
+/// A scored candidate.
+pub(super) struct Candidate {
+    pub(super) row: Row,
+    pub(super) score: RowScore,
+    pub(super) bm25: f32,
+    pub(super) hint_overlap: usize,
+    /// Word pairs the row shares with the new text ("the meeting is"), the last tie-break
+    /// before recency.
+    pub(super) hint_pairs: usize,
+    pub(super) clauses: Vec<usize>,
+}
+
+impl Candidate {
+    /// A row a supersede's fallback chose (by meaning or by relatedness), with the clauses it
+    /// acts on.
+    pub(super) fn chosen(
+        row: Row,
+        score: RowScore,
+        bm25: f32,
+        hint_overlap: usize,
+        hint: Option<&QueryShape>,
+    ) -> Candidate {
+        let text = row.text.clone().unwrap_or_default();
+        let clauses = choose_clauses(&score, &RowView::new(&text), hint);
+        Candidate {
+            row,
+            score,
+            bm25,
+            hint_overlap,
+            hint_pairs: 0,
+            clauses,
+        }
+    }
+}
+
+/// The clauses of a multi-clause row that a call acts on: those holding evidence other than
+/// the subject, when that is some but not all of them; else the whole row (empty).
+pub(super) fn choose_clauses(
+    s: &RowScore,
+    view: &RowView<'_>,
+    hint: Option<&QueryShape>,
+) -> Vec<usize> {
+    let n = view.clauses.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
+    // The attribute named only in the sentence's topic: the clause that states it ("the alarm
+    // code" of "The alarm code is 8461 and the bins go out on Thursday").
+    if hit.is_empty() {
+        hit = s.topic_clauses.iter().copied().collect();
+    }
+    if hit.is_empty()
+        && let Some(h) = hint
+    {
+        let overlaps: Vec<usize> = (0..n)
+            .map(|c| supersede_fit::overlap_with_clause(h, view, c))
+            .collect();
+        let best = overlaps.iter().copied().max().unwrap_or(0);
+        if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
+            hit = vec![
+                overlaps
+                    .iter()
+                    .position(|&o| o == best)
+                    .expect("max exists"),
+            ];
+        } else {
+            // No shared word: the clause the new text resembles most (same attribute slot,
+            // similar words), when one stands out.
+            let aff: Vec<usize> = (0..n)
+                .map(|c| supersede_fit::affinity_with_clause(h, view, c))
+                .collect();
+            let top = aff.iter().copied().max().unwrap_or(0);
+            if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
+                hit = vec![aff.iter().position(|&a| a == top).expect("max exists")];
+            }
+        }
+    }
+    if hit.is_empty() || hit.len() == n {
+        Vec::new()
+    } else {
+        hit
+    }
+}
+
+/// True if a row names a person or organisation by a name of its own: two adjacent
+/// capitalized words of a cased script ("Anan Boonmee"), or a word of a script without
+/// capitals ("박지우"). A row holding an identifier and no such name ("MRN 2467493 was flagged
+/// for review") names nobody else.
+pub(super) fn names_someone(row: &RowView<'_>) -> bool {
+    use crate::canon::Script;
+    let name = |c: &crate::canon::Chunk| {
+        c.capitalized && names::cased(c.script) && !crate::index::keys::has_digit(c)
+    };
+    row.chunks.iter().any(|c| {
+        matches!(
+            c.script,
+            Script::Han
+                | Script::Hangul
+                | Script::Kana
+                | Script::Arabic
+                | Script::Hebrew
+                | Script::Thai
+                | Script::Devanagari
+        )
+    }) || row.chunks.windows(2).any(|p| {
+        name(&p[0])
+            && name(&p[1])
+            && row.text[p[0].span.end..p[1].span.start]
+                .chars()
+                .all(char::is_whitespace)
+    })
+}
