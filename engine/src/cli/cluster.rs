@@ -27,7 +27,8 @@ pub struct ClusterArgs {
     /// NATS servers with JetStream, comma-separated (e.g. `nats://10.0.0.1:4222,...`):
     /// replicate every tenant through them, answer writes once acknowledged, and restore a
     /// tenant from them on the node that takes it over. The data directory then becomes a
-    /// cache: tenant files left in it are removed at start.
+    /// cache: this deployment's tenant files left in it are removed at start (any other store
+    /// file there stops the start, untouched).
     #[arg(long, value_name = "URLS", value_delimiter = ',', requires_all = ["etcd", "signing_secret"])]
     nats: Vec<String>,
     /// The deployment's signing secret (64 hex digits, mode 600), the same file on every node:

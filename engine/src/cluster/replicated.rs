@@ -22,8 +22,12 @@
 //!   published, within the `ack_timeout`).
 //! - **Release** ([`Takeover::on_release`], after the store closed): the tenant's file is
 //!   removed. A node's data directory is a cache of the cluster's streams: at start, a node
-//!   removes every tenant file left in it (a file from before a crash may hold what a later
-//!   purge on another node erased); the stream is the truth.
+//!   removes the tenant files it left there (a file from before a crash may hold what a later
+//!   purge on another node erased); the stream is the truth. It removes only what it can tell
+//!   is its own copy: a store file signed with this deployment's key for the tenant its name
+//!   says. Any other store file (a store from before replication, another deployment's, an
+//!   unreadable one) stops the start with [`StreamError::Config`] naming the files, and nothing
+//!   is removed: those files may be the only copy of someone's memory.
 //!
 //! Every tenant's store signs with the key derived from the deployment's signing secret
 //! ([`SigningSecret::tenant_key`]), the same on every node, so the log continues across a
@@ -43,6 +47,7 @@ use super::stream::{self, ErasureReport, Replicator, StreamConfig, StreamError, 
 use crate::serve::error::ApiError;
 use crate::serve::tenant::STORE_EXTENSION;
 use crate::serve::{Committed, HookFuture, Replication, TenantId};
+use crate::storage;
 use crate::{Store, StoreOptions};
 
 /// How a node replicates its tenants.
@@ -99,7 +104,7 @@ impl Replicated {
             path: config.data_dir.clone(),
             source,
         })?;
-        let removed = remove_tenant_files(&config.data_dir)?;
+        let removed = remove_tenant_files(&config.data_dir, &config.secret)?;
         if removed > 0 {
             tracing::info!(
                 removed,
@@ -329,29 +334,84 @@ fn remove_if_present(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Removes every tenant store file (`*.oubli`) and every temporary snapshot or restore file
-/// (`.<tenant>+...`) in `dir`; returns how many.
-fn remove_tenant_files(dir: &Path) -> Result<usize, StreamError> {
+/// Removes the files this deployment's nodes leave in a data directory: every temporary snapshot
+/// or restore file (`.<tenant>+...`) and every tenant store file (`<tenant>.oubli`) signed with
+/// the deployment's key for that tenant ([`SigningSecret::tenant_key`]); returns how many.
+///
+/// A store file it cannot tell is its own (signed with another key, not a store, unreadable, or
+/// named for no valid tenant) is never removed: the start stops with [`StreamError::Config`]
+/// naming every such file, and nothing at all is removed.
+fn remove_tenant_files(dir: &Path, secret: &SigningSecret) -> Result<usize, StreamError> {
     let io = |source| StreamError::Io {
         path: dir.to_path_buf(),
         source,
     };
-    let mut n = 0;
+    let mut ours = Vec::new();
+    let mut foreign = Vec::new();
     for e in std::fs::read_dir(dir).map_err(io)? {
         let e = e.map_err(io)?;
+        if !e.file_type().map_err(io)?.is_file() {
+            continue;
+        }
         let name = e.file_name().to_string_lossy().into_owned();
-        let ours = name.ends_with(&format!(".{STORE_EXTENSION}"))
-            || (name.starts_with('.') && name.contains('+'));
-        if ours && e.file_type().map_err(io)?.is_file() {
-            std::fs::remove_file(e.path()).map_err(|source| StreamError::Io {
-                path: e.path(),
-                source,
-            })?;
-            n += 1;
+        if name.starts_with('.') && name.contains('+') {
+            ours.push(e.path());
+        } else if let Some(stem) = name.strip_suffix(&format!(".{STORE_EXTENSION}")) {
+            match replica_of_this_deployment(&e.path(), stem, secret) {
+                Ok(()) => ours.push(e.path()),
+                Err(why) => foreign.push(format!("{name} ({why})")),
+            }
         }
     }
+    if !foreign.is_empty() {
+        foreign.sort();
+        return Err(StreamError::Config(format!(
+            "{}: {} store file(s) this deployment did not write: {}. A replicated node's data \
+             directory holds only its copies of the cluster's tenants, which it removes at start; \
+             these files were left untouched. Move them out of the directory (serving a store from \
+             before replication in the cluster is not supported yet)",
+            dir.display(),
+            foreign.len(),
+            foreign.join(", ")
+        )));
+    }
+    for path in &ours {
+        std::fs::remove_file(path).map_err(|source| StreamError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
     sync_dir(dir);
-    Ok(n)
+    Ok(ours.len())
+}
+
+/// `Ok` when the store file at `path` is this deployment's copy of the tenant `stem` names: it
+/// signs with the key the deployment's secret derives for that tenant. Otherwise, why not. Reads
+/// a private copy of the file ([`storage::open_in_memory`]); the file is not written.
+fn replica_of_this_deployment(
+    path: &Path,
+    stem: &str,
+    secret: &SigningSecret,
+) -> Result<(), String> {
+    use redb::ReadableDatabase;
+    let tenant = TenantId::parse(stem).map_err(|_| "not a tenant name".to_string())?;
+    let expected = ed25519_dalek::SigningKey::from_bytes(&secret.tenant_key(&tenant))
+        .verifying_key()
+        .to_bytes();
+    let unreadable = |e: crate::Error| format!("unreadable: {e}");
+    let db = storage::open_in_memory(path).map_err(unreadable)?;
+    let tx = db.begin_read().map_err(|e| unreadable(e.into()))?;
+    let key = storage::open_read(&tx, storage::META)
+        .map_err(unreadable)?
+        .ok_or_else(|| "not an oubli store".to_string())?
+        .get(storage::meta::PUBLIC_KEY)
+        .map_err(|e| unreadable(e.into()))?
+        .map(|v| v.value().to_vec());
+    match key {
+        Some(k) if k == expected => Ok(()),
+        Some(_) => Err("signed with another key".into()),
+        None => Err("not an oubli store".into()),
+    }
 }
 
 /// Makes a directory's entries durable (renames, removals); best effort.
@@ -365,24 +425,87 @@ fn sync_dir(dir: &Path) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn leftover_tenant_files_are_removed_and_nothing_else() {
-        let dir = tempfile::tempdir().unwrap();
-        for f in [
-            "acme.oubli",
-            ".acme+snapshot-0011",
-            ".beta+restore",
-            "notes.txt",
-        ] {
-            std::fs::write(dir.path().join(f), b"x").unwrap();
+    fn secret() -> SigningSecret {
+        SigningSecret::from_bytes([7; 32])
+    }
+
+    /// A store at `dir/<name>`, signed with `key` (its own random key when `None`).
+    fn store_file(dir: &Path, name: &str, key: Option<[u8; 32]>) {
+        let mut opts = StoreOptions::default();
+        if let Some(k) = key {
+            opts = opts.signing_key(k);
         }
-        std::fs::create_dir(dir.path().join("sub.oubli")).unwrap();
-        assert_eq!(remove_tenant_files(dir.path()).unwrap(), 3);
-        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        let s = Store::create_with(dir.join(name), opts).unwrap();
+        s.close().unwrap();
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut left: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, vec!["notes.txt", "sub.oubli"]);
+        left
+    }
+
+    #[test]
+    fn leftover_copies_of_this_deployment_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let acme = TenantId::parse("acme").unwrap();
+        store_file(dir.path(), "acme.oubli", Some(secret().tenant_key(&acme)));
+        for f in [".acme+snapshot-0011", ".beta+restore", "notes.txt"] {
+            std::fs::write(dir.path().join(f), b"x").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("sub.oubli")).unwrap();
+        assert_eq!(remove_tenant_files(dir.path(), &secret()).unwrap(), 3);
+        assert_eq!(names(dir.path()), vec!["notes.txt", "sub.oubli"]);
+    }
+
+    #[test]
+    fn a_store_this_deployment_did_not_write_stops_the_start_and_nothing_is_removed() {
+        let beta = TenantId::parse("beta").unwrap();
+        let other = SigningSecret::from_bytes([9; 32]);
+        /// What a case puts at its file name.
+        enum Content {
+            /// A store signed with this key (its own random key when `None`).
+            Store(Option<[u8; 32]>),
+            /// These bytes.
+            Bytes(&'static [u8]),
+        }
+        let acme_key = secret().tenant_key(&TenantId::parse("acme").unwrap());
+        let cases = [
+            ("own.oubli", Content::Store(None), "signed with another key"),
+            (
+                "beta.oubli",
+                Content::Store(Some(other.tenant_key(&beta))),
+                "signed with another key",
+            ),
+            // acme's copy under beta's name: a file renamed by hand is not beta's copy.
+            (
+                "beta.oubli",
+                Content::Store(Some(acme_key)),
+                "signed with another key",
+            ),
+            ("gamma.oubli", Content::Bytes(b"not a store"), "unreadable"),
+            (
+                "Not A Tenant.oubli",
+                Content::Bytes(b"x"),
+                "not a tenant name",
+            ),
+        ];
+        for (name, content, why) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            match content {
+                Content::Bytes(b) => std::fs::write(dir.path().join(name), b).unwrap(),
+                Content::Store(key) => store_file(dir.path(), name, key),
+            }
+            std::fs::write(dir.path().join(".acme+restore"), b"x").unwrap();
+            let before = names(dir.path());
+            let err = remove_tenant_files(dir.path(), &secret()).unwrap_err();
+            let msg = err.to_string();
+            assert!(matches!(err, StreamError::Config(_)), "{name}: {msg}");
+            assert!(msg.contains(name) && msg.contains(why), "{name}: {msg}");
+            assert_eq!(names(dir.path()), before, "{name}: nothing may be removed");
+        }
     }
 }

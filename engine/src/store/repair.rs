@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Store, guarded, rebuilt_text};
+use super::open::rebuilt_text;
+use super::{Store, guarded};
 use crate::error::{Error, Result};
 use crate::index::vector::VectorIndex;
 use crate::storage::{self, META};

@@ -17,80 +17,35 @@
 //! holds [`TAIL_ROWS`] rows ([`TextIndex::settle`]), and [`TextIndex::commit`] commits it at
 //! once (close, purge, scrub). Removing a row that is in a segment also commits at once.
 
-use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use tantivy::collector::TopDocs;
-use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
 use tantivy::directory::RamDirectory;
 use tantivy::indexer::NoMergePolicy;
-use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
 use tantivy::{
-    Index, IndexReader, IndexSettings, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term,
+    Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
 };
 
 use super::directory::{RedbDirectory, Staged};
 pub use super::text_tail::TAIL_ROWS;
-use super::text_tail::{Stats, TailField, TextTail};
+use super::text_tail::TextTail;
 use crate::error::{Error, Result};
 use crate::row::RowId;
 use crate::storage::Db;
 
-/// Segments allowed before a commit merges some of them (see [`merge_choice`]).
-pub const MAX_SEGMENTS: usize = 12;
-/// Size ratio between merge tiers: a segment of `n` documents is in tier `log_TIER(n)`.
-const TIER: u32 = 8;
+mod search;
+mod segments;
 
-/// Which segments a commit merges when there are more than [`MAX_SEGMENTS`], given each
-/// segment's document count (deleted ones included): every segment of the lowest size tier that
-/// holds two or more (tier `t` holds segments of `TIER^t ..< TIER^(t+1)` documents). Never a
-/// whole-index merge on the write path: a large segment is merged only once another segment of
-/// its tier has grown, so a merge's cost is bounded by its tier and amortized over the writes
-/// that filled it. Depends only on the counts (no order, no randomness), so the same operations
-/// merge the same documents. Returns indexes into `docs`; empty when no tier holds two.
-pub fn merge_choice(docs: &[u32]) -> Vec<usize> {
-    let tier = |n: u32| n.max(1).ilog(TIER);
-    let Some(lowest) = docs
-        .iter()
-        .map(|&n| tier(n))
-        .filter(|t| docs.iter().filter(|&&m| tier(m) == *t).count() >= 2)
-        .min()
-    else {
-        return Vec::new();
-    };
-    (0..docs.len())
-        .filter(|&i| tier(docs[i]) == lowest)
-        .collect()
-}
+pub use segments::{MAX_SEGMENTS, SegmentRewrite, merge_choice};
+
 /// The text field's tokenizer: the analyzer's version (see [`super::analyzer`]). Changing it
 /// changes the schema, which makes stores rebuild their index on open.
 const TOKENIZER: &str = super::analyzer::ANALYZER_VERSION;
 const KEYS_TOKENIZER: &str = "oubli_keys_v1";
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
-
-/// Segment rewrites scheduled by [`TextIndex::start_erase_deleted`], running on tantivy's merge
-/// thread.
-#[must_use = "wait for the rewrites, then finish them with TextIndex::finish_erase_deleted"]
-pub struct SegmentRewrite {
-    /// The rewrites not yet waited for.
-    merges: Vec<tantivy::FutureResult<Option<tantivy::SegmentMeta>>>,
-    /// Segments scheduled.
-    segments: usize,
-}
-
-impl SegmentRewrite {
-    /// Blocks until every scheduled rewrite has finished.
-    pub fn wait(&mut self) -> Result<()> {
-        for m in self.merges.drain(..) {
-            m.wait().map_err(|e| Error::TextIndex(e.to_string()))?;
-        }
-        Ok(())
-    }
-}
 
 /// The tantivy index and its single writer.
 pub struct TextIndex {
@@ -274,7 +229,7 @@ impl TextIndex {
     /// The match keys [`TextIndex::add`] indexes for `text` (one string, space-separated): a
     /// function of the text alone, so a batch may compute them on other threads first.
     pub fn keys_of(text: &str) -> String {
-        super::keys::row_keys(text).join(" ")
+        crate::index::keys::row_keys(text).join(" ")
     }
 
     /// [`TextIndex::add`] with the keys already computed by [`TextIndex::keys_of`].
@@ -300,7 +255,7 @@ impl TextIndex {
 
     /// Stages a document for `id` in tantivy's writer, bypassing the tail.
     fn add_to_writer(&mut self, id: RowId, text: &str) -> Result<()> {
-        self.add_doc(id, text, super::keys::row_keys(text).join(" "))
+        self.add_doc(id, text, crate::index::keys::row_keys(text).join(" "))
     }
 
     fn add_doc(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
@@ -365,132 +320,6 @@ impl TextIndex {
         }
         self.indexed_seq = seq;
         Ok(())
-    }
-
-    /// Merges the segments [`merge_choice`] picks, in a deterministic order (by lowest row id,
-    /// then size), and deletes the files of the old segments.
-    fn merge_tier(&mut self) -> Result<()> {
-        let searcher = self.reader.searcher();
-        let mut segments = Vec::new();
-        for seg in searcher.segment_readers() {
-            let min_id = seg.fast_fields().u64("id")?.min_value();
-            segments.push((min_id, seg.max_doc(), seg.segment_id()));
-        }
-        let docs: Vec<u32> = segments.iter().map(|s| s.1).collect();
-        let mut chosen: Vec<_> = merge_choice(&docs)
-            .into_iter()
-            .map(|i| segments[i])
-            .collect();
-        if chosen.len() < 2 {
-            return Ok(());
-        }
-        chosen.sort_by_key(|s| (s.0, s.1));
-        let ids: Vec<_> = chosen.iter().map(|s| s.2).collect();
-        let writer = self.writer()?;
-        writer
-            .merge(&ids)
-            .wait()
-            .map_err(|e| Error::TextIndex(e.to_string()))?;
-        writer
-            .garbage_collect_files()
-            .wait()
-            .map_err(|e| Error::TextIndex(e.to_string()))?;
-        self.reader.reload()?;
-        Ok(())
-    }
-
-    /// Merges every segment into one, dropping deleted documents and their postings, and deletes
-    /// the files of the old segments. Part of the erasure path.
-    pub fn merge_all(&mut self) -> Result<()> {
-        let segments = self.index.searchable_segment_ids()?;
-        let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
-        let writer = self.writer()?;
-        if needs_merge {
-            writer
-                .merge(&segments)
-                .wait()
-                .map_err(|e| Error::TextIndex(e.to_string()))?;
-        }
-        writer
-            .garbage_collect_files()
-            .wait()
-            .map_err(|e| Error::TextIndex(e.to_string()))?;
-        self.reader.reload()?;
-        Ok(())
-    }
-
-    /// The erasure step of a purge: rewrites only the segments that hold deleted documents,
-    /// each into a segment without them (so their terms leave the term dictionary and postings),
-    /// and waits until tantivy has deleted the replaced segment files from the directory (their
-    /// deletion is staged for the store's next write transaction, which frees their pages; the
-    /// vendored redb zeroes freed pages). Segments without deletes are left as they are.
-    ///
-    /// Deterministic: the segments are chosen by their deletes only and merged in order of
-    /// lowest row id, as `merge_tier` does. Each segment is rewritten on its own, so
-    /// a purge touching one segment rewrites that segment only, and segments never grow through
-    /// erasure. The cost is bounded by the size of the segments that held erased rows; the
-    /// largest segment is the size the write path's tiered merges build (see
-    /// [`merge_choice`]). Returns the number of segments rewritten.
-    pub fn erase_deleted(&mut self) -> Result<usize> {
-        let rewrite = self.start_erase_deleted()?;
-        self.finish_erase_deleted(rewrite)
-    }
-
-    /// The first step of [`Self::erase_deleted`]: chooses the segments holding deleted
-    /// documents and schedules their rewrites on tantivy's merge thread. The rewrites run while
-    /// the caller waits on [`SegmentRewrite::wait`], which needs no access to the index:
-    /// searches meanwhile read the segments as they were (the reader reloads only in
-    /// [`Self::finish_erase_deleted`]).
-    pub fn start_erase_deleted(&mut self) -> Result<SegmentRewrite> {
-        self.reader.reload()?;
-        let searcher = self.reader.searcher();
-        let mut with_deletes = Vec::new();
-        for seg in searcher.segment_readers() {
-            if seg.num_deleted_docs() > 0 {
-                let min_id = seg.fast_fields().u64("id")?.min_value();
-                with_deletes.push((min_id, seg.max_doc(), seg.segment_id()));
-            }
-        }
-        drop(searcher);
-        with_deletes.sort_by_key(|s| (s.0, s.1));
-        let writer = self.writer()?;
-        // A merge of one segment rewrites it without its deleted documents (a segment whose
-        // documents are all deleted merges into nothing). The segments are disjoint, so their
-        // merges are independent of each other's order.
-        let merges = with_deletes
-            .iter()
-            .map(|(_, _, id)| writer.merge(std::slice::from_ref(id)))
-            .collect();
-        Ok(SegmentRewrite {
-            merges,
-            segments: with_deletes.len(),
-        })
-    }
-
-    /// The last step of [`Self::erase_deleted`]: waits for the rewrites (if the caller has not
-    /// already, see [`SegmentRewrite::wait`]), deletes the
-    /// replaced segment files and reloads the reader. Returns the number of segments rewritten.
-    pub fn finish_erase_deleted(&mut self, mut rewrite: SegmentRewrite) -> Result<usize> {
-        rewrite.wait()?;
-        let rewritten = rewrite.segments;
-        let writer = self.writer()?;
-        // Tantivy deletes the replaced files from its own thread; wait for it, so that no file
-        // holding an erased term is still in the directory when the store commits.
-        writer
-            .garbage_collect_files()
-            .wait()
-            .map_err(|e| Error::TextIndex(format!("text index garbage collection: {e}")))?;
-        self.reader.reload()?;
-        Ok(rewritten)
-    }
-
-    fn has_deletes(&self) -> Result<bool> {
-        self.reader.reload()?;
-        let searcher = self.reader.searcher();
-        Ok(searcher
-            .segment_readers()
-            .iter()
-            .any(|s| s.num_deleted_docs() > 0))
     }
 
     /// Replaces the whole index with `rows` (id, text) and commits at `seq`: the rebuild path,
@@ -569,137 +398,6 @@ impl TextIndex {
         }
         ti.commit(0)?;
         Ok(ti)
-    }
-
-    /// The analyzed terms of `text`, deduplicated, in first-seen order.
-    pub fn analyze(&self, text: &str) -> Vec<String> {
-        let mut analyzer = analyzer();
-        let mut stream = analyzer.token_stream(text);
-        let mut seen = BTreeSet::new();
-        let mut out = Vec::new();
-        while let Some(tok) = stream.next() {
-            if seen.insert(tok.text.clone()) {
-                out.push(tok.text.clone());
-            }
-        }
-        out
-    }
-
-    /// Which of `terms` (analyzed terms, as [`Self::analyze`] gives them) `text` holds once
-    /// analyzed: one flag per term, in order. Stops reading `text` once it has found them all.
-    /// One hash lookup per token of `text`: linear in the text and the terms together, so a
-    /// long query against long rows (the residual audit's verbatim probes) stays cheap.
-    pub fn holds_terms(&self, text: &str, terms: &[&str]) -> Vec<bool> {
-        let mut held = vec![false; terms.len()];
-        let mut positions: HashMap<&str, Vec<usize>> = HashMap::with_capacity(terms.len());
-        for (i, t) in terms.iter().enumerate() {
-            positions.entry(*t).or_default().push(i);
-        }
-        let mut missing = positions.len();
-        let mut analyzer = analyzer();
-        let mut stream = analyzer.token_stream(text);
-        while missing > 0
-            && let Some(tok) = stream.next()
-        {
-            if let Some(at) = positions.remove(tok.text.as_str()) {
-                for i in at {
-                    held[i] = true;
-                }
-                missing -= 1;
-            }
-        }
-        held
-    }
-
-    /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
-    pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
-        let terms = self.analyze(text);
-        self.top(self.f_text, &terms, limit)
-    }
-
-    /// The BM25 score a row gets for `text` when it holds every query term once and has the
-    /// average length: the sum of the terms' IDFs, as tantivy computes them (terms absent from
-    /// the index count with the IDF of a term in no row). Dividing a row's BM25 score by it
-    /// gives the share of the query's information the row matches; 0 when the query has no
-    /// term.
-    pub fn full_match_score(&self, text: &str) -> Result<f32> {
-        // A row with a term once at average length scores idf * (k1 + 1) / (1 + k1) = idf.
-        Ok(self.term_idfs(text)?.iter().map(|(_, idf)| idf).sum())
-    }
-
-    /// The analyzed terms of `text` (as [`Self::analyze`] gives them) with their IDFs, as
-    /// tantivy's BM25 computes them over the indexed rows: `ln(1 + (N - n + 0.5) / (n + 0.5))`
-    /// for a term in `n` of `N` rows, so a term in no row gets the highest IDF.
-    pub fn term_idfs(&self, text: &str) -> Result<Vec<(String, f32)>> {
-        let terms = self.analyze(text);
-        let searcher = self.reader.searcher();
-        let stats = self.stats(&searcher);
-        let n = (searcher.num_docs() + self.tail.len() as u64) as f32;
-        let mut out = Vec::with_capacity(terms.len());
-        for t in terms {
-            let df = stats.doc_freq(&Term::from_field_text(self.f_text, &t))? as f32;
-            out.push((t, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()));
-        }
-        Ok(out)
-    }
-
-    /// Top `limit` rows sharing match keys with `keys` (see [`super::keys`]), best first.
-    pub fn lookup_keys(&self, keys: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
-        self.top(self.f_keys, keys, limit)
-    }
-
-    fn top(&self, field: Field, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
-        if terms.is_empty() || limit == 0 {
-            return Ok(Vec::new());
-        }
-        let clauses: Vec<(Occur, Box<dyn Query>)> = terms
-            .iter()
-            .map(|t| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_field_text(field, t),
-                    IndexRecordOption::WithFreqs,
-                ));
-                (Occur::Should, q)
-            })
-            .collect();
-        let query = BooleanQuery::new(clauses);
-        let searcher = self.reader.searcher();
-        let stats = self.stats(&searcher);
-        // Ties are broken by higher row id inside the collector, so the rows kept at the limit
-        // do not depend on how the documents are split into segments (segment order follows
-        // tantivy's random segment ids).
-        let collector = TopDocs::with_limit(limit).order_by((
-            (SortBySimilarityScore, Order::Desc),
-            (SortByStaticFastValue::<u64>::for_field("id"), Order::Desc),
-        ));
-        let top = searcher.search_with_statistics_provider(&query, &collector, &stats)?;
-        let tail_field = if field == self.f_keys {
-            TailField::Keys
-        } else {
-            TailField::Text
-        };
-        let mut out = self.tail.score(tail_field, field, terms, &stats)?;
-        for ((score, id), _) in top {
-            let id = id.ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
-            out.push((id, score));
-        }
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-        out.truncate(limit);
-        Ok(out)
-    }
-
-    /// The BM25 statistics of the segments `searcher` sees and the tail together.
-    fn stats<'a>(&'a self, searcher: &'a tantivy::Searcher) -> Stats<'a> {
-        Stats {
-            searcher,
-            tail: &self.tail,
-            fields: (self.f_text, self.f_keys),
-        }
-    }
-
-    /// Number of live documents (segments and tail).
-    pub fn num_docs(&self) -> u64 {
-        self.reader.searcher().num_docs() + self.tail.len() as u64
     }
 }
 
@@ -820,7 +518,7 @@ mod tests {
         ) {
             let rows: Vec<String> = rows.iter().map(|r| text_of(r)).collect();
             let q = text_of(&query);
-            let keys = super::super::keys::row_keys(&q);
+            let keys = crate::index::keys::row_keys(&q);
             let mut results = Vec::new();
             // (tail size, rows per write)
             for (n, batch) in [(1, 1), (small, 1), (1_000_000, 1), (small + 1, small)] {

@@ -1,0 +1,180 @@
+//! The text index's segments: which ones a commit merges ([`merge_choice`]) and the purge's
+//! rewrite of the segments that hold deleted documents ([`TextIndex::erase_deleted`]).
+
+use super::TextIndex;
+use crate::error::{Error, Result};
+
+/// Segments allowed before a commit merges some of them (see [`merge_choice`]).
+pub const MAX_SEGMENTS: usize = 12;
+/// Size ratio between merge tiers: a segment of `n` documents is in tier `log_TIER(n)`.
+const TIER: u32 = 8;
+
+/// Which segments a commit merges when there are more than [`MAX_SEGMENTS`], given each
+/// segment's document count (deleted ones included): every segment of the lowest size tier that
+/// holds two or more (tier `t` holds segments of `TIER^t ..< TIER^(t+1)` documents). Never a
+/// whole-index merge on the write path: a large segment is merged only once another segment of
+/// its tier has grown, so a merge's cost is bounded by its tier and amortized over the writes
+/// that filled it. Depends only on the counts (no order, no randomness), so the same operations
+/// merge the same documents. Returns indexes into `docs`; empty when no tier holds two.
+pub fn merge_choice(docs: &[u32]) -> Vec<usize> {
+    let tier = |n: u32| n.max(1).ilog(TIER);
+    let Some(lowest) = docs
+        .iter()
+        .map(|&n| tier(n))
+        .filter(|t| docs.iter().filter(|&&m| tier(m) == *t).count() >= 2)
+        .min()
+    else {
+        return Vec::new();
+    };
+    (0..docs.len())
+        .filter(|&i| tier(docs[i]) == lowest)
+        .collect()
+}
+
+/// Segment rewrites scheduled by [`TextIndex::start_erase_deleted`], running on tantivy's merge
+/// thread.
+#[must_use = "wait for the rewrites, then finish them with TextIndex::finish_erase_deleted"]
+pub struct SegmentRewrite {
+    /// The rewrites not yet waited for.
+    merges: Vec<tantivy::FutureResult<Option<tantivy::SegmentMeta>>>,
+    /// Segments scheduled.
+    segments: usize,
+}
+
+impl SegmentRewrite {
+    /// Blocks until every scheduled rewrite has finished.
+    pub fn wait(&mut self) -> Result<()> {
+        for m in self.merges.drain(..) {
+            m.wait().map_err(|e| Error::TextIndex(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+impl TextIndex {
+    /// Merges the segments [`merge_choice`] picks, in a deterministic order (by lowest row id,
+    /// then size), and deletes the files of the old segments.
+    pub(super) fn merge_tier(&mut self) -> Result<()> {
+        let searcher = self.reader.searcher();
+        let mut segments = Vec::new();
+        for seg in searcher.segment_readers() {
+            let min_id = seg.fast_fields().u64("id")?.min_value();
+            segments.push((min_id, seg.max_doc(), seg.segment_id()));
+        }
+        let docs: Vec<u32> = segments.iter().map(|s| s.1).collect();
+        let mut chosen: Vec<_> = merge_choice(&docs)
+            .into_iter()
+            .map(|i| segments[i])
+            .collect();
+        if chosen.len() < 2 {
+            return Ok(());
+        }
+        chosen.sort_by_key(|s| (s.0, s.1));
+        let ids: Vec<_> = chosen.iter().map(|s| s.2).collect();
+        let writer = self.writer()?;
+        writer
+            .merge(&ids)
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Merges every segment into one, dropping deleted documents and their postings, and deletes
+    /// the files of the old segments. Part of the erasure path.
+    pub fn merge_all(&mut self) -> Result<()> {
+        let segments = self.index.searchable_segment_ids()?;
+        let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
+        let writer = self.writer()?;
+        if needs_merge {
+            writer
+                .merge(&segments)
+                .wait()
+                .map_err(|e| Error::TextIndex(e.to_string()))?;
+        }
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(e.to_string()))?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// The erasure step of a purge: rewrites only the segments that hold deleted documents,
+    /// each into a segment without them (so their terms leave the term dictionary and postings),
+    /// and waits until tantivy has deleted the replaced segment files from the directory (their
+    /// deletion is staged for the store's next write transaction, which frees their pages; the
+    /// vendored redb zeroes freed pages). Segments without deletes are left as they are.
+    ///
+    /// Deterministic: the segments are chosen by their deletes only and merged in order of
+    /// lowest row id, as `merge_tier` does. Each segment is rewritten on its own, so
+    /// a purge touching one segment rewrites that segment only, and segments never grow through
+    /// erasure. The cost is bounded by the size of the segments that held erased rows; the
+    /// largest segment is the size the write path's tiered merges build (see
+    /// [`merge_choice`]). Returns the number of segments rewritten.
+    pub fn erase_deleted(&mut self) -> Result<usize> {
+        let rewrite = self.start_erase_deleted()?;
+        self.finish_erase_deleted(rewrite)
+    }
+
+    /// The first step of [`Self::erase_deleted`]: chooses the segments holding deleted
+    /// documents and schedules their rewrites on tantivy's merge thread. The rewrites run while
+    /// the caller waits on [`SegmentRewrite::wait`], which needs no access to the index:
+    /// searches meanwhile read the segments as they were (the reader reloads only in
+    /// [`Self::finish_erase_deleted`]).
+    pub fn start_erase_deleted(&mut self) -> Result<SegmentRewrite> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        let mut with_deletes = Vec::new();
+        for seg in searcher.segment_readers() {
+            if seg.num_deleted_docs() > 0 {
+                let min_id = seg.fast_fields().u64("id")?.min_value();
+                with_deletes.push((min_id, seg.max_doc(), seg.segment_id()));
+            }
+        }
+        drop(searcher);
+        with_deletes.sort_by_key(|s| (s.0, s.1));
+        let writer = self.writer()?;
+        // A merge of one segment rewrites it without its deleted documents (a segment whose
+        // documents are all deleted merges into nothing). The segments are disjoint, so their
+        // merges are independent of each other's order.
+        let merges = with_deletes
+            .iter()
+            .map(|(_, _, id)| writer.merge(std::slice::from_ref(id)))
+            .collect();
+        Ok(SegmentRewrite {
+            merges,
+            segments: with_deletes.len(),
+        })
+    }
+
+    /// The last step of [`Self::erase_deleted`]: waits for the rewrites (if the caller has not
+    /// already, see [`SegmentRewrite::wait`]), deletes the
+    /// replaced segment files and reloads the reader. Returns the number of segments rewritten.
+    pub fn finish_erase_deleted(&mut self, mut rewrite: SegmentRewrite) -> Result<usize> {
+        rewrite.wait()?;
+        let rewritten = rewrite.segments;
+        let writer = self.writer()?;
+        // Tantivy deletes the replaced files from its own thread; wait for it, so that no file
+        // holding an erased term is still in the directory when the store commits.
+        writer
+            .garbage_collect_files()
+            .wait()
+            .map_err(|e| Error::TextIndex(format!("text index garbage collection: {e}")))?;
+        self.reader.reload()?;
+        Ok(rewritten)
+    }
+
+    fn has_deletes(&self) -> Result<bool> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        Ok(searcher
+            .segment_readers()
+            .iter()
+            .any(|s| s.num_deleted_docs() > 0))
+    }
+}

@@ -1,0 +1,234 @@
+//! Tests of the vector index: exact distances whatever the kernel, snapshots, graphs built on
+//! several threads.
+
+use super::*;
+
+fn unit(seed: u64, dim: usize) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut v: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 2000) as f32 / 1000.0 - 1.0
+        })
+        .collect();
+    let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+    v.iter_mut().for_each(|a| *a /= n);
+    v
+}
+
+proptest::proptest! {
+    /// Selecting the best before sorting them keeps exactly what sorting all and truncating
+    /// keeps, in the same order (ties on score included).
+    #[test]
+    fn best_first_is_sort_then_truncate(
+        scored in proptest::collection::vec((0u64..50, 0u8..8), 0..120),
+        limit in 0usize..60,
+    ) {
+        // Few distinct scores, so ties are common; row ids are distinct as in a search.
+        let mut seen = std::collections::BTreeSet::new();
+        let scored: Vec<(RowId, f32)> = scored
+            .into_iter()
+            .filter(|(id, _)| seen.insert(*id))
+            .map(|(id, s)| (id, f32::from(s) / 4.0 - 1.0))
+            .collect();
+        let mut want = scored.clone();
+        want.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        want.truncate(limit);
+        let mut got = scored;
+        best_first(&mut got, limit);
+        proptest::prop_assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn removed_vector_ranges_find_each_slot_and_reject_other_layouts() {
+    let dim = 32;
+    let index = new_usearch(dim).unwrap();
+    index.reserve(200).unwrap();
+    for i in 1..=200u64 {
+        index.add(i * 7, &unit(i, dim)).unwrap();
+    }
+    let mut blob = vec![0u8; index.serialized_length()];
+    index.save_to_buffer(&mut blob).unwrap();
+    let ranges = removed_vector_ranges(&blob, dim, &[7 * 5, 7 * 150]).unwrap();
+    assert_eq!(ranges.len(), 2);
+    // Each range holds exactly the i8 vector usearch stores for the key.
+    for (r, key) in ranges.iter().zip([7 * 5u64, 7 * 150]) {
+        let mut got = vec![0i8; dim];
+        index.get(key, &mut got).unwrap();
+        let bytes: Vec<i8> = blob[r.clone()].iter().map(|b| *b as i8).collect();
+        assert_eq!(bytes, got);
+    }
+    // Zeroed, the snapshot still loads, and the other vectors are intact.
+    for r in &ranges {
+        blob[r.clone()].fill(0);
+    }
+    let restored = Index::restore_from_buffer(&blob).unwrap();
+    assert_eq!(restored.search(&unit(77, dim), 1).unwrap().keys[0], 77 * 7);
+    // Another dimension, or a truncated or extended blob, is not this layout.
+    assert!(removed_vector_ranges(&blob, dim + 1, &[7]).is_none());
+    assert!(removed_vector_ranges(&blob[..blob.len() - 1], dim, &[7]).is_none());
+    let mut longer = blob.clone();
+    longer.push(0);
+    assert!(removed_vector_ranges(&longer, dim, &[7]).is_none());
+}
+
+/// What every usearch kernel must return for an i8 pair under the inner product metric:
+/// `1 - a·b` over the raw i8 values, the dot product exact in integers.
+fn exact_i8_distance(a: &[i8], b: &[i8]) -> f32 {
+    let dot: i32 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .sum();
+    1.0 - dot as f32
+}
+
+#[test]
+fn every_distance_is_the_exact_integer_inner_product_whatever_the_kernel() {
+    // The graph a build makes depends on the vectors, their order and the distances alone;
+    // with every distance exact, usearch's generic loop and its SIMD kernels (feature
+    // `simd`, picked at run time for the CPU) make the same graph, byte for byte. Checked
+    // on every pair, in dimensions that fill whole SIMD registers and one that leaves a tail,
+    // with the extreme vectors (all +127, all -127) among them.
+    for dim in [256usize, 384, 100] {
+        let index = new_usearch(dim).unwrap();
+        let kernel = index.hardware_acceleration();
+        if !cfg!(feature = "simd") {
+            assert_eq!(kernel, "serial");
+        }
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert_ne!(kernel, "serial", "the simd feature did not reach usearch");
+        }
+        let n = 150;
+        index.reserve(n).unwrap();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ dim as u64;
+        let vectors: Vec<Vec<i8>> = (0..n)
+            .map(|i| match i {
+                0 => vec![127; dim],
+                1 => vec![-127; dim],
+                _ => (0..dim)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        ((x % 255) as i16 - 127) as i8
+                    })
+                    .collect(),
+            })
+            .collect();
+        for (key, v) in vectors.iter().enumerate() {
+            index.add(key as u64, v).unwrap();
+        }
+        for q in &vectors[..25] {
+            let m = index.exact_search(q, n).unwrap();
+            assert_eq!(m.keys.len(), n);
+            for (key, d) in m.keys.iter().zip(&m.distances) {
+                let want = exact_i8_distance(q, &vectors[*key as usize]);
+                assert_eq!(
+                    d.to_bits(),
+                    want.to_bits(),
+                    "{kernel}, dim {dim}, key {key}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn usearch_round_trip_finds_exact_vectors() {
+    let dim = 32;
+    let index = new_usearch(dim).unwrap();
+    index.reserve(300).unwrap();
+    for i in 1..=300u64 {
+        index.add(i, &unit(i, dim)).unwrap();
+    }
+    let mut blob = vec![0u8; index.serialized_length()];
+    index.save_to_buffer(&mut blob).unwrap();
+    let restored = Index::restore_from_buffer(&blob).unwrap();
+    for idx in [&index, &restored] {
+        // i8 quantization: the exact vector is still the nearest.
+        let m = idx.search(&unit(201, dim), 5).unwrap();
+        assert_eq!(m.keys[0], 201, "{:?} {:?}", m.keys, m.distances);
+    }
+}
+
+/// The store's graph over `vectors`, built on `threads` threads as the background build does.
+fn build_on(vectors: &[(RowId, Vec<f32>)], threads: usize) -> Built {
+    let dim = vectors[0].1.len();
+    run_build(
+        || new_usearch(dim),
+        None,
+        0,
+        vectors.to_vec(),
+        vectors.len(),
+        threads,
+    )
+    .unwrap()
+}
+
+/// Recall@10 of the graph's search against usearch's exact scan of the same i8 vectors (the
+/// graph's own error, quantization aside), over `queries`.
+fn graph_recall(index: &Index, queries: &[Vec<f32>]) -> f64 {
+    let mut found = 0;
+    for q in queries {
+        let want = index.exact_search(q, 10).unwrap().keys;
+        let got = index.search(q, 10).unwrap().keys;
+        found += got.iter().filter(|k| want.contains(k)).count();
+    }
+    found as f64 / (10 * queries.len()) as f64
+}
+
+#[test]
+fn a_graph_built_on_several_threads_holds_the_same_rows_and_bytes_and_finds_the_neighbours() {
+    let dim = 48;
+    // Clusters of near-duplicates (the hard case for HNSW): 100 centres, 20 noisy copies of
+    // each, row ids with gaps as a store's are after purges.
+    let noisy = |centre: u64, seed: u64, noise: f32| -> Vec<f32> {
+        let (c, n) = (unit(centre, dim), unit(seed, dim));
+        let mut v: Vec<f32> = c.iter().zip(&n).map(|(a, b)| a + noise * b).collect();
+        let len = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        v.iter_mut().for_each(|a| *a /= len);
+        v
+    };
+    let vectors: Vec<(RowId, Vec<f32>)> = (0..2_000u64)
+        .map(|i| (i * 3 + 1, noisy(i % 100 + 1, i + 10_000, 0.4)))
+        .collect();
+    let one = build_on(&vectors, 1);
+    assert_eq!(
+        one.blob,
+        build_on(&vectors, 1).blob,
+        "one thread, same bytes"
+    );
+    let several = build_on(&vectors, 4);
+    assert_eq!(several.max_row, one.max_row);
+    assert_eq!(several.index.size(), vectors.len());
+    // Every row is in the graph with the bytes a one-thread build stores for it, and the
+    // erasure path's parse finds it in the serialized form, wherever its slot is.
+    let (mut a, mut b) = (vec![0i8; dim], vec![0i8; dim]);
+    for (n, &(key, _)) in vectors.iter().enumerate() {
+        assert_eq!(one.index.get(key, &mut a).unwrap(), 1);
+        assert_eq!(several.index.get(key, &mut b).unwrap(), 1);
+        assert_eq!(a, b, "row {key}");
+        if n % 50 == 0 {
+            let r1 = removed_vector_ranges(&one.blob, dim, &[key]).unwrap();
+            let r4 = removed_vector_ranges(&several.blob, dim, &[key]).unwrap();
+            assert_eq!(one.blob[r1[0].clone()], several.blob[r4[0].clone()]);
+        }
+    }
+    // Both graphs find the true neighbours of queries near the clusters.
+    let queries: Vec<Vec<f32>> = (0..200u64)
+        .map(|q| noisy(q % 100 + 1, q + 90_000, 0.3))
+        .collect();
+    let (r1, r4) = (
+        graph_recall(&one.index, &queries),
+        graph_recall(&several.index, &queries),
+    );
+    assert!(
+        r1 >= 0.95 && r4 >= 0.95,
+        "recall@10: {r1} (1 thread), {r4} (4)"
+    );
+}

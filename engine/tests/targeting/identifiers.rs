@@ -1,0 +1,149 @@
+//! Identifiers in targeting: matched across grouping, case and width, only whole, narrowed to
+//! the named subject when several people share one, and values of a kind (phone, e-mail,
+//! address) found by the value a row states.
+
+use super::*;
+
+#[test]
+fn identifiers_match_across_grouping_case_and_width() {
+    let cases: &[(&[&str], &str, &str, &str)] = &[
+        (
+            &[
+                "Customer phone: +1 (415) 555-0132.",
+                "Supplier phone: +1 (415) 555-0177.",
+            ],
+            "14155550132",
+            "555-0132",
+            "555-0177",
+        ),
+        (
+            &[
+                "Refunds go to GB29 NWBK 6016 1331 9268 19.",
+                "Salary goes to GB94 BARC 1020 1530 0934 59.",
+            ],
+            "GB29NWBK60161331926819",
+            "GB29",
+            "GB94",
+        ),
+        (
+            &[
+                "Order ＴＸＮ－４４８１ was disputed.",
+                "Order TXN-4482 was delivered.",
+            ],
+            "TXN-4481",
+            "disputed",
+            "delivered",
+        ),
+        (
+            &[
+                "The lab printer has MAC 00:1A:2B:3C:4D:5E.",
+                "The lab camera has MAC 00:1A:2B:3C:4D:6F.",
+            ],
+            "001a.2b3c.4d5e",
+            "printer",
+            "camera",
+        ),
+        (
+            &[
+                "Contact: Maria.Lopez@Example.com for the lease.",
+                "Contact: Pedro.Sanz@Example.com.",
+            ],
+            "maria.lopez@example.com",
+            "lease",
+            "Pedro",
+        ),
+    ];
+    for (facts, query, gone, kept) in cases {
+        let left = survivors_after_purge(facts, query).join("\n");
+        assert!(
+            !left.contains(gone),
+            "{query}: {gone:?} survived in {left:?}"
+        );
+        assert!(left.contains(kept), "{query}: {kept:?} was lost: {left:?}");
+    }
+}
+
+#[test]
+fn identifiers_match_only_whole() {
+    let left = survivors_after_purge(
+        &[
+            "Refund TXN-12345 went to Marta.",
+            "Charge TXN-123456 went to Oren.",
+        ],
+        "TXN-12345",
+    );
+    assert_eq!(left, ["Charge TXN-123456 went to Oren."]);
+    let left = survivors_after_purge(
+        &[
+            "Contact alice@northwind.io about the renewal.",
+            "Contact alice.smith@northwind.io about the invoice.",
+        ],
+        "alice@northwind.io",
+    );
+    assert_eq!(
+        left,
+        ["Contact alice.smith@northwind.io about the invoice."]
+    );
+    // An identifier found nowhere matches nothing, even if its letters match a word.
+    let left = survivors_after_purge(&["Charge TXN-123456 went to Oren."], "TXN-12345");
+    assert_eq!(left.len(), 1);
+}
+
+#[test]
+fn a_shared_identifier_reaches_only_the_named_subjects_row() {
+    let facts = [
+        "Lucia Ferri is on group booking GRP-40917.",
+        "Marco Ferri is on group booking GRP-40917.",
+        "Group booking GRP-40917 flies Rome to Lisbon on 2 May.",
+    ];
+    let left = survivors_after_purge(&facts, "Marco's seat on booking GRP-40917, he cancelled");
+    assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
+    // Everything about a subject still reaches every row carrying the identifier it lists.
+    let (_t, s) = store_with(&[
+        "Ana Lima's e-mail is ana.lima@example.org.",
+        "Login ana.lima@example.org was locked.",
+    ]);
+    s.purge(Target::query(
+        "everything about Ana Lima (ana.lima@example.org)",
+    ))
+    .unwrap();
+    assert!(live_texts(&s).is_empty(), "{:?}", live_texts(&s));
+}
+
+#[test]
+fn a_phone_an_e_mail_or_an_address_is_found_by_the_value_the_row_states() {
+    let rows: &[&str] = &[
+        "Jo Tanaka's work e-mail is jo@meridian-hr.com.",
+        "Kojo Ansah's work e-mail is kojo@meridian-hr.com.",
+        "Jo Tanaka is a sourcing lead in the Osaka office.",
+    ];
+    let left = survivors_after_purge(rows, "Jo Tanaka's email address");
+    assert!(!left.iter().any(|t| t.contains(" jo@")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+
+    let rows: &[&str] = &[
+        "As of March 2024, Samir Aoun lived at 12 Rue Gouraud, Beirut.",
+        "Since September 2024, Samir Aoun lives at 45 Hamra Street, Beirut.",
+        "Samir Aoun's cardiologist is Dr. Nadine Karam.",
+    ];
+    let left = survivors_after_purge(rows, "Samir's March address");
+    assert!(!left.iter().any(|t| t.contains("Gouraud")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+
+    // Kinds that many attributes state never stand for one: no salary is stored.
+    let rows: &[&str] = &["Kenta's rent is 800 EUR a month.", "Kenta lives in Osaka."];
+    let (_t, s) = store_with(rows);
+    assert!(matches!(
+        s.purge(Target::query("Kenta's salary")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 2);
+    // Nor does an address reach a phone number.
+    let rows: &[&str] = &["Lea Roth's phone is +49 30 1234567."];
+    let (_t, s) = store_with(rows);
+    assert!(matches!(
+        s.purge(Target::query("Lea Roth's home address")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 1);
+}

@@ -1,0 +1,136 @@
+//! Meaning in targeting: which row a paraphrased supersede replaces, and where meaning never
+//! decides.
+
+use super::*;
+
+#[test]
+fn a_paraphrased_supersede_replaces_the_row_closest_in_meaning() {
+    // No row holds "heart" or "specialist": the words reach Marta's four rows and cannot
+    // choose; the default embedder puts the cardiologist row clearly closest to the query and
+    // the new text.
+    let (_t, s) = store_with(&MARTA);
+    let new = "Marta Lindqvist has a new heart specialist, Dr. Holm.";
+    let target = Target::query("Marta's heart specialist");
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    assert!(
+        plan.matches[0]
+            .reasons
+            .iter()
+            .any(|r| r.contains("closest in meaning")),
+        "{plan:?}"
+    );
+    let done = s.supersede(target, Inscription::new(new)).unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("Dr. Berg")), "{live:?}");
+    for kept in &MARTA[1..] {
+        assert!(live.iter().any(|t| t == kept), "{kept} lost: {live:?}");
+    }
+}
+
+#[test]
+fn a_paraphrased_supersede_replaces_the_row_holding_a_value_of_the_new_kind() {
+    // "The number the bank texts Rafael on" shares "number" with the customer number; the new
+    // text states a phone number, and one row of Rafael's holds one.
+    let facts = [
+        "Rafael Costa's mobile on file is +351 912 345 678.",
+        "Rafael Costa's customer number is PT-7781203.",
+        "Rafael Costa's branch is Avenida da Boavista, Porto.",
+        "Rafael Costa's adviser is Marta Pinheiro.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("the number the bank texts Rafael on");
+    let new = "Rafael Costa changed his contact phone number to +351 936 111 204.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    s.supersede(target, Inscription::new(new)).unwrap();
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("912 345 678")), "{live:?}");
+    assert!(live.iter().any(|t| t == facts[1]), "{live:?}");
+    // An amount with words in common: the Kyoto trip's budget, not the Seoul trip's, nor the
+    // Kyoto trip's dates.
+    let facts = [
+        "Hamid Karimi's travel budget for the Kyoto trip is 3,000 USD.",
+        "Hamid Karimi's Kyoto trip runs from 1 to 8 April.",
+        "Hamid Karimi's Seoul trip budget is 2,200 USD.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("how much Hamid may spend on his trip");
+    let new = "Hamid Karimi can spend up to 4,500 USD on the Kyoto trip.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    // A row the words chose that holds only another kind of value is not replaced: a new
+    // overdraft limit is not the account's IBAN.
+    let facts = [
+        "Siobhan Kelly's current account IBAN is IE29 AIBK 9311 5212 3456 78.",
+        "Siobhan Kelly's branch is Dun Laoghaire.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("how far Siobhan can go into the red on her current account"),
+        Inscription::new(
+            "Siobhan Kelly can now go overdrawn by up to €1,200 on her current account.",
+        ),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+}
+
+#[test]
+fn meaning_never_decides_an_erasure_or_a_lone_row() {
+    // The same description that a supersede resolves by meaning is a no-match for a purge:
+    // meaning never widens what is erased.
+    let (_t, s) = store_with(&MARTA);
+    assert!(matches!(
+        s.purge(Target::query("Marta's heart specialist")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 4);
+    // A subject with one row that lacks the attribute: nothing to choose between, so the
+    // supersede is a typed no-match, not a replacement of the only row.
+    let (_t2, s2) = store_with(&["Kenta Mori lives in Osaka."]);
+    let r = s2.supersede(
+        Target::query("Kenta's salary"),
+        Inscription::new("Kenta Mori now earns 9 million yen."),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(
+        live_texts(&s2),
+        vec!["Kenta Mori lives in Osaka.".to_string()]
+    );
+}
+
+#[test]
+fn rows_close_in_meaning_are_not_told_apart_by_it() {
+    // Two rows of one subject on one topic, differing only in a date: meaning does not lead by
+    // the margin, so the supersede is ambiguous, changes nothing, and the plan says why.
+    let (_t, s) = store_with(&[
+        "Omar Haddad has a dental check-up on 3 May.",
+        "Omar Haddad has a dental check-up on 9 June.",
+        "Omar Haddad works at the port authority.",
+    ]);
+    let target = Target::query("Omar's teeth appointment");
+    let new = "Omar Haddad's teeth appointment moved to July.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{plan:?}");
+    assert!(
+        plan.rejected
+            .iter()
+            .all(|r| r.reason.contains("in meaning")),
+        "{plan:?}"
+    );
+    assert!(matches!(
+        s.supersede(target, Inscription::new(new)),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 3);
+}

@@ -1,0 +1,248 @@
+//! Names across scripts and spellings: hyphenated and romanized given names, cased and caseless
+//! scripts, Cyrillic, Japanese, Arabic and Korean names, declension, kinship words.
+
+use super::*;
+
+/// A hyphenated given name written with a lowercase second half ("Ji-su", "Jun-seo") is one
+/// name: the whole of it must match, so "Park Jun-seo" never reaches "Park Jun-young".
+#[test]
+fn hyphenated_given_names_are_whole_names() {
+    let facts: &[&str] = &[
+        "Park Jun-seo's annual salary is 67 million won.",
+        "Park Jun-young's annual salary is 71 million won.",
+        "Park Jun-seo's manager is Shin Ha-ram.",
+    ];
+    let left = survivors_after_purge(facts, "Park Jun-seo's annual salary");
+    assert_eq!(
+        left,
+        [
+            "Park Jun-young's annual salary is 71 million won.",
+            "Park Jun-seo's manager is Shin Ha-ram."
+        ]
+    );
+    let left = survivors_after_purge(facts, "Park Jun-young's salary");
+    assert_eq!(left.len(), 2);
+    assert!(!left.iter().any(|t| t.contains("71 million")));
+}
+
+/// A given name written in Latin letters must match every syllable of a Hangul or Han name it
+/// is compared with: "Kim Ji-su" is 김지수, never 김지호.
+#[test]
+fn romanized_given_names_match_every_syllable_across_scripts() {
+    let facts: &[&str] = &[
+        "김지수 is a candidate for the Finance Controller role.",
+        "김지수's interview is on 22 May at 14:00.",
+        "김지호 is a candidate for the Tax Manager role.",
+    ];
+    let left = survivors_after_purge(facts, "everything about the candidate Kim Ji-su");
+    assert_eq!(left, ["김지호 is a candidate for the Tax Manager role."]);
+    let left = survivors_after_purge(facts, "everything about Kim Ji-ho");
+    assert_eq!(left.len(), 2);
+    assert!(left.iter().all(|t| t.contains("김지수")));
+}
+
+#[test]
+fn lowercase_words_of_cased_scripts_are_not_names() {
+    // Cyrillic and Greek have letter case: in "автокредит Ирины Волковой погашен, забудь его"
+    // (Irina Volkova's car loan is repaid, forget it) the name is Ирины Волковой, and
+    // "автокредит" is the attribute that tells her loan from her other rows.
+    let facts = [
+        "У Ирины Волковой нет ипотеки.",
+        "У Ирины Волковой есть автокредит на 900 тысяч рублей.",
+        "Ирина Волкова обслуживается в отделении на Лиговском проспекте.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("автокредит Ирины Волковой погашен, забудь его");
+    let plan = s.plan(Operation::Release, &target).unwrap();
+    assert_eq!(plan.rows, vec![2], "{plan:?}");
+}
+
+#[test]
+fn requests_in_caseless_scripts_separate_grammar_and_attribute_from_the_name() {
+    // Arabic: "delete (fem.) the allergy of Layla al-Masri to penicillin" — the request verb, the
+    // preposition and the attribute word are not part of the name; the article is attached.
+    let facts = [
+        "Layla Al-Masri is allergic to penicillin.",
+        "Layla Al-Masri's cardiologist is Dr. Sami Haddad.",
+        "Layla Al-Khatib is allergic to penicillin.",
+    ];
+    let left = survivors_after_purge(&facts, "احذفي حساسية ليلى المصري من البنسلين");
+    assert_eq!(left, [facts[1], facts[2]]);
+    // Chinese: "please delete 李娜's visa record" — 的, 请 and 删除 are grammar and request.
+    let facts = [
+        "Lǐ Nà's visa expires in March.",
+        "Lǐ Nà's passport is kept at home.",
+        "Lǐ Méi's visa expires in June.",
+    ];
+    let left = survivors_after_purge(&facts, "请删除李娜的签证记录");
+    assert_eq!(left, [facts[1], facts[2]]);
+}
+
+#[test]
+fn a_partly_known_name_in_a_caseless_script_never_widens_to_its_known_part() {
+    // "佐藤恵子さんの電話番号": only the surname is known in Latin letters; the request must not
+    // reach every Sato. Hiragana (さんの) is grammar, 電話番号 the attribute.
+    let facts = [
+        "Keiko Sato (the piano teacher) phone: 080-2222-3333.",
+        "Hiroshi Sato (the neighbour) phone: 080-4444-5555.",
+    ];
+    let (_t, s) = store_with(&facts);
+    match s.purge(Target::query("佐藤恵子さんの電話番号")) {
+        Ok(r) => assert!(r.erased.len() <= 1, "{:?}", r.erased),
+        Err(Error::NoMatch(_)) => {}
+        Err(e) => panic!("{e}"),
+    }
+    assert!(live_texts(&s).contains(&facts[1].to_owned()));
+}
+
+#[test]
+fn cyrillic_initial_ye_meets_both_romanizations() {
+    for (row, query) in [
+        (
+            "Yelena Petrova's locker code is 5521.",
+            "Elena Petrova's locker code",
+        ),
+        (
+            "Elena Petrova's locker code is 5521.",
+            "Yelena Petrova's locker code",
+        ),
+        (
+            "Елена Петрова, шкафчик 5521.",
+            "everything about Yelena Petrova",
+        ),
+        (
+            "Елена Петрова, шкафчик 5521.",
+            "everything about Elena Petrova",
+        ),
+    ] {
+        let facts = [row, "Alina Petrova's locker code is 7310."];
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left, [facts[1]], "{query}");
+    }
+}
+
+#[test]
+fn japanese_names_outside_any_table_meet_through_kanji_readings() {
+    // Neither surname is in the reading table: 松尾 is read "Matsuo" from its characters.
+    let facts = [
+        "松尾里奈's gym locker is number 14.",
+        "松尾健二's gym locker is number 22.",
+    ];
+    let left = survivors_after_purge(&facts, "Rina Matsuo's gym locker");
+    assert_eq!(left, [facts[1]]);
+    // And the other way round, with grammar (の) and an attribute word (番号) in the request.
+    let facts = [
+        "Rina Matsuo's phone number is 080-1111-2222.",
+        "Kenji Matsuo's phone number is 080-3333-4444.",
+    ];
+    let left = survivors_after_purge(&facts, "松尾里奈の電話番号");
+    assert_eq!(left, [facts[1]]);
+    // A given name the row does not hold never lets the surname alone decide.
+    let left = survivors_after_purge(&facts, "松尾恵子の電話番号");
+    assert_eq!(left, facts);
+}
+
+#[test]
+fn an_exact_kanji_reading_wins_over_one_that_drops_a_long_vowel() {
+    // 江 reads "e" and "kou": 花江 meets "Hanako" only with the long vowel written short, so
+    // when 花子 is in the store too, an erasure of Hanako's data leaves Hanae's alone.
+    let facts = [
+        "山田花子's phone number is 090-1111-2222.",
+        "山田花江's phone number is 080-3333-4444.",
+    ];
+    let left = survivors_after_purge(&facts, "everything about Hanako Yamada");
+    assert_eq!(left, [facts[1]]);
+    let left = survivors_after_purge(&facts, "Hanako Yamada's phone number");
+    assert_eq!(left, [facts[1]]);
+    // Alone in the store, the long reading still meets the passport spelling ("Sato" is 佐藤).
+    let facts = [
+        "佐藤健's phone number is 090-5555-6666.",
+        "Rina Matsuo's phone number is 080-7777-8888.",
+    ];
+    let left = survivors_after_purge(&facts, "Ken Sato's phone number");
+    assert_eq!(left, [facts[1]]);
+}
+
+#[test]
+fn romanized_arabic_names_meet_across_spelling_and_word_division() {
+    let facts = [
+        "Abd al-Karim Haddadin is the night supervisor of ward 3.",
+        "Abdelkader Haddadin is the day supervisor of ward 3.",
+    ];
+    let left = survivors_after_purge(&facts, "Abdulkarim Haddadin's supervisor role");
+    assert_eq!(left, [facts[1]]);
+    // Short names that differ in their vowels are different people.
+    let facts = [
+        "Salma Khalil's locker is 31.",
+        "Salim Khalil's locker is 32.",
+    ];
+    let left = survivors_after_purge(&facts, "Salim Khalil's locker");
+    assert_eq!(left, [facts[0]]);
+}
+
+#[test]
+fn korean_names_meet_in_any_romanization_written_as_one_word() {
+    // The given name in one Latin word, the surname in McCune-Reischauer or a popular spelling
+    // (Revised Romanization writes 박 "Bak", with its final consonant).
+    let facts = [
+        "박서준의 여권 번호는 M12345678입니다.",
+        "박서진의 여권 번호는 M87654321입니다.",
+        "박서준은 대전에 삽니다.",
+    ];
+    for query in [
+        "Park Seojun's passport",
+        "Pak Sŏjun's passport",
+        "Bak Seojun's passport",
+    ] {
+        let left = survivors_after_purge(&facts, query);
+        assert!(
+            !left.iter().any(|t| t.contains("M12345678")),
+            "{query}: {left:?}"
+        );
+        assert!(
+            left.iter().any(|t| t.contains("M87654321")),
+            "{query}: {left:?}"
+        );
+        assert!(left.iter().any(|t| t.contains("대전")), "{query}: {left:?}");
+    }
+    // A given name the row does not hold is another person: no erasure.
+    let left = survivors_after_purge(&facts, "Park Seoyeon's passport");
+    assert_eq!(left.len(), 3, "{left:?}");
+}
+
+#[test]
+fn declined_names_reach_their_rows_and_no_other_gender() {
+    // Greek genitive in the request, nominative in the rows; the masculine surname's row stays.
+    let facts = [
+        "Η Δέσποινα Αλεξίου έχει κωδικό PIN 7720.",
+        "Ο Μάρκος Αλεξίου έχει κωδικό PIN 3391.",
+    ];
+    let left = survivors_after_purge(&facts, "το PIN της Δέσποινας Αλεξίου");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+    // Russian genitive of a feminine name against its nominative.
+    let facts = [
+        "Телефон Светланы: 8 912 555 44 10.",
+        "Телефон Станислава: 8 912 555 90 01.",
+    ];
+    let left = survivors_after_purge(&facts, "Svetlana's phone");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+    // "Соколова" may be Sokolova herself: a request about Sokolov erases nothing of hers.
+    let facts = [
+        "Ольга Соколова работает в Казани.",
+        "Пётр Орлов работает в Самаре.",
+    ];
+    let left = survivors_after_purge(&facts, "where Oleg Sokolov works");
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
+#[test]
+fn a_kinship_word_before_a_name_is_no_other_name() {
+    let facts = [
+        "Дедушка Борис: телефон +7 912 555 01 01.",
+        "Борис Карпов: телефон +7 912 555 02 02.",
+    ];
+    for query in ["Grandpa Boris's phone", "Boris's phone"] {
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left, vec![facts[1].to_owned()], "{query}");
+    }
+}

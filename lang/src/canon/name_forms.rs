@@ -1,0 +1,168 @@
+//! The other forms one name takes: its case forms in Greek, Russian and Ukrainian
+//! ([`same_inflected_name`], [`inflected_forms`]), a romanization with or without the initial
+//! glide ([`without_initial_glide`]), and the consonant skeletons an Arabic or Hebrew word may
+//! stand for ([`abjad_skeletons`]).
+
+use super::{Chunk, Script, skeleton, variant_key};
+
+/// Case endings of names in Greek, as [`transliterate`](super::transliterate) writes them, in pairs of forms of one
+/// name: masculine nominative `-ος` and genitive `-ου` or accusative `-ο` (Γιώργος, Γιώργου),
+/// `-ης` and `-η` (Γιάννης, Γιάννη; Ελένη, Ελένης), `-ας` and `-α` (Λουκάς, Λουκά; Ρένα, Ρένας).
+const GREEK_CASE_PAIRS: &[(&str, &str)] = &[
+    ("os", "ou"),
+    ("os", "o"),
+    ("ou", "o"),
+    ("is", "i"),
+    ("as", "a"),
+];
+
+/// Case endings of names in Russian and Ukrainian, as [`transliterate`](super::transliterate) writes them, in pairs of
+/// forms of one name. Feminine `-а`/`-я` and its oblique cases (Лена, Лены, Лене, Лену, Леной;
+/// Ніна, Ніни; Мария, Марии); masculine consonant stems and their dative and instrumental (Иван,
+/// Ивану, Иваном; Соколов, Соколовым). Left out on purpose: a masculine genitive `-а` (Соколов,
+/// Соколова), which is also the feminine nominative (Sokolova is another person), and `-ий`,
+/// `-ия` (Евгений, Евгения).
+const SLAVIC_CASE_PAIRS: &[(&str, &str)] = &[
+    ("a", "y"),
+    ("a", "i"),
+    ("a", "e"),
+    ("a", "u"),
+    ("a", "oy"),
+    ("a", "ey"),
+    ("ya", "i"),
+    ("ya", "e"),
+    ("ya", "yu"),
+    ("ya", "ey"),
+    ("", "u"),
+    ("", "om"),
+    ("", "ym"),
+    ("", "em"),
+];
+
+/// Least letters a name keeps without its case ending for [`same_inflected_name`].
+const MIN_INFLECTED_STEM: usize = 3;
+
+/// True if two words are case forms of one name, where at least one is written in Greek or
+/// Cyrillic, scripts whose names decline ("Ελένης" is "Eleni" in the genitive, "Миколи"
+/// "Mykola", "Лены" "Лена"): with an ending of one pair of the script's case forms
+/// (documented in `docs/canonicalization.md`) taken off each, the rests have the same
+/// [`variant_key`] and keep at least three letters.
+pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
+    let pairs: &[(&str, &str)] = match (a.script, b.script) {
+        (Script::Greek, _) | (_, Script::Greek) => GREEK_CASE_PAIRS,
+        (Script::Cyrillic, _) | (_, Script::Cyrillic) => SLAVIC_CASE_PAIRS,
+        _ => return false,
+    };
+    if a.form == b.form || a.form.is_empty() || b.form.is_empty() {
+        return false;
+    }
+    let stems_meet = |x: &str, y: &str| {
+        x.len() >= MIN_INFLECTED_STEM
+            && y.len() >= MIN_INFLECTED_STEM
+            && (x == y || variant_key(x) == variant_key(y))
+    };
+    pairs.iter().any(|&(e1, e2)| {
+        [(&a.form, &b.form), (&b.form, &a.form)]
+            .iter()
+            .any(|(x, y)| match (strip_case(x, e1), strip_case(y, e2)) {
+                (Some(sx), Some(sy)) => stems_meet(sx, sy),
+                _ => false,
+            })
+    })
+}
+
+/// `form` without the case ending `ending`. A `y` after a vowel writes й, part of the stem
+/// ("Евгений" is "yevgeniy"), not the ending ы (nor `ym` the ending ым).
+fn strip_case<'a>(form: &'a str, ending: &str) -> Option<&'a str> {
+    let stem = form.strip_suffix(ending)?;
+    let after_vowel = stem.ends_with(['a', 'e', 'i', 'o', 'u', 'y']);
+    (!(matches!(ending, "y" | "ym") && after_vowel)).then_some(stem)
+}
+
+/// The forms a name word may take in the other cases of Greek, Russian or Ukrainian
+/// ([`same_inflected_name`]): what a query looks up so that a row declining the name is a
+/// candidate.
+pub fn inflected_forms(form: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(e1, e2) in GREEK_CASE_PAIRS.iter().chain(SLAVIC_CASE_PAIRS) {
+        for (from, to) in [(e1, e2), (e2, e1)] {
+            if let Some(stem) = strip_case(form, from)
+                && stem.len() >= MIN_INFLECTED_STEM
+            {
+                let alt = format!("{stem}{to}");
+                if alt != form && !out.contains(&alt) {
+                    out.push(alt);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A variant key without the glide that some romanizations write before an initial `e`:
+/// Russian and Ukrainian Е, Є at the start of a word are `ye` in BGN/PCGN and most English
+/// texts, `e` in ISO 9, passports and most other languages ("Yekaterina" and "Ekaterina",
+/// "Yevgeny" and "Evgeny"). Variant keys write the glide as `i`.
+pub fn without_initial_glide(key: &str) -> &str {
+    match key.strip_prefix('i') {
+        Some(rest) if rest.starts_with('e') => rest,
+        _ => key,
+    }
+}
+
+/// The consonant skeletons an abjad word (as [`transliterate`](super::transliterate) writes it) may stand for:
+/// - its [`skeleton`];
+/// - its skeleton reading every `h` after a consonant as a letter of its own: the
+///   transliteration writes some single letters with two (ش `sh`, خ `kh`, ذ `dh`), so `zh` may
+///   be ز followed by ه ("الزهراني" is "Al-Zahrani", not "Al-Zrani");
+/// - each of those without a final `h` when it has three letters or more, because a word-final
+///   ה, ه or ة writes a vowel ("Rivka" רבקה, "Fatima" فاطمة, "Nadia" نادية);
+/// - each of those without an initial `l` when the word starts with one and keeps two
+///   consonants after it: the Arabic article ال is written attached ("الزهراني" is
+///   "Zahrani" with its article, as in "Al-Zahrani").
+pub fn abjad_skeletons(form: &str) -> Vec<String> {
+    let mut out = vec![skeleton(form)];
+    let mut literal = String::with_capacity(form.len() + 4);
+    let mut prev: Option<char> = None;
+    for c in form.chars() {
+        if c == 'h' && prev.is_some_and(|p| p.is_ascii_alphabetic() && !"aeiouh".contains(p)) {
+            literal.push('a');
+        }
+        literal.push(c);
+        prev = Some(c);
+    }
+    out.push(skeleton(&literal));
+    for i in 0..out.len() {
+        if out[i].len() >= 3
+            && let Some(t) = out[i].strip_suffix('h')
+        {
+            out.push(t.to_owned());
+        }
+    }
+    if form.starts_with('l') {
+        for i in 0..out.len() {
+            if let Some(t) = out[i].strip_prefix('l')
+                && t.len() >= 2
+            {
+                out.push(t.to_owned());
+            }
+        }
+    }
+    // A one-letter proclitic written onto the word: Arabic بـ "with, of" and وـ "and"
+    // ("الخاص بيوسف", belonging to Youssef), Hebrew ב "in" and ו "and" (لـ and the article
+    // are taken off above; فـ "so" is left alone, as many names start with ف). Only skeletons
+    // of three consonants or more count for the rest: a two-letter rest matches too many names
+    // (بسام, Bassam, is not Sam).
+    if let Some(rest) = form.strip_prefix(['b', 'w', 'v'])
+        && rest.chars().count() >= 3
+    {
+        out.extend(abjad_skeletons(rest).into_iter().filter(|s| s.len() >= 3));
+    }
+    let mut seen = Vec::with_capacity(out.len());
+    for s in out {
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    seen
+}
