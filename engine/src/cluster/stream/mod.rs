@@ -147,6 +147,12 @@ fn nats(e: impl std::fmt::Display) -> StreamError {
     StreamError::Nats(e.to_string())
 }
 
+/// A NATS error naming what it happened on (a stream, a message of it), so that a failure in a
+/// sequence of calls says which call failed.
+fn nats_at(what: &str, e: impl std::fmt::Display) -> StreamError {
+    StreamError::Nats(format!("{what}: {e}"))
+}
+
 /// Settings of a tenant's replication.
 #[derive(Clone, Debug)]
 pub struct StreamConfig {

@@ -105,7 +105,10 @@ pub(super) async fn current_generation(
             return Ok(None);
         }
         Err(e) if is_not_found(&e) => return Ok(None),
-        Err(e) => return Err(nats(e)),
+        Err(e) => {
+            let at = format!("{} last {}", names.generations, names.generation_subject());
+            return Err(super::nats_at(&at, e));
+        }
     };
     let g = std::str::from_utf8(&m.payload)
         .ok()

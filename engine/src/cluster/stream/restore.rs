@@ -8,7 +8,7 @@ use async_nats::jetstream::Context;
 use async_nats::jetstream::object_store::ObjectStore;
 
 use super::names::{TenantNames, current_generation, is_not_found, stream_not_found};
-use super::{META_SEQ, Result, SEQ_HEADER, StreamError, nats};
+use super::{META_SEQ, Result, SEQ_HEADER, StreamError, nats_at};
 use crate::replication::{Applied, Frame, ReplicationError};
 use crate::{Store, StoreOptions};
 
@@ -66,7 +66,7 @@ async fn restore_into(
     let generation = match js.get_stream(&names.generations).await {
         Ok(gens) => current_generation(&gens, names).await?.map(|(g, _)| g),
         Err(e) if stream_not_found(&e) => None,
-        Err(e) => return Err(nats(e)),
+        Err(e) => return Err(nats_at(&names.generations, e)),
     };
     let snapshot_seq = match generation {
         Some(g) => {
@@ -96,13 +96,19 @@ async fn restore_into(
     }
     let mut frames_applied = 0;
     if let Some(g) = generation {
-        let mut stream = js.get_stream(names.stream(g)).await.map_err(nats)?;
-        let state = stream.info().await.map_err(nats)?.state.clone();
+        let name = names.stream(g);
+        let mut stream = js.get_stream(&name).await.map_err(|e| nats_at(&name, e))?;
+        let state = stream
+            .info()
+            .await
+            .map_err(|e| nats_at(&format!("{name} info"), e))?
+            .state
+            .clone();
         for s in state.first_sequence.max(1)..=state.last_sequence {
             let m = match stream.get_raw_message(s).await {
                 Ok(m) => m,
                 Err(e) if is_not_found(&e) => continue,
-                Err(e) => return Err(nats(e)),
+                Err(e) => return Err(nats_at(&format!("{name} message {s}"), e)),
             };
             let not_a_frame = |reason: &str| StreamError::NotAFrame {
                 stream_seq: s,
