@@ -132,6 +132,32 @@ impl Deployment {
     }
 }
 
+/// On a failing test, keeps every process's log (etcd members, NATS servers, `oubli serve`
+/// nodes) in `$TMPDIR/oubli-cluster-logs-<pid>` and says where: the deployment's directories are
+/// removed when it drops, and a failure is rarely understood without them.
+impl Drop for Deployment {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        let kept = std::env::temp_dir().join(format!("oubli-cluster-logs-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&kept);
+        for dir in [self.dir.path(), self.nats.dir.path()] {
+            for f in cluster_nats::files_under(dir) {
+                if f.extension().is_some_and(|e| e == "log") {
+                    let name = f
+                        .strip_prefix(dir)
+                        .unwrap_or(&f)
+                        .to_string_lossy()
+                        .replace('/', "_");
+                    let _ = std::fs::copy(&f, kept.join(name));
+                }
+            }
+        }
+        eprintln!("the deployment's logs are kept in {}", kept.display());
+    }
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -272,29 +298,44 @@ impl Load {
     }
 }
 
-/// The acknowledged writes missing from the cluster now (each asked of its tenant's owner).
+/// The acknowledged writes missing from the cluster now (each asked of its tenant's owner, by
+/// four threads: a soak acknowledges hundreds of thousands).
 fn lost_writes(nodes: &[SocketAddr], acked: &[Acked]) -> Vec<Acked> {
-    acked
-        .iter()
-        .enumerate()
-        .filter(|(k, a)| {
-            // A missing row (404) is an answer, not a reason to retry.
-            let (r, _) = until_status(Duration::from_secs(60), "history", &[200, 404], || {
-                call(
-                    nodes,
-                    *k,
-                    "POST",
-                    &format!("/t/{}/history", a.tenant),
-                    &json!({"id": a.id, "user_id": "u1"}),
-                )
-            });
-            let chain = r.json()["chain"].clone();
-            !chain
-                .as_array()
-                .is_some_and(|c| c.iter().any(|m| m["text"] == a.text.as_str()))
-        })
-        .map(|(_, a)| a.clone())
-        .collect()
+    let lost = |(k, a): &(usize, &Acked)| {
+        // A missing row (404) is an answer, not a reason to retry.
+        let (r, _) = until_status(Duration::from_secs(60), "history", &[200, 404], || {
+            call(
+                nodes,
+                *k,
+                "POST",
+                &format!("/t/{}/history", a.tenant),
+                &json!({"id": a.id, "user_id": "u1"}),
+            )
+        });
+        let chain = r.json()["chain"].clone();
+        !chain
+            .as_array()
+            .is_some_and(|c| c.iter().any(|m| m["text"] == a.text.as_str()))
+    };
+    let all: Vec<(usize, &Acked)> = acked.iter().enumerate().collect();
+    let chunk = all.len().div_ceil(4).max(1);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = all
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .filter(|x| lost(x))
+                        .map(|(_, a)| (*a).clone())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    })
 }
 
 /// Tenants whose log does not verify (hash chain and signatures), and each tenant's key.

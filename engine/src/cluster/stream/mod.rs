@@ -2,14 +2,15 @@
 //!
 //! A leader runs one [`Replicator`] per tenant. It publishes every frame of the store's change
 //! feed ([`crate::Store::start_feed`]) to the tenant's JetStream stream, in order, one message
-//! per frame, and waits for JetStream's acknowledgement; it uploads snapshots
-//! ([`crate::Store::snapshot_to`]) to the tenant's object-store bucket and then trims the stream
-//! below them. Another node rebuilds the tenant with [`restore`]: the snapshot, then every frame
+//! per frame, and waits for JetStream's acknowledgement; every `snapshot_every` frames it opens a
+//! new generation from a snapshot ([`crate::Store::snapshot_to`]) and deletes the older one.
+//! Another node rebuilds the tenant with [`restore`]: the snapshot, then every frame
 //! after it, each checked by [`crate::Store::apply_frame`]; [`promote`] makes it the leader.
 //!
 //! **Generations.** A tenant's stream and snapshot bucket belong to a *generation*, numbered
 //! from 1; the stream `OUBLI_GEN_<cluster>` holds one message per tenant naming its current
-//! generation. A replicator opens a new generation when it starts and after every purge: a new
+//! generation. A replicator opens a new generation when it starts, after every purge and every
+//! `snapshot_every` frames: a new
 //! stream and bucket, a snapshot of the store uploaded to the bucket, the generation message
 //! switched (with JetStream's expected-last-subject-sequence check, so two leaders cannot both
 //! switch), then the previous generation's stream and bucket deleted. Names, for cluster `C`,
@@ -23,6 +24,15 @@
 //! | frames | stream `OUBLI_C_E_G`, subject `oubli.C.E.G.frames` |
 //! | one frame | the frame's bytes; headers `Nats-Msg-Id` (JetStream's deduplication) and `Oubli-Seq`, both the frame's seq |
 //! | snapshot | object `T` in bucket `OUBLI_SNAP_C_E_G` (stream `OBJ_OUBLI_SNAP_C_E_G`), metadata `oubli-seq` |
+//!
+//! **Why a periodic snapshot opens a generation** instead of replacing the bucket's object and
+//! purging the stream below it: NATS 2.9 does not subtract a filtered purge (which the object
+//! store's replacement of an object is) from the account's storage usage, so each replaced
+//! snapshot counted against the servers' `max_file` for good, and a busy cluster reached the
+//! limit and stalled every stream (`JetStream resource limits exceeded`, then no quorum).
+//! Deleting a stream releases its usage. The cost is two stream creations and two deletions
+//! per `snapshot_every` frames; the gain besides is that a generation holds one snapshot and
+//! the frames after it, nothing else.
 //!
 //! **Acknowledged.** A write is acknowledged ([`Replicator::acknowledged`],
 //! [`Replicator::write`]) once (1) the store committed it (on the leader's disk when the store

@@ -39,8 +39,10 @@ pub struct SnapshotUpload {
 pub struct ErasureReport {
     /// The seq of the frame holding the purge.
     pub purge_frame: u64,
-    /// The frames the feed listed as carrying erased content ([`FeedEntry::overwrite`]), each
-    /// with the generation and stream message that held it.
+    /// The frames the feed listed as carrying erased content ([`FeedEntry::overwrite`]) that
+    /// were published in the current or the previous generation, each with the generation and
+    /// stream message that held it (a frame of an earlier generation went with it: see
+    /// `retired` of the purge or periodic snapshot that opened the next one).
     pub frames: Vec<ListedFrame>,
     /// The new generation: its snapshot, taken after the purge, holds none of the purged bytes.
     pub snapshot: SnapshotUpload,
@@ -58,8 +60,9 @@ pub struct ListedFrame {
     pub generation: u64,
     /// The message's seq in that stream.
     pub stream_seq: u64,
-    /// Whether the message was still in the stream and securely erased before its generation
-    /// was deleted (`false`: a snapshot had trimmed it already).
+    /// Whether the message was still in the current stream and securely erased before its
+    /// generation was deleted (`false`: it was in an older generation, deleted with it when a
+    /// later snapshot opened a new one).
     pub erased: bool,
 }
 
@@ -109,7 +112,8 @@ struct Worker {
     opened: (SnapshotUpload, Vec<u64>),
     /// The stream seq of the last message in the current stream (expected-last-sequence).
     last_stream_seq: u64,
-    /// Frames published: frame seq → (generation, stream seq, still in the stream).
+    /// Frames published in the current and the previous generation: frame seq → (generation,
+    /// stream seq, still in the stream).
     published: BTreeMap<u64, (u64, u64, bool)>,
     since_snapshot: u64,
 }
@@ -345,12 +349,17 @@ impl Worker {
                     self.shared.erasures.lock().insert(seq, report);
                 } else if self.config.snapshot_every > 0
                     && self.since_snapshot >= self.config.snapshot_every
-                    && let Err(e) = self.snapshot_and_trim().await
+                    && let Err(e) = self.rotate().await
                 {
-                    // A failed periodic snapshot is tried again after the next frame.
+                    // A failed periodic snapshot is tried again after the next frame, unless
+                    // another leader switched the generation.
+                    let fenced = matches!(e, StreamError::Fenced { .. });
                     self.shared
                         .progress
                         .send_modify(|p| p.error = Some(e.to_string()));
+                    if fenced {
+                        return;
+                    }
                 }
             }
             self.shared
@@ -529,6 +538,9 @@ impl Worker {
         self.snapshot = seq;
         self.last_stream_seq = 0;
         self.since_snapshot = 0;
+        // What older streams held is gone with them; the previous generation's frames are kept
+        // (not live) so that a purge right after this rotation can still name where they were.
+        self.published.retain(|_, v| v.0 + 1 >= g);
         for v in self.published.values_mut() {
             v.2 = false;
         }
@@ -548,39 +560,6 @@ impl Worker {
         retired.reverse();
         self.opened = (up, retired.clone());
         Ok((up, retired))
-    }
-
-    /// A periodic snapshot: uploaded in place of the current generation's, then the stream
-    /// trimmed below it.
-    async fn snapshot_and_trim(&mut self) -> Result<SnapshotUpload> {
-        let (tmp, seq) = self.take_snapshot().await?;
-        let up = self.upload(self.generation, &tmp, seq).await;
-        let _ = std::fs::remove_file(&tmp);
-        let up = up?;
-        self.snapshot = seq;
-        self.since_snapshot = 0;
-        self.shared.progress.send_modify(|p| p.snapshot = seq);
-        let g = self.generation;
-        let below = self
-            .published
-            .range(..=seq)
-            .filter(|(_, (pg, _, live))| *pg == g && *live)
-            .map(|(_, (_, s, _))| *s)
-            .max();
-        if let Some(last) = below {
-            let stream = self
-                .js
-                .get_stream(self.names.stream(g))
-                .await
-                .map_err(nats)?;
-            stream.purge().sequence(last + 1).await.map_err(nats)?;
-            for v in self.published.range_mut(..=seq).map(|(_, v)| v) {
-                if v.0 == g {
-                    v.2 = false;
-                }
-            }
-        }
-        Ok(up)
     }
 
     /// The erasure of a frame holding a purge: the frames the feed lists are securely erased

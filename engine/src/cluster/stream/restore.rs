@@ -33,8 +33,9 @@ pub struct Restored {
 /// signatures, chain and digests; a missing frame is [`StreamError::Gap`], a refused one
 /// [`StreamError::Chain`]. On error the partial file at `dest` is removed.
 ///
-/// Run it when no leader publishes (a takeover): a leader that trims its stream during a restore
-/// can make the restore fail with a gap, never restore a wrong state; run it again then.
+/// Run it when no leader publishes (a takeover): a leader that opens a new generation during a
+/// restore deletes the one being read, which makes the restore fail typed (a missing stream or
+/// a gap), never restore a wrong state; run it again then.
 pub async fn restore(
     js: &Context,
     cluster: &str,
