@@ -24,6 +24,10 @@ use crate::error::{Error, Result};
 /// The distilled table, as shipped.
 static ASSET: &[u8] = include_bytes!("../../assets/minilm-static.bin");
 const MAGIC: &[u8; 8] = b"OUBLIST1";
+/// The first 12 hex digits of the shipped table's BLAKE3 hash, part of the embedder's id. Pinned
+/// here so that a process does not hash 8 MB before its first open (a test checks it against
+/// the asset: a rebuilt table must update it).
+const ASSET_DIGEST: &str = "69cd5c4dab33";
 
 /// A static embedding table and its WordPiece vocabulary.
 #[derive(Debug)]
@@ -32,8 +36,9 @@ pub struct StaticModel {
     dim: usize,
     scales: Vec<f32>,
     values: &'static [u8],
-    /// Norm given to the hashed row of an unknown word: the median row norm.
-    unknown_norm: f32,
+    /// Norm given to the hashed row of an unknown word: the median row norm, computed the first
+    /// time an unknown word is met (a pass over the whole table).
+    unknown_norm: OnceLock<f32>,
     id: String,
 }
 
@@ -54,7 +59,11 @@ fn read_u32(bytes: &mut &[u8]) -> Result<u32> {
 impl StaticModel {
     /// Parses a table in the asset layout (see the module documentation).
     pub fn parse(bytes: &'static [u8]) -> Result<StaticModel> {
-        let digest = blake3::hash(bytes).to_hex();
+        Self::parse_with_digest(bytes, &blake3::hash(bytes).to_hex()[..12])
+    }
+
+    /// [`Self::parse`], with the first 12 hex digits of the table's BLAKE3 hash given.
+    fn parse_with_digest(bytes: &'static [u8], digest: &str) -> Result<StaticModel> {
         let mut rest = bytes;
         if take(&mut rest, 8)? != MAGIC {
             return Err(Error::Embedder(
@@ -66,7 +75,7 @@ impl StaticModel {
         let vocab_len = read_u32(&mut rest)? as usize;
         let vocab = std::str::from_utf8(take(&mut rest, vocab_len)?)
             .map_err(|_| Error::Embedder("static embedder vocabulary is not UTF-8".into()))?;
-        if vocab.lines().count() != n || dim == 0 || dim > 8192 {
+        if n == 0 || vocab.lines().count() != n || dim == 0 || dim > 8192 {
             return Err(Error::Embedder(
                 "static embedder table: vocabulary size or dimension is inconsistent".into(),
             ));
@@ -83,26 +92,33 @@ impl StaticModel {
         }
         // The values stay in the asset's bytes; each is read back as an i8 when used.
         let values: &'static [u8] = raw;
-        let mut norms: Vec<f32> = (0..n)
-            .map(|i| {
-                let row = &values[i * dim..(i + 1) * dim];
-                scales[i]
-                    * row
-                        .iter()
-                        .map(|v| (*v as i8 as f32).powi(2))
-                        .sum::<f32>()
-                        .sqrt()
-            })
-            .collect();
-        norms.sort_by(f32::total_cmp);
-        let unknown_norm = norms[n / 2].max(1e-6);
         Ok(StaticModel {
             wordpiece: WordPiece::new(vocab),
             dim,
             scales,
             values,
-            unknown_norm,
-            id: format!("oubli-minilm-static-v1-{dim}:{}", &digest[..12]),
+            unknown_norm: OnceLock::new(),
+            id: format!("oubli-minilm-static-v1-{dim}:{digest}"),
+        })
+    }
+
+    /// The median of the table's row norms (at least 1e-6).
+    fn unknown_norm(&self) -> f32 {
+        *self.unknown_norm.get_or_init(|| {
+            let dim = self.dim;
+            let mut norms: Vec<f32> = (0..self.scales.len())
+                .map(|i| {
+                    let row = &self.values[i * dim..(i + 1) * dim];
+                    self.scales[i]
+                        * row
+                            .iter()
+                            .map(|v| (*v as i8 as f32).powi(2))
+                            .sum::<f32>()
+                            .sqrt()
+                })
+                .collect();
+            norms.sort_by(f32::total_cmp);
+            norms[norms.len() / 2].max(1e-6)
         })
     }
 
@@ -111,7 +127,7 @@ impl StaticModel {
         static MODEL: OnceLock<std::result::Result<Arc<StaticModel>, String>> = OnceLock::new();
         MODEL
             .get_or_init(|| {
-                StaticModel::parse(ASSET)
+                StaticModel::parse_with_digest(ASSET, ASSET_DIGEST)
                     .map(Arc::new)
                     .map_err(|e| e.to_string())
             })
@@ -141,7 +157,7 @@ impl StaticModel {
         let mut bytes = vec![0u8; self.dim];
         reader.fill(&mut bytes);
         // Uniform values in [-1, 1) have an expected square of 1/3 per dimension.
-        let scale = self.unknown_norm / (self.dim as f32 / 3.0).sqrt();
+        let scale = self.unknown_norm() / (self.dim as f32 / 3.0).sqrt();
         for (a, b) in acc.iter_mut().zip(bytes) {
             *a += scale * ((b as f32 - 127.5) / 128.0);
         }
@@ -230,6 +246,19 @@ mod tests {
 
     fn e() -> StaticEmbedder {
         StaticEmbedder::new().unwrap()
+    }
+
+    /// The pinned digest is the shipped table's: the embedder id (which every store records and
+    /// checks at open) is the same as `parse` computes from the bytes.
+    #[test]
+    fn pinned_digest_is_the_assets_hash() {
+        assert_eq!(ASSET_DIGEST, &blake3::hash(ASSET).to_hex()[..12]);
+        let parsed = StaticModel::parse(ASSET).unwrap();
+        assert_eq!(parsed.id, StaticModel::builtin().unwrap().id);
+        // The median row norm an unknown word gets is positive and the same on every call.
+        let norm = parsed.unknown_norm();
+        assert!(norm > 1e-6 && norm.is_finite());
+        assert_eq!(norm.to_bits(), parsed.unknown_norm().to_bits());
     }
 
     #[test]

@@ -101,6 +101,44 @@ impl ExactMatrix {
         self.set(self.len - 1, v);
     }
 
+    /// Appends a row given as a half-precision vector record (`2 * dim` bytes, little-endian
+    /// bit patterns, what a format-4 store keeps): while the matrix holds halves, the bits are
+    /// copied with no conversion, which is the open path's bulk load. The row is the same as
+    /// [`Self::push`] of the decoded vector. Returns `false`, appending nothing, for a record of
+    /// another length.
+    pub fn push_half_record(&mut self, record: &[u8]) -> bool {
+        if self.dim == 0 || record.len() != 2 * self.dim {
+            return false;
+        }
+        if matches!(self.data, Data::Full(_)) {
+            let v: Vec<f32> = record
+                .chunks_exact(2)
+                .map(|c| half_bits_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                .collect();
+            self.push(&v);
+            return true;
+        }
+        if self.len.is_multiple_of(LANES) {
+            let n = self.slots(self.len + 1);
+            if let Data::Half(d) = &mut self.data {
+                d.resize(n, 0);
+            }
+        }
+        let row = self.len;
+        self.len += 1;
+        let base = (row / LANES) * LANES * self.dim + row % LANES;
+        if let Data::Half(h) = &mut self.data {
+            for (slot, c) in h[base..]
+                .iter_mut()
+                .step_by(LANES)
+                .zip(record.chunks_exact(2))
+            {
+                *slot = u16::from_le_bytes([c[0], c[1]]);
+            }
+        }
+        true
+    }
+
     /// Switches to 32-bit components (exact: every half is an f32).
     fn widen(&mut self) {
         if let Data::Half(d) = &self.data {
@@ -370,6 +408,48 @@ mod tests {
                 prop_assert_eq!(&m.row(i), r);
                 prop_assert_eq!(s[i].to_bits(), dot(&q, r).to_bits());
             }
+        }
+
+        /// A row loaded from its stored record (`push_half_record`, the open path) is the row
+        /// `push` of the decoded vector makes, in a half matrix and in a widened one, and
+        /// scores the same; a record of another length is refused and changes nothing.
+        #[test]
+        fn half_records_load_as_pushed_rows(
+            seed in any::<u64>(),
+            n in 0usize..150,
+            dim in 1usize..40,
+            widen_at in proptest::option::of(0usize..150),
+        ) {
+            let want: Vec<Vec<f32>> = rows(seed, n, dim)
+                .iter()
+                .map(|r| crate::storage::stored_vector(r))
+                .collect();
+            let odd = rows(seed ^ 0x55, 1, dim).remove(0);
+            let (mut pushed, mut loaded) = (ExactMatrix::new(dim), ExactMatrix::new(dim));
+            for (i, r) in want.iter().enumerate() {
+                if widen_at == Some(i) {
+                    // A row that is not half-precision: both matrices widen.
+                    pushed.push(&odd);
+                    loaded.push(&odd);
+                }
+                pushed.push(r);
+                let record = oubli_audit::vector::encode_half(r);
+                prop_assert!(loaded.push_half_record(&record));
+                prop_assert!(!loaded.push_half_record(&record[1..]));
+            }
+            prop_assert_eq!(pushed.len(), loaded.len());
+            prop_assert_eq!(
+                matches!(pushed.data, Data::Half(_)),
+                matches!(loaded.data, Data::Half(_))
+            );
+            for i in 0..pushed.len() {
+                prop_assert_eq!(pushed.row(i), loaded.row(i));
+            }
+            let q = rows(seed ^ 0xABCD, 1, dim).remove(0);
+            prop_assert_eq!(
+                pushed.scores(&q).iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                loaded.scores(&q).iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            );
         }
     }
 }

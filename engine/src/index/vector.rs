@@ -201,9 +201,13 @@ impl VectorIndex {
         let mut v_buf = Vec::with_capacity(dim);
         for entry in vec_t.range(from..)? {
             let (k, v) = entry?;
-            v_buf.clear();
-            storage::decode_vector_into(v.value(), dim, &mut v_buf)?;
-            vi.tail.push(&v_buf);
+            // A half-precision record goes in as it is stored; a single-precision one (formats
+            // 1 to 3) is decoded first.
+            if !vi.tail.push_half_record(v.value()) {
+                v_buf.clear();
+                storage::decode_vector_into(v.value(), dim, &mut v_buf)?;
+                vi.tail.push(&v_buf);
+            }
             vi.tail_pos.insert(k.value(), vi.tail_ids.len());
             vi.tail_ids.push(k.value());
         }
