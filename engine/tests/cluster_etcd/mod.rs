@@ -250,8 +250,18 @@ impl Etcd {
     /// Tenant `t`'s key in cluster `test` as member `i` sees it: the owner record and the
     /// key's create revision; `None` when nobody owns it.
     pub fn owner(&self, i: usize, t: &str) -> Option<(Value, String)> {
+        self.owner_read(i, t).flatten()
+    }
+
+    /// [`Self::owner`], telling the two ways it can be `None` apart: `None` when member `i` did
+    /// not answer (down, or no leader yet), `Some(None)` when it answered that nobody owns `t`.
+    pub fn owner_read(&self, i: usize, t: &str) -> Option<Option<(Value, String)>> {
         let key = b64(format!("/oubli/test/tenants/{t}").as_bytes());
         let r = self.call(i, "/v3/kv/range", json!({ "key": key }))?;
+        Some(Self::owner_record(&r))
+    }
+
+    fn owner_record(r: &Value) -> Option<(Value, String)> {
         let kv = r["kvs"].as_array()?.first()?.clone();
         let value = unb64(kv["value"].as_str()?);
         Some((
