@@ -90,6 +90,13 @@ impl ExactMatrix {
         if matches!(self.data, Data::Half(_)) && v.iter().any(|x| exact_half(*x).is_none()) {
             self.widen();
         }
+        let row = self.new_row();
+        self.set(row, v);
+    }
+
+    /// Makes room for one more row (a new block of zeros when the last one is full) and returns
+    /// its index.
+    fn new_row(&mut self) -> usize {
         if self.len.is_multiple_of(LANES) {
             let n = self.slots(self.len + 1);
             match &mut self.data {
@@ -98,7 +105,7 @@ impl ExactMatrix {
             }
         }
         self.len += 1;
-        self.set(self.len - 1, v);
+        self.len - 1
     }
 
     /// Appends a row given as a half-precision vector record (`2 * dim` bytes, little-endian
@@ -111,22 +118,14 @@ impl ExactMatrix {
             return false;
         }
         if matches!(self.data, Data::Full(_)) {
-            let v: Vec<f32> = record
-                .chunks_exact(2)
-                .map(|c| half_bits_to_f32(u16::from_le_bytes([c[0], c[1]])))
-                .collect();
+            let Some(v) = oubli_audit::vector::decode(record, self.dim) else {
+                return false;
+            };
             self.push(&v);
             return true;
         }
-        if self.len.is_multiple_of(LANES) {
-            let n = self.slots(self.len + 1);
-            if let Data::Half(d) = &mut self.data {
-                d.resize(n, 0);
-            }
-        }
-        let row = self.len;
-        self.len += 1;
-        let base = (row / LANES) * LANES * self.dim + row % LANES;
+        let row = self.new_row();
+        let base = self.slot(row, 0);
         if let Data::Half(h) = &mut self.data {
             for (slot, c) in h[base..]
                 .iter_mut()
