@@ -55,9 +55,25 @@ pub fn map_with<T: Sync, R: Send>(
     threads: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
+    map_chunked(items, threads, MIN_ITEMS_PER_THREAD, f)
+}
+
+/// [`map`] for items that each cost milliseconds (a search, not a row): every item may get a
+/// thread of its own, up to [`max_threads`].
+pub fn map_costly<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_chunked(items, max_threads(), 1, f)
+}
+
+/// [`map`] on at most `threads` threads, each given at least `min_per_thread` items.
+fn map_chunked<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    min_per_thread: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let threads = threads
         .max(1)
-        .min(items.len().div_ceil(MIN_ITEMS_PER_THREAD).max(1));
+        .min(items.len().div_ceil(min_per_thread.max(1)).max(1));
     if threads == 1 {
         return items.iter().map(f).collect();
     }
@@ -96,7 +112,9 @@ mod tests {
         ) {
             let seq: Vec<u64> = items.iter().map(|&x| u64::from(x) * 3 + 1).collect();
             let par = map_with(&items, threads, |&x| u64::from(x) * 3 + 1);
-            prop_assert_eq!(seq, par);
+            prop_assert_eq!(&seq, &par);
+            let costly = with_threads(threads, || map_costly(&items, |&x| u64::from(x) * 3 + 1));
+            prop_assert_eq!(seq, costly);
         }
     }
 }

@@ -278,57 +278,65 @@ impl Store {
             channels: CHANNELS.iter().map(|c| c.to_string()).collect(),
             ..Default::default()
         };
-        for (probe, vector) in all_probes.iter().zip(&vectors) {
-            for channel in CHANNELS {
-                let base = with_vector(RecallQuery::new(probe.clone()).k(k), vector);
-                let q = match channel {
-                    "bm25" => base.legs(Legs::Lexical),
-                    "vector" => base.legs(Legs::Vector),
-                    "fused" => base,
-                    "fused_all_depths" => base.include_submerged(true).include_expired(true),
-                    _ => match req.before_seq {
-                        Some(seq) => base.include_submerged(true).as_of(AsOf::Seq(seq)),
-                        None => continue,
-                    },
-                };
-                let hits = match self.recall(&q) {
-                    Ok(h) => h,
-                    // A perturbed probe can be empty of words for one channel; not a finding.
-                    Err(crate::Error::EmptyText) => continue,
-                    Err(e) => return Err(e),
-                };
-                for h in hits {
-                    let class = if erased.contains(&h.row.id) {
-                        Some(HitClass::ErasedRow)
-                    } else {
-                        let t = h.row.text.as_deref().unwrap_or("");
-                        match classes.get(&h.row.id) {
-                            Some((seen, class)) if seen == t => *class,
-                            _ => {
-                                let words = word_set(t);
-                                let class = erased_words
-                                    .iter()
-                                    .filter_map(|e| e.classify(&words))
-                                    .min_by_key(|c| *c as u8);
-                                classes.insert(h.row.id, (t.to_owned(), class));
-                                class
-                            }
+        // Every probe through every channel: independent reads, run on several threads; the
+        // hits are then classified in probe and channel order, as one thread would.
+        let searches: Vec<(&String, &Option<Vec<f32>>, &str)> = all_probes
+            .iter()
+            .zip(&vectors)
+            .flat_map(|(probe, vector)| CHANNELS.iter().map(move |c| (probe, vector, *c)))
+            .collect();
+        let results = crate::parallel::map_costly(&searches, |&(probe, vector, channel)| {
+            let base = with_vector(RecallQuery::new(probe.clone()).k(k), vector);
+            let q = match channel {
+                "bm25" => base.legs(Legs::Lexical),
+                "vector" => base.legs(Legs::Vector),
+                "fused" => base,
+                "fused_all_depths" => base.include_submerged(true).include_expired(true),
+                _ => match req.before_seq {
+                    Some(seq) => base.include_submerged(true).as_of(AsOf::Seq(seq)),
+                    None => return Ok(None),
+                },
+            };
+            match self.recall(&q) {
+                Ok(h) => Ok(Some(h)),
+                // A perturbed probe can be empty of words for one channel; not a finding.
+                Err(crate::Error::EmptyText) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        for (&(probe, _, channel), hits) in searches.iter().zip(results) {
+            let Some(hits) = hits? else { continue };
+            for h in hits {
+                let class = if erased.contains(&h.row.id) {
+                    Some(HitClass::ErasedRow)
+                } else {
+                    let t = h.row.text.as_deref().unwrap_or("");
+                    match classes.get(&h.row.id) {
+                        Some((seen, class)) if seen == t => *class,
+                        _ => {
+                            let words = word_set(t);
+                            let class = erased_words
+                                .iter()
+                                .filter_map(|e| e.classify(&words))
+                                .min_by_key(|c| *c as u8);
+                            classes.insert(h.row.id, (t.to_owned(), class));
+                            class
                         }
-                    };
-                    if let Some(class) = class {
-                        match class {
-                            HitClass::GoldEquivalent => s.hits_gold += 1,
-                            HitClass::Reconstruction => s.hits_reconstruction += 1,
-                            HitClass::ObjectOnly => s.hits_object_only += 1,
-                            HitClass::ErasedRow => s.erased_returned += 1,
-                        }
-                        findings.push(Finding {
-                            probe: probe.clone(),
-                            channel: channel.into(),
-                            row: h.row.id,
-                            class,
-                        });
                     }
+                };
+                if let Some(class) = class {
+                    match class {
+                        HitClass::GoldEquivalent => s.hits_gold += 1,
+                        HitClass::Reconstruction => s.hits_reconstruction += 1,
+                        HitClass::ObjectOnly => s.hits_object_only += 1,
+                        HitClass::ErasedRow => s.erased_returned += 1,
+                    }
+                    findings.push(Finding {
+                        probe: probe.clone(),
+                        channel: channel.into(),
+                        row: h.row.id,
+                        class,
+                    });
                 }
             }
         }
@@ -379,13 +387,17 @@ impl Store {
             v.sort();
             v
         };
-        let mut mismatches = 0;
-        for (p, vector) in probes.iter().zip(vectors) {
+        // Each probe's comparison is independent of the others': several threads, summed.
+        let pairs: Vec<(&String, &Option<Vec<f32>>)> = probes.iter().zip(vectors).collect();
+        let per_probe = crate::parallel::map_costly(&pairs, |&(p, vector)| -> Result<u64> {
+            let mut mismatches = 0;
             let ours = self.read(|i| i.text.search(p, k))?;
             if key(ours) != key(control.search(p, k)?) {
                 mismatches += 1;
             }
-            let Some(v) = vector else { continue };
+            let Some(v) = vector else {
+                return Ok(mismatches);
+            };
             let q = crate::embed::check_vector(v, dim)?;
             let ours = self.read(|i| {
                 let tx = i.db.begin_read()?;
@@ -402,8 +414,9 @@ impl Store {
             if key(ours) != key(exact) {
                 mismatches += 1;
             }
-        }
-        Ok(mismatches)
+            Ok(mismatches)
+        });
+        per_probe.into_iter().sum()
     }
 }
 

@@ -17,10 +17,13 @@
 //! holds [`TAIL_ROWS`] rows ([`TextIndex::settle`]), and [`TextIndex::commit`] commits it at
 //! once (close, purge, scrub). Removing a row that is in a segment also commits at once.
 
+use std::ops::Bound;
 use std::sync::Arc;
 
+use tantivy::collector::Count;
 use tantivy::directory::RamDirectory;
 use tantivy::indexer::NoMergePolicy;
+use tantivy::query::RangeQuery;
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
@@ -70,7 +73,10 @@ pub struct TextIndex {
 
 fn schema() -> (Schema, Field, Field, Field) {
     let mut b = Schema::builder();
-    let f_id = b.add_u64_field("id", NumericOptions::default().set_indexed().set_fast());
+    // The row id is a fast field only, never a term: a term per document would be one more
+    // entry per row in each segment's term dictionary, which is most of what a purge's segment
+    // rewrite costs (a removal finds the document by a range query on the fast field).
+    let f_id = b.add_u64_field("id", NumericOptions::default().set_fast());
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(TOKENIZER)
         .set_index_option(IndexRecordOption::WithFreqs);
@@ -273,8 +279,9 @@ impl TextIndex {
     pub fn remove(&mut self, id: RowId) -> Result<()> {
         self.tail.remove(id);
         let term = Term::from_field_u64(self.f_id, id);
-        if self.reader.searcher().doc_freq(&term)? > 0 {
-            self.writer()?.delete_term(term);
+        let query = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
+        if self.reader.searcher().search(&query, &Count)? > 0 {
+            self.writer()?.delete_query(Box::new(query))?;
             self.deletes_pending = true;
         }
         Ok(())
