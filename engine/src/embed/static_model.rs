@@ -32,7 +32,11 @@ const ASSET_DIGEST: &str = "69cd5c4dab33";
 /// A static embedding table and its WordPiece vocabulary.
 #[derive(Debug)]
 pub struct StaticModel {
-    wordpiece: WordPiece<'static>,
+    /// The vocabulary, one token per line.
+    vocab: &'static str,
+    /// The tokenizer over `vocab`, built the first time it is needed (its hash map is most of
+    /// what loading the table costs; [`Embedder::warm_up`] builds it ahead).
+    wordpiece: OnceLock<WordPiece<'static>>,
     dim: usize,
     scales: Vec<f32>,
     values: &'static [u8],
@@ -93,7 +97,8 @@ impl StaticModel {
         // The values stay in the asset's bytes; each is read back as an i8 when used.
         let values: &'static [u8] = raw;
         Ok(StaticModel {
-            wordpiece: WordPiece::new(vocab),
+            vocab,
+            wordpiece: OnceLock::new(),
             dim,
             scales,
             values,
@@ -137,7 +142,7 @@ impl StaticModel {
 
     /// The tokenizer over the table's vocabulary.
     pub fn wordpiece(&self) -> &WordPiece<'static> {
-        &self.wordpiece
+        self.wordpiece.get_or_init(|| WordPiece::new(self.vocab))
     }
 
     fn add_row(&self, acc: &mut [f32], id: u32) {
@@ -197,7 +202,7 @@ impl Embedder for StaticEmbedder {
         let m = &self.model;
         let mut v = vec![0f32; m.dim];
         let mut count = 0usize;
-        m.wordpiece.for_each_piece(text, |p| {
+        m.wordpiece().for_each_piece(text, |p| {
             match p {
                 Piece::Known(id) => m.add_row(&mut v, id),
                 Piece::Unknown(word) => m.add_hashed(&mut v, word),
@@ -231,6 +236,10 @@ impl Embedder for StaticEmbedder {
 
     fn similarity_range(&self) -> (f32, f32) {
         STATIC_SIMILARITY_RANGE
+    }
+
+    fn warm_up(&self) {
+        self.model.wordpiece();
     }
 }
 

@@ -138,6 +138,47 @@ impl ExactMatrix {
         true
     }
 
+    /// Appends rows given as half-precision bit patterns, row after row (`bits.len()` a multiple
+    /// of the dimension): the rows [`Self::push_half_record`] of each one's record would make,
+    /// written block by block, component-major as the blocks hold them (the open path's bulk
+    /// load: contiguous writes instead of one strided write per component).
+    pub fn push_half_rows(&mut self, bits: &[u16]) {
+        let dim = self.dim;
+        if dim == 0 || bits.is_empty() {
+            return;
+        }
+        debug_assert_eq!(bits.len() % dim, 0);
+        if matches!(self.data, Data::Full(_)) {
+            for row in bits.chunks_exact(dim) {
+                let v: Vec<f32> = row.iter().map(|h| half_bits_to_f32(*h)).collect();
+                self.push(&v);
+            }
+            return;
+        }
+        let rows = bits.len() / dim;
+        let first = self.len;
+        let n = self.slots(first + rows);
+        let Data::Half(h) = &mut self.data else {
+            return;
+        };
+        h.resize(n, 0);
+        let mut i = 0;
+        while i < rows {
+            // The rows `i .. i + take` fill lanes `lane ..` of one block.
+            let (block, lane) = ((first + i) / LANES, (first + i) % LANES);
+            let take = (LANES - lane).min(rows - i);
+            let base = block * LANES * dim + lane;
+            for d in 0..dim {
+                let at = base + d * LANES;
+                for (j, slot) in h[at..at + take].iter_mut().enumerate() {
+                    *slot = bits[(i + j) * dim + d];
+                }
+            }
+            i += take;
+        }
+        self.len += rows;
+    }
+
     /// Switches to 32-bit components (exact: every half is an f32).
     fn widen(&mut self) {
         if let Data::Half(d) = &self.data {
@@ -349,6 +390,38 @@ mod tests {
         }
     }
 
+    /// `loaded` holds the rows `pushed` holds, in the same component width, and scores a query
+    /// bit for bit as `pushed` does.
+    fn same_matrix(
+        pushed: &ExactMatrix,
+        loaded: &ExactMatrix,
+        seed: u64,
+        dim: usize,
+    ) -> Result<(), TestCaseError> {
+        prop_assert_eq!(pushed.len(), loaded.len());
+        prop_assert_eq!(
+            matches!(pushed.data, Data::Half(_)),
+            matches!(loaded.data, Data::Half(_))
+        );
+        for i in 0..pushed.len() {
+            prop_assert_eq!(pushed.row(i), loaded.row(i));
+        }
+        let q = rows(seed ^ 0xABCD, 1, dim).remove(0);
+        prop_assert_eq!(
+            pushed
+                .scores(&q)
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+            loaded
+                .scores(&q)
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>()
+        );
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -436,19 +509,47 @@ mod tests {
                 prop_assert!(loaded.push_half_record(&record));
                 prop_assert!(!loaded.push_half_record(&record[1..]));
             }
-            prop_assert_eq!(pushed.len(), loaded.len());
-            prop_assert_eq!(
-                matches!(pushed.data, Data::Half(_)),
-                matches!(loaded.data, Data::Half(_))
-            );
-            for i in 0..pushed.len() {
-                prop_assert_eq!(pushed.row(i), loaded.row(i));
+            same_matrix(&pushed, &loaded, seed, dim)?;
+        }
+
+        /// Rows loaded in runs (`push_half_rows`, the open path), starting at any lane and
+        /// after a widening, are the rows `push` makes, and score the same.
+        #[test]
+        fn half_rows_load_as_pushed_rows(
+            seed in any::<u64>(),
+            n in 0usize..200,
+            dim in 1usize..40,
+            runs in proptest::collection::vec(1usize..90, 1..8),
+            widen_first in any::<bool>(),
+        ) {
+            let want: Vec<Vec<f32>> = rows(seed, n, dim)
+                .iter()
+                .map(|r| crate::storage::stored_vector(r))
+                .collect();
+            let (mut pushed, mut loaded) = (ExactMatrix::new(dim), ExactMatrix::new(dim));
+            if widen_first {
+                let odd = rows(seed ^ 0x55, 1, dim).remove(0);
+                pushed.push(&odd);
+                loaded.push(&odd);
             }
-            let q = rows(seed ^ 0xABCD, 1, dim).remove(0);
-            prop_assert_eq!(
-                pushed.scores(&q).iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-                loaded.scores(&q).iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-            );
+            for r in &want {
+                pushed.push(r);
+            }
+            let mut at = 0;
+            for run in runs.iter().cycle() {
+                if at >= want.len() {
+                    break;
+                }
+                let end = (at + run).min(want.len());
+                let bits: Vec<u16> = want[at..end]
+                    .iter()
+                    .flatten()
+                    .map(|x| f32_to_half_bits(*x))
+                    .collect();
+                loaded.push_half_rows(&bits);
+                at = end;
+            }
+            same_matrix(&pushed, &loaded, seed, dim)?;
         }
     }
 }

@@ -28,13 +28,13 @@
 //! already hold, wait inside it). Closing the store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
-use super::exact::ExactMatrix;
+use super::exact::{ExactMatrix, LANES};
 use super::vector_build::{Built, add_all, reserve, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
 use crate::embed::dot;
@@ -75,7 +75,8 @@ pub struct VectorIndex {
     tail_ids: Vec<RowId>,
     /// The tail's vectors, row `i` being `tail_ids[i]`'s.
     tail: ExactMatrix,
-    tail_pos: HashMap<RowId, usize>,
+    /// Keyed by row ids the store assigns (never chosen by a caller), so a fast hash is safe.
+    tail_pos: FxHashMap<RowId, usize>,
     snapshot: Option<Snapshot>,
     build: Option<Build>,
     /// Threads a graph build adds vectors on (see `index::vector_build`).
@@ -146,7 +147,7 @@ impl VectorIndex {
             dim,
             tail_ids: Vec::new(),
             tail: ExactMatrix::new(dim),
-            tail_pos: HashMap::new(),
+            tail_pos: FxHashMap::default(),
             snapshot: None,
             build: None,
             build_threads: 1,
@@ -199,18 +200,33 @@ impl VectorIndex {
         vi.tail_ids.reserve(expect);
         vi.tail_pos.reserve(expect);
         let mut v_buf = Vec::with_capacity(dim);
+        // Half-precision records go in as they are stored, a block's worth of rows at a time;
+        // a single-precision one (formats 1 to 3) is decoded first.
+        let mut halves: Vec<u16> = Vec::with_capacity(LANES * dim);
         for entry in vec_t.range(from..)? {
             let (k, v) = entry?;
-            // A half-precision record goes in as it is stored; a single-precision one (formats
-            // 1 to 3) is decoded first.
-            if !vi.tail.push_half_record(v.value()) {
+            let record = v.value();
+            if dim > 0 && record.len() == 2 * dim {
+                halves.extend(
+                    record
+                        .chunks_exact(2)
+                        .map(|c| u16::from_le_bytes([c[0], c[1]])),
+                );
+                if halves.len() == LANES * dim {
+                    vi.tail.push_half_rows(&halves);
+                    halves.clear();
+                }
+            } else {
+                vi.tail.push_half_rows(&halves);
+                halves.clear();
                 v_buf.clear();
-                storage::decode_vector_into(v.value(), dim, &mut v_buf)?;
+                storage::decode_vector_into(record, dim, &mut v_buf)?;
                 vi.tail.push(&v_buf);
             }
             vi.tail_pos.insert(k.value(), vi.tail_ids.len());
             vi.tail_ids.push(k.value());
         }
+        vi.tail.push_half_rows(&halves);
         Ok(vi)
     }
 
