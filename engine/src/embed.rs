@@ -31,19 +31,6 @@ pub trait Embedder: Send + Sync {
     fn similarity_range(&self) -> (f32, f32) {
         (0.0, 1.0)
     }
-    /// Prepares what the first [`Embedder::embed`] would otherwise build (a tokenizer's tables,
-    /// say). A store calls it on a thread of its own when it opens, so that the open's own work
-    /// and the first query do not wait for it. The default does nothing.
-    fn warm_up(&self) {}
-}
-
-/// Runs [`Embedder::warm_up`] on a thread of its own, which ends when it returns. Should no
-/// thread be available, nothing happens: the first embed builds what it needs itself.
-pub(crate) fn warm_up_in_background(e: &Arc<dyn Embedder>) {
-    let e = Arc::clone(e);
-    let _ = std::thread::Builder::new()
-        .name("oubli-embedder-warm-up".into())
-        .spawn(move || e.warm_up());
 }
 
 /// The embedder of a new store when none is chosen: the static MiniLM table.

@@ -35,7 +35,7 @@ pub struct StaticModel {
     /// The vocabulary, one token per line.
     vocab: &'static str,
     /// The tokenizer over `vocab`, built the first time it is needed (its hash map is most of
-    /// what loading the table costs; [`Embedder::warm_up`] builds it ahead).
+    /// what loading the table costs, which a caller choosing another embedder never needs).
     wordpiece: OnceLock<WordPiece<'static>>,
     dim: usize,
     scales: Vec<f32>,
@@ -236,10 +236,6 @@ impl Embedder for StaticEmbedder {
 
     fn similarity_range(&self) -> (f32, f32) {
         STATIC_SIMILARITY_RANGE
-    }
-
-    fn warm_up(&self) {
-        self.model.wordpiece();
     }
 }
 

@@ -309,9 +309,6 @@ impl Store {
         if !path.exists() {
             return Err(Error::NotFound(path));
         }
-        // The embedder's tables are built while the file's indexes load: the first query then
-        // finds them ready.
-        crate::embed::warm_up_in_background(&opts.embedder);
         let inner = match Inner::open(&path, &opts) {
             // No embedder chosen: a store made with a built-in one keeps it.
             Err(Error::EmbedderMismatch { stored, given }) if !opts.embedder_chosen => {
