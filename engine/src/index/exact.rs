@@ -109,32 +109,19 @@ impl ExactMatrix {
     }
 
     /// Appends a row given as a half-precision vector record (`2 * dim` bytes, little-endian
-    /// bit patterns, what a format-4 store keeps): while the matrix holds halves, the bits are
-    /// copied with no conversion, which is the open path's bulk load. The row is the same as
+    /// bit patterns, what a format-4 store keeps): [`Self::push_half_rows`] of its bits (the open
+    /// path loads a block's worth of records at a time with that). The row is the same as
     /// [`Self::push`] of the decoded vector. Returns `false`, appending nothing, for a record of
     /// another length.
     pub fn push_half_record(&mut self, record: &[u8]) -> bool {
         if self.dim == 0 || record.len() != 2 * self.dim {
             return false;
         }
-        if matches!(self.data, Data::Full(_)) {
-            let Some(v) = oubli_audit::vector::decode(record, self.dim) else {
-                return false;
-            };
-            self.push(&v);
-            return true;
-        }
-        let row = self.new_row();
-        let base = self.slot(row, 0);
-        if let Data::Half(h) = &mut self.data {
-            for (slot, c) in h[base..]
-                .iter_mut()
-                .step_by(LANES)
-                .zip(record.chunks_exact(2))
-            {
-                *slot = u16::from_le_bytes([c[0], c[1]]);
-            }
-        }
+        let bits: Vec<u16> = record
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        self.push_half_rows(&bits);
         true
     }
 

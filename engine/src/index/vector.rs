@@ -28,8 +28,9 @@
 //! already hold, wait inside it). Closing the store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
 
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
