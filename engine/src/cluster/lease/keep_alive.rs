@@ -135,20 +135,39 @@ impl Shared {
         }
     }
 
-    /// The lease `old` is lost: stop serving every tenant, then get a new lease (retrying
-    /// until etcd answers) and revoke the old one, which frees its keys at once if etcd has
-    /// not expired it yet.
+    /// The lease `old` is lost, or its local deadline passed: stop serving every tenant, then
+    /// find out from etcd whether it really ended (retrying until etcd answers).
+    ///
+    /// - Still alive in etcd (the deadline passed during a leader election, which extends
+    ///   every lease, or a slow network): keep it. Its keys never left it, so no other node
+    ///   can have taken its tenants; each is adopted again on its next request (the adoption
+    ///   path of [`Shared::acquire_now`], with its `on_acquire` hook). Revoking it would move
+    ///   every tenant of the node for a pause etcd itself tolerated.
+    /// - Ended (or etcd does not know it): get a new lease and revoke the old one, which frees
+    ///   its keys at once if etcd has not expired it yet.
     pub(super) async fn lose_lease(self: &Arc<Self>, old: i64) {
         let tenants: Vec<TenantId> = {
             let mut state = self.state.lock();
             state.lease.live = false;
             state.mine.keys().cloned().collect()
         };
-        tracing::warn!(lease = old, node = %self.node.node, "lease lost: stopping every tenant");
+        tracing::warn!(lease = old, node = %self.node.node, "lease deadline passed: stopping every tenant");
         for t in tenants {
             self.release(&t, None).await;
         }
         while !self.stopping.load(Ordering::Acquire) {
+            match self.renew_once(old).await {
+                Ok(true) => {
+                    tracing::info!(lease = old, node = %self.node.node, "lease still alive in etcd: kept");
+                    return;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot reach etcd about the lease; retrying");
+                    tokio::time::sleep(RETRY_PAUSE).await;
+                    continue;
+                }
+            }
             match self.grant().await {
                 Ok(()) => {
                     let mut client = self.client.clone();
@@ -161,6 +180,33 @@ impl Shared {
                 }
             }
         }
+    }
+
+    /// One keep-alive of lease `id` outside the keep-alive stream. `Ok(true)` when etcd
+    /// restarted its TTL: the lease is made this node's live lease again, with a new local
+    /// deadline (no tenants: they were released). `Ok(false)` when etcd says it ended.
+    async fn renew_once(&self, id: i64) -> Result<bool, LeaseError> {
+        let mut client = self.client.clone();
+        let sent = Instant::now();
+        let answer = timed(async {
+            let (mut keeper, mut stream) = client.lease_keep_alive(id).await?;
+            keeper.keep_alive().await?;
+            stream.message().await
+        })
+        .await?;
+        let ttl = match answer {
+            Some(r) if r.ttl() > 0 => Duration::from_secs(r.ttl() as u64),
+            Some(_) => return Ok(false),
+            None => return Err(LeaseError::Etcd("the keep-alive stream closed".into())),
+        };
+        let mut state = self.state.lock();
+        state.lease = LeaseState {
+            id,
+            valid_until: sent + ttl - margin(ttl),
+            live: true,
+        };
+        state.mine.clear();
+        Ok(true)
     }
 
     /// Stops serving `tenant`: out of `mine` (so the fencing check fails from now on), its
