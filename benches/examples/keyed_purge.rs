@@ -12,12 +12,17 @@
 //! cp /tmp/k10k.oubli /tmp/k10k-run.oubli
 //! target/release/examples/keyed_purge /tmp/k10k-run.oubli 10000 k7 k5000 k9999
 //! ```
+//!
+//! Before purging, a run times 400 hybrid recalls (k = 10) and prints their p50 and p99, and the
+//! text index's segment count: the other side of the segment cap. `OUBLI_SEGMENT_DOCS=N` sets
+//! [`StoreOptions::text_segment_docs`] (when building, and when purging: a smaller cap than the
+//! store was built with does not split its segments).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use oubli::{HashEmbedder, Inscription, Store, StoreOptions, Target};
+use oubli::{HashEmbedder, Inscription, RecallQuery, Store, StoreOptions, Target};
 
 const WORDS: [&str; 15] = [
     "invoice", "meeting", "password", "garden", "flight", "doctor", "rent", "coffee", "project",
@@ -33,7 +38,16 @@ fn main() -> oubli::Result<()> {
     let path = PathBuf::from(path);
     let rows: usize = rows.parse().expect("ROWS is a number");
     let keys: Vec<String> = args.collect();
-    let opts = || StoreOptions::default().embedder(Arc::new(HashEmbedder::new(384).unwrap()));
+    let segment_docs: Option<usize> = std::env::var("OUBLI_SEGMENT_DOCS")
+        .ok()
+        .map(|v| v.parse().expect("OUBLI_SEGMENT_DOCS is a number"));
+    let opts = || {
+        let o = StoreOptions::default().embedder(Arc::new(HashEmbedder::new(384).unwrap()));
+        match segment_docs {
+            Some(n) => o.text_segment_docs(n),
+            None => o,
+        }
+    };
     if !path.exists() {
         let t = Instant::now();
         let store = Store::create_with(&path, opts())?;
@@ -60,6 +74,27 @@ fn main() -> oubli::Result<()> {
     let t = Instant::now();
     let store = Store::open_with(&path, opts())?;
     println!("open {:.1} ms", ms(t));
+    let mut times = Vec::new();
+    for q in 0..400usize {
+        let text = format!(
+            "{} about the {} in {} note {}",
+            WORDS[q % 15],
+            WORDS[(q * 7) % 15],
+            WORDS[(q * 11) % 15],
+            q * 131 % rows.max(1)
+        );
+        let t = Instant::now();
+        let hits = store.recall(&RecallQuery::new(text).k(10))?;
+        times.push(ms(t));
+        assert!(!hits.is_empty());
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "recall p50 {:.2} ms, p99 {:.2} ms; text segments {:?}",
+        times[times.len() / 2],
+        times[times.len() * 99 / 100],
+        store.space_report()?.text_segments
+    );
     for key in keys {
         let t = Instant::now();
         let report = store.purge(Target::key("default", &key))?;

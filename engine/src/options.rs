@@ -24,6 +24,7 @@ pub struct StoreOptions {
     pub(crate) planner: Option<Arc<dyn crate::planner::Planner>>,
     pub(crate) replica: bool,
     pub(crate) vector_build_threads: usize,
+    pub(crate) text_segment_docs: usize,
 }
 
 impl Default for StoreOptions {
@@ -41,6 +42,7 @@ impl Default for StoreOptions {
             planner: None,
             replica: false,
             vector_build_threads: 1,
+            text_segment_docs: crate::index::text::SEGMENT_DOCS,
         }
     }
 }
@@ -59,6 +61,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("durable", &self.durable)
             .field("planner", &self.planner.is_some())
             .field("vector_build_threads", &self.vector_build_threads)
+            .field("text_segment_docs", &self.text_segment_docs)
             .finish()
     }
 }
@@ -103,6 +106,18 @@ impl StoreOptions {
     /// was not closed cleanly (recovered in the copy only), and sees the state as of its open.
     pub fn read_only(mut self, yes: bool) -> Self {
         self.read_only = yes;
+        self
+    }
+
+    /// The most rows a segment of the text index holds (at least 2; default
+    /// [`crate::index::text::SEGMENT_DOCS`]). A purge rewrites every segment that held one of its
+    /// rows, so this bounds a purge's text cost at any store size; a search visits every
+    /// segment, so a store holds `rows / n` to `2 * rows / n` segments and a smaller cap makes
+    /// recall slower on a large store (docs/performance.md, issue 16, thirteenth pass). It
+    /// changes how rows are grouped into segments, never which rows a search finds or their
+    /// scores. Segments larger than a new cap stay until erasures shrink them.
+    pub fn text_segment_docs(mut self, n: usize) -> Self {
+        self.text_segment_docs = n.max(2);
         self
     }
 

@@ -51,6 +51,12 @@ pub struct SpaceReport {
     /// The text index's files (tantivy's segment files and `meta.json`), with their sizes, in
     /// name order: what the `text_index_files` table holds.
     pub text_files: Vec<(String, u64)>,
+    /// The text index's segments as the store searches them: each one's documents (deleted
+    /// ones included), largest first. Their number is what a search visits; the largest is
+    /// what a purge's rewrite of one segment costs (see
+    /// [`crate::StoreOptions::text_segment_docs`]). Rows still in the in-memory tail are in no
+    /// segment.
+    pub text_segments: Vec<u32>,
 }
 
 /// The approximate vector leg's ranking of one query beside the exact ranking over the same
@@ -128,12 +134,15 @@ impl Store {
                 Err(Error::ReadOnly) => (0, 0),
                 Err(e) => return Err(e),
             };
+            let mut text_segments = i.text.segment_sizes();
+            text_segments.sort_unstable_by(|a, b| b.cmp(a));
             Ok(SpaceReport {
                 file_bytes,
                 page_size,
                 allocated_pages,
                 tables,
                 text_files,
+                text_segments,
             })
         })
     }

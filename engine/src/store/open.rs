@@ -158,7 +158,7 @@ impl Inner {
             ..Default::default()
         };
         let mut inner = Inner {
-            text: open_text(&db, head_seq, &mut rebuilt_on_open)?,
+            text: open_text(&db, head_seq, opts.text_segment_docs, &mut rebuilt_on_open)?,
             durable: opts.durable,
             text_behind: false,
             db,
@@ -187,7 +187,8 @@ impl Inner {
                 .rebuilt_on_open
                 .text
                 .push(format!("could not be caught up: {e}"));
-            inner.text = rebuilt_text(&inner.db, inner.head_seq)?;
+            let cap = inner.text.segment_docs();
+            inner.text = rebuilt_text(&inner.db, inner.head_seq, cap)?;
             inner.text_behind = false;
         }
         if snapshot_damaged && inner.db.is_writable() {
@@ -256,9 +257,15 @@ impl Inner {
 /// Opens the text index. A damaged one (unreadable, or a file failing its checksum) is derived
 /// data: it is rebuilt from the rows, in the file by a writable handle, in memory by a read-only
 /// one.
-fn open_text(db: &Arc<Db>, head_seq: u64, rebuilt: &mut repair::Rebuilt) -> Result<TextIndex> {
+fn open_text(
+    db: &Arc<Db>,
+    head_seq: u64,
+    segment_docs: usize,
+    rebuilt: &mut repair::Rebuilt,
+) -> Result<TextIndex> {
     let opened = guarded(|| {
-        let t = TextIndex::open(db.clone(), db.is_writable())?;
+        let mut t = TextIndex::open(db.clone(), db.is_writable())?;
+        t.set_segment_docs(segment_docs);
         let damaged = t.damaged_files()?;
         if damaged.is_empty() {
             Ok(t)
@@ -270,12 +277,13 @@ fn open_text(db: &Arc<Db>, head_seq: u64, rebuilt: &mut repair::Rebuilt) -> Resu
         Ok(t) => return Ok(t),
         Err(e) => rebuilt.text.push(e.to_string()),
     }
-    rebuilt_text(db, head_seq)
+    rebuilt_text(db, head_seq, segment_docs)
 }
 
 /// The text index rebuilt from the rows, at `head_seq`: in the file (every old index file
-/// deleted first) by a writable handle, in memory by a read-only one.
-pub(super) fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
+/// deleted first) by a writable handle, in memory by a read-only one; its segments hold at most
+/// `segment_docs` documents.
+pub(super) fn rebuilt_text(db: &Arc<Db>, head_seq: u64, segment_docs: usize) -> Result<TextIndex> {
     let tx = db.begin_read()?;
     let mut rows = Vec::new();
     if let Some(t) = storage::open_read(&tx, PAYLOADS)? {
@@ -290,6 +298,7 @@ pub(super) fn rebuilt_text(db: &Arc<Db>, head_seq: u64) -> Result<TextIndex> {
     if db.is_writable() {
         TextIndex::reset(db.clone())?;
         let mut t = TextIndex::open(db.clone(), true)?;
+        t.set_segment_docs(segment_docs);
         t.rebuild(rows, head_seq)?;
         Ok(t)
     } else {

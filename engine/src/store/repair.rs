@@ -58,7 +58,8 @@ impl Store {
                 Ok(files) => text_damaged.extend(files),
                 Err(e) => text_damaged.push(format!("the index could not be read: {e}")),
             }
-            inner.text = rebuilt_text(&inner.db, inner.head_seq)?;
+            let cap = inner.text.segment_docs();
+            inner.text = rebuilt_text(&inner.db, inner.head_seq, cap)?;
             inner.text_behind = false;
             let text_rows = inner.text.num_docs();
 

@@ -375,7 +375,8 @@ fn rebuild_keys_if_due(tx: &redb::WriteTransaction) -> Result<()> {
     Ok(())
 }
 
-/// Rebuilds the text index from the remaining rows into one segment without deleted documents.
+/// Rebuilds the text index from the remaining rows into segments of at most the segment cap,
+/// without deleted documents.
 pub(super) fn rebuild_text(inner: &mut Inner) -> Result<()> {
     let tx = inner.db.begin_read()?;
     let mut rows = Vec::new();

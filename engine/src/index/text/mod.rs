@@ -5,8 +5,12 @@
 //! only postings and each document's row id as a fast field.
 //!
 //! Determinism: one indexing thread, no background merges (segments are merged synchronously at
-//! commit once there are more than [`MAX_SEGMENTS`], see [`merge_choice`]), so the same
-//! operations give the same segments and the same BM25 statistics. The commit payload records the
+//! commit once more than [`MAX_SEGMENTS`] can merge, see [`merge_choice`]), so the same
+//! operations give the same segments and the same BM25 statistics.
+//!
+//! No segment holds more than the cap of [`TextIndex::set_segment_docs`] documents (default
+//! [`SEGMENT_DOCS`]): a batch larger than the cap is split into several segments, and merges stop
+//! at the cap. A purge rewrites the segments that held its rows, so the cap bounds its cost. The commit payload records the
 //! last log sequence number the index reflects; the store re-indexes newer rows on open.
 //!
 //! A commit writes nothing to the file by itself: its files are staged in the directory and reach
@@ -42,7 +46,7 @@ use crate::storage::Db;
 mod search;
 mod segments;
 
-pub use segments::{MAX_SEGMENTS, SegmentRewrite, merge_choice};
+pub use segments::{MAX_SEGMENTS, SEGMENT_DOCS, SegmentRewrite, merge_choice};
 
 /// The text field's tokenizer: the analyzer's version (see [`super::analyzer`]). Changing it
 /// changes the schema, which makes stores rebuild their index on open.
@@ -69,6 +73,10 @@ pub struct TextIndex {
     /// Additions go straight to tantivy's writer until the next commit (see
     /// [`TextIndex::expect_adds`]).
     bypass_tail: bool,
+    /// The cap on a segment's documents (see [`TextIndex::set_segment_docs`]).
+    segment_docs: usize,
+    /// Documents added to the writer since its last commit.
+    writer_docs: usize,
 }
 
 fn schema() -> (Schema, Field, Field, Field) {
@@ -164,6 +172,8 @@ impl TextIndex {
             tail_rows: TAIL_ROWS,
             deletes_pending: false,
             bypass_tail: false,
+            segment_docs: SEGMENT_DOCS,
+            writer_docs: 0,
         })
     }
 
@@ -271,7 +281,39 @@ impl TextIndex {
         doc.add_text(f_text, text);
         doc.add_text(f_keys, keys);
         self.writer()?.add_document(doc)?;
+        self.writer_docs += 1;
+        if self.writer_docs >= self.segment_docs {
+            self.cut_segment()?;
+        }
         Ok(())
+    }
+
+    /// Makes the documents added since the last commit a segment of their own, once they reach
+    /// the segment cap. The commit records the sequence number the index reflected before
+    /// these additions: if the store stops before the commit that covers them, its catch-up
+    /// re-indexes them (it removes a row before adding it, so nothing is indexed twice). The
+    /// reader is reloaded by that later commit.
+    fn cut_segment(&mut self) -> Result<()> {
+        let seq = self.indexed_seq;
+        let writer = self.writer()?;
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&seq.to_string());
+        prepared.commit()?;
+        self.writer_docs = 0;
+        Ok(())
+    }
+
+    /// Sets the cap on a segment's documents (at least 2; default [`SEGMENT_DOCS`]): the most
+    /// documents a purge's rewrite of one segment handles, against `rows / cap` or more segments
+    /// for each search to visit. Segments already above a new cap stay as they are until
+    /// erasures shrink them.
+    pub fn set_segment_docs(&mut self, docs: usize) {
+        self.segment_docs = docs.max(2);
+    }
+
+    /// The cap on a segment's documents ([`TextIndex::set_segment_docs`]).
+    pub fn segment_docs(&self) -> usize {
+        self.segment_docs
     }
 
     /// Removes `id`'s document: from the tail at once (with every count it held), and from the
@@ -319,6 +361,7 @@ impl TextIndex {
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(&seq.to_string());
         prepared.commit()?;
+        self.writer_docs = 0;
         self.deletes_pending = false;
         self.bypass_tail = false;
         self.reader.reload()?;
@@ -330,7 +373,8 @@ impl TextIndex {
     }
 
     /// Replaces the whole index with `rows` (id, text) and commits at `seq`: the rebuild path,
-    /// used by scrub and repair. Leaves exactly one segment and no deleted documents.
+    /// used by scrub and repair. Leaves segments of at most the cap, without deleted documents,
+    /// and no file of the old segments.
     pub fn rebuild<'a>(
         &mut self,
         rows: impl IntoIterator<Item = (RowId, &'a str)>,
@@ -342,7 +386,6 @@ impl TextIndex {
             self.add_to_writer(id, text)?;
         }
         self.commit(seq)?;
-        self.merge_all()?;
         // Tantivy deletes the replaced segment files from its own thread; wait for it, so that
         // no file holding an erased term is still in the directory when scrub copies the store.
         self.writer()?
@@ -382,6 +425,8 @@ impl TextIndex {
             tail_rows: TAIL_ROWS,
             deletes_pending: false,
             bypass_tail: false,
+            segment_docs: SEGMENT_DOCS,
+            writer_docs: 0,
         };
         for (id, text) in rows {
             ti.add_to_writer(id, text)?;
@@ -513,6 +558,42 @@ mod tests {
             prop_assert_eq!(t.holds_terms(&text, &refs), expected);
         }
 
+        /// The top k is the first k of the full ranking, ids and scores alike, ties to the
+        /// higher row id: pruning (block-max WAND) never drops a document that belongs in it,
+        /// across segments of several sizes, with deleted documents, for text and keys.
+        #[test]
+        fn the_top_k_is_the_head_of_the_full_ranking(
+            rows in prop::collection::vec(prop::collection::vec(0usize..12, 1..6), 1..300),
+            query in prop::collection::vec(0usize..12, 1..5),
+            removed in prop::collection::vec(0usize..300, 0..20),
+            cap in 2usize..200,
+            batch in 1usize..64,
+        ) {
+            let rows: Vec<String> = rows.iter().map(|r| text_of(r)).collect();
+            let mut t = empty(3);
+            t.set_segment_docs(cap);
+            load_batches(&mut t, &rows, batch);
+            for r in removed.iter().filter(|&&r| r < rows.len()) {
+                t.remove(*r as u64 + 1).unwrap();
+            }
+            t.commit(rows.len() as u64 + 1).unwrap();
+            let q = text_of(&query);
+            let keys = crate::index::keys::row_keys(&q);
+            let all = rows.len() + 1;
+            let full = (t.search(&q, all).unwrap(), t.lookup_keys(&keys, all).unwrap());
+            // Unpruned, the ranking is a full scan's, scores bit for bit.
+            prop_assert_eq!(&full.0, &t.full_scan(false, &t.analyze(&q)).unwrap());
+            prop_assert_eq!(&full.1, &t.full_scan(true, &keys).unwrap());
+            for k in [1, 2, 3, 5, 10, 40] {
+                let k = k.min(all);
+                prop_assert_eq!(&t.search(&q, k).unwrap()[..], &full.0[..k.min(full.0.len())]);
+                prop_assert_eq!(
+                    &t.lookup_keys(&keys, k).unwrap()[..],
+                    &full.1[..k.min(full.1.len())]
+                );
+            }
+        }
+
         /// A row scores the same in the tail as in a segment: the same rows loaded with
         /// different tail sizes (every row its own segment, a few segments plus a tail, all in
         /// the tail) rank the same with the same scores, for text search, key lookup and the
@@ -528,9 +609,20 @@ mod tests {
             let keys = crate::index::keys::row_keys(&q);
             let mut results = Vec::new();
             // (tail size, rows per write)
-            for (n, batch) in [(1, 1), (small, 1), (1_000_000, 1), (small + 1, small)] {
+            // (tail size, rows per write, segment cap): the last two split batches and merges
+            // at a cap of a few documents.
+            for (n, batch, cap) in [
+                (1, 1, super::SEGMENT_DOCS),
+                (small, 1, super::SEGMENT_DOCS),
+                (1_000_000, 1, super::SEGMENT_DOCS),
+                (small + 1, small, super::SEGMENT_DOCS),
+                (small + 1, small, 2),
+                (1, 1, 3),
+            ] {
                 let mut t = empty(n);
+                t.set_segment_docs(cap);
                 load_batches(&mut t, &rows, batch);
+                prop_assert!(t.segment_sizes().iter().all(|&d| d as usize <= cap.max(2)));
                 let all = rows.len() + 1;
                 results.push((
                     t.search(&q, all).unwrap(),
@@ -608,14 +700,62 @@ mod tests {
 
     #[test]
     fn merges_the_lowest_tier_holding_two_never_the_whole_index() {
-        // A 10k-row base segment and one-row commits: only the small ones merge.
+        let no_cap = usize::MAX;
+        // A 10k-row base segment and one-row commits: only the small ones merge, once there
+        // are more than MAX_SEGMENTS mergeable segments.
         let mut docs = vec![10_000];
-        docs.extend([1; 12]);
-        assert_eq!(merge_choice(&docs), (1..13).collect::<Vec<_>>());
+        docs.extend([1; 11]);
+        assert!(merge_choice(&docs, no_cap).is_empty());
+        docs.push(1);
+        assert_eq!(
+            merge_choice(&docs, no_cap),
+            vec![(1..13).collect::<Vec<_>>()]
+        );
         // The base joins a merge only beside another segment of its tier.
-        assert_eq!(merge_choice(&[10_000, 9_000, 7, 100]), vec![0, 1]);
-        assert_eq!(merge_choice(&[10_000, 7, 100, 600]), Vec::<usize>::new());
-        // The order of the segments does not change the choice.
-        assert_eq!(merge_choice(&[1, 10_000, 1]), vec![0, 2]);
+        let mut docs = vec![10_000, 9_000, 100, 600];
+        docs.extend([40_000; 9]);
+        assert_eq!(merge_choice(&docs, no_cap), vec![vec![0, 1]]);
+        docs[1] = 600;
+        assert_eq!(merge_choice(&docs, no_cap), vec![vec![1, 3]]);
+    }
+
+    #[test]
+    fn merges_stop_at_the_segment_cap() {
+        // Segments above half the cap are full: 20 of them never merge.
+        assert!(merge_choice(&[3_000; 20], 4_096).is_empty());
+        // 13 segments of 1,000 pack into groups of at most 4,096 documents; a lone leftover
+        // stays.
+        let groups = merge_choice(&[1_000; 13], 4_096);
+        assert_eq!(
+            groups,
+            vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7], vec![8, 9, 10, 11]]
+        );
+    }
+
+    proptest! {
+        /// A merge never makes a segment above the cap, merges only segments of at most half of
+        /// it, of one tier, each at most once, two or more at a time.
+        #[test]
+        fn merge_groups_respect_the_cap(
+            docs in prop::collection::vec(1u32..20_000, 0..40),
+            cap in 2usize..50_000,
+        ) {
+            let groups = merge_choice(&docs, cap);
+            let mut seen = std::collections::HashSet::new();
+            for g in &groups {
+                prop_assert!(g.len() >= 2);
+                prop_assert!(g.iter().map(|&i| docs[i] as usize).sum::<usize>() <= cap);
+                let tier = docs[g[0]].ilog(8);
+                for &i in g {
+                    prop_assert!(docs[i] as usize <= cap / 2);
+                    prop_assert_eq!(docs[i].ilog(8), tier);
+                    prop_assert!(seen.insert(i));
+                }
+            }
+            let mergeable = docs.iter().filter(|&&n| n as usize <= cap / 2).count();
+            if mergeable <= super::MAX_SEGMENTS {
+                prop_assert!(groups.is_empty());
+            }
+        }
     }
 }

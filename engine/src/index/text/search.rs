@@ -3,11 +3,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use tantivy::collector::TopDocs;
-use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
-use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, Occur, Query, TermQuery};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use tantivy::query::{
+    Bm25StatisticsProvider, BooleanQuery, EnableScoring, Occur, Query, TermQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{Order, Term};
+use tantivy::{Searcher, Term};
 
 use super::TextIndex;
 use crate::error::{Error, Result};
@@ -97,37 +100,25 @@ impl TextIndex {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        let queries: Vec<TermQuery> = terms
             .iter()
             .map(|t| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                TermQuery::new(
                     Term::from_field_text(field, t),
                     IndexRecordOption::WithFreqs,
-                ));
-                (Occur::Should, q)
+                )
             })
             .collect();
-        let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
         let stats = self.stats(&searcher);
-        // Ties are broken by higher row id inside the collector, so the rows kept at the limit
-        // do not depend on how the documents are split into segments (segment order follows
-        // tantivy's random segment ids).
-        let collector = TopDocs::with_limit(limit).order_by((
-            (SortBySimilarityScore, Order::Desc),
-            (SortByStaticFastValue::<u64>::for_field("id"), Order::Desc),
-        ));
-        let top = searcher.search_with_statistics_provider(&query, &collector, &stats)?;
+        let top = top_k_pruned(&searcher, &queries, &stats, limit)?;
         let tail_field = if field == self.f_keys {
             TailField::Keys
         } else {
             TailField::Text
         };
         let mut out = self.tail.score(tail_field, field, terms, &stats)?;
-        for ((score, id), _) in top {
-            let id = id.ok_or_else(|| Error::Corrupt("text index document without id".into()))?;
-            out.push((id, score));
-        }
+        out.extend(top);
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
         out.truncate(limit);
         Ok(out)
@@ -142,8 +133,187 @@ impl TextIndex {
         }
     }
 
+    /// Every live document of the segments matching any of `terms` in `field`, scored by a
+    /// full scan (tantivy's union scorer, no pruning), best first, ties to the higher row id:
+    /// the reference [`top_k_pruned`] is tested against.
+    #[cfg(test)]
+    pub(crate) fn full_scan(&self, keys: bool, terms: &[String]) -> Result<Vec<(RowId, f32)>> {
+        let field = if keys { self.f_keys } else { self.f_text };
+        let query = BooleanQuery::new(
+            terms
+                .iter()
+                .map(|t| {
+                    let q = TermQuery::new(
+                        Term::from_field_text(field, t),
+                        IndexRecordOption::WithFreqs,
+                    );
+                    (Occur::Should, Box::new(q) as Box<dyn Query>)
+                })
+                .collect(),
+        );
+        let searcher = self.reader.searcher();
+        let stats = self.stats(&searcher);
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(
+            &stats, &searcher,
+        ))?;
+        let mut out = Vec::new();
+        for reader in searcher.segment_readers() {
+            let ids = reader.fast_fields().u64("id")?;
+            let alive = reader.alive_bitset();
+            weight.for_each(reader, &mut |doc, score| {
+                if !alive.is_some_and(|a| a.is_deleted(doc)) {
+                    out.push(Ranked(score, ids.first(doc).unwrap_or(u64::MAX)));
+                }
+            })?;
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(out.into_iter().map(|Ranked(s, id)| (id, s)).collect())
+    }
+
+    /// Each segment's document count, deleted documents included, in tantivy's order.
+    pub fn segment_sizes(&self) -> Vec<u32> {
+        let searcher = self.reader.searcher();
+        searcher
+            .segment_readers()
+            .iter()
+            .map(|s| s.max_doc())
+            .collect()
+    }
+
     /// Number of live documents (segments and tail).
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs() + self.tail.len() as u64
     }
+}
+
+/// A BM25 score ordered by [`f32::total_cmp`], then a row id: one entry of [`top_k_pruned`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ranked(f32, RowId);
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+/// Relative slack below the `limit`-th score within which [`top_k_pruned`]'s first pass keeps
+/// candidates for exact scoring: far above the rounding of a sum of a few dozen f32 term scores
+/// (about 1e-6), far below any real difference between two BM25 scores.
+const PRUNE_SLACK: f32 = 1e-4;
+
+/// The top `limit` documents of `query` over the segments of `searcher`, scored with `stats`,
+/// best first, ties broken by higher row id: exactly what scoring every matching document and
+/// sorting by (score, row id) gives, scores bit for bit, whatever the segments' order and split.
+///
+/// A sort-by-(score, id) collector cannot prune, and on queries with common words it scored
+/// every matching document. Here, two passes:
+/// 1. Candidates: tantivy's block-max WAND (`Weight::for_each_pruning`) skips every block of
+///    postings whose best possible score is at or below a threshold, here [`PRUNE_SLACK`] below
+///    the current `limit`-th score, carried from one segment to the next. Its scores sum the
+///    terms in an order that depends on where each term's postings stand, so a score can differ
+///    from the plain sum in its last bits: the slack keeps every document that could tie or pass
+///    the `limit`-th once scored exactly.
+/// 2. Exact scores: each candidate is scored term by term, in query order, by each term's own
+///    scorer reached by seeking: the sum a full scan's union makes (it adds the matching terms'
+///    scores to 0 in query order). Then sorted and cut to `limit`.
+fn top_k_pruned(
+    searcher: &Searcher,
+    terms: &[TermQuery],
+    stats: &dyn Bm25StatisticsProvider,
+    limit: usize,
+) -> Result<Vec<(RowId, f32)>> {
+    let scoring = || EnableScoring::enabled_from_statistics_provider(stats, searcher);
+    let query = BooleanQuery::new(
+        terms
+            .iter()
+            .map(|q| (Occur::Should, Box::new(q.clone()) as Box<dyn Query>))
+            .collect(),
+    );
+    let weight = query.weight(scoring())?;
+    let term_weights = terms
+        .iter()
+        .map(|q| q.weight(scoring()))
+        .collect::<tantivy::Result<Vec<_>>>()?;
+    let slack = |score: f32| score - score.abs() * PRUNE_SLACK;
+    // The best `limit` first-pass scores so far (a min-heap: its top is the `limit`-th).
+    let mut best: BinaryHeap<Reverse<Ranked>> = BinaryHeap::with_capacity(limit + 1);
+    let threshold = |best: &BinaryHeap<Reverse<Ranked>>| match best.peek() {
+        Some(Reverse(worst)) if best.len() >= limit => slack(worst.0).next_down(),
+        _ => f32::MIN,
+    };
+    // (first-pass score, segment, document, row id)
+    let mut candidates: Vec<(f32, usize, u32, RowId)> = Vec::new();
+    let mut failure = None;
+    let readers = searcher.segment_readers();
+    for (seg, reader) in readers.iter().enumerate() {
+        let ids = reader.fast_fields().u64("id")?;
+        let alive = reader.alive_bitset();
+        let start = threshold(&best);
+        weight.for_each_pruning(start, reader, &mut |doc, score| {
+            if alive.is_some_and(|a| a.is_deleted(doc)) {
+                return threshold(&best);
+            }
+            let Some(id) = ids.first(doc) else {
+                failure
+                    .get_or_insert_with(|| Error::Corrupt("text index document without id".into()));
+                return threshold(&best);
+            };
+            candidates.push((score, seg, doc, id));
+            let entry = Ranked(score, id);
+            if best.len() < limit {
+                best.push(Reverse(entry));
+            } else if best.peek().is_some_and(|Reverse(worst)| entry > *worst) {
+                best.pop();
+                best.push(Reverse(entry));
+            }
+            threshold(&best)
+        })?;
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let cut = match best.peek() {
+        Some(Reverse(worst)) if best.len() >= limit => slack(worst.0),
+        _ => f32::MIN,
+    };
+    candidates.retain(|c| c.0 >= cut);
+    // In segment and document order, so each term's scorer only seeks forward.
+    candidates.sort_unstable_by_key(|c| (c.1, c.2));
+    let mut exact: Vec<Ranked> = Vec::with_capacity(candidates.len());
+    let mut i = 0;
+    while i < candidates.len() {
+        let seg = candidates[i].1;
+        let mut scorers = term_weights
+            .iter()
+            .map(|w| w.scorer(&readers[seg], 1.0))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        while i < candidates.len() && candidates[i].1 == seg {
+            let (_, _, doc, id) = candidates[i];
+            let mut score: f32 = 0.0;
+            for scorer in &mut scorers {
+                if scorer.doc() < doc {
+                    scorer.seek(doc);
+                }
+                if scorer.doc() == doc {
+                    score += scorer.score();
+                }
+            }
+            exact.push(Ranked(score, id));
+            i += 1;
+        }
+    }
+    exact.sort_unstable_by(|a, b| b.cmp(a));
+    exact.truncate(limit);
+    Ok(exact
+        .into_iter()
+        .map(|Ranked(score, id)| (id, score))
+        .collect())
 }

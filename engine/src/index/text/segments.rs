@@ -4,31 +4,62 @@
 use super::TextIndex;
 use crate::error::{Error, Result};
 
-/// Segments allowed before a commit merges some of them (see [`merge_choice`]).
+/// Mergeable segments allowed before a commit merges some of them (see [`merge_choice`]).
 pub const MAX_SEGMENTS: usize = 12;
 /// Size ratio between merge tiers: a segment of `n` documents is in tier `log_TIER(n)`.
 const TIER: u32 = 8;
+/// The default cap on a segment's documents ([`crate::StoreOptions::text_segment_docs`]).
+///
+/// A purge rewrites each segment that held an erased row, at a cost proportional to the
+/// segment's documents (about 60 us each on this project's benchmark data), so the cap bounds a
+/// purge's text cost at any store size; a search visits every segment, so the cap also sets how
+/// many segments a large store has (`rows / cap` to `2 * rows / cap`). See docs/performance.md,
+/// "thirteenth pass", for the measurements behind the value.
+pub const SEGMENT_DOCS: usize = 4096;
 
-/// Which segments a commit merges when there are more than [`MAX_SEGMENTS`], given each
-/// segment's document count (deleted ones included): every segment of the lowest size tier that
-/// holds two or more (tier `t` holds segments of `TIER^t ..< TIER^(t+1)` documents). Never a
-/// whole-index merge on the write path: a large segment is merged only once another segment of
-/// its tier has grown, so a merge's cost is bounded by its tier and amortized over the writes
-/// that filled it. Depends only on the counts (no order, no randomness), so the same operations
-/// merge the same documents. Returns indexes into `docs`; empty when no tier holds two.
-pub fn merge_choice(docs: &[u32]) -> Vec<usize> {
+/// Which segments a commit merges, and in which groups, given each segment's document count
+/// (deleted ones included) and the cap on a segment's documents.
+///
+/// Only segments of at most `cap / 2` documents can merge (two of them fit under the cap); the
+/// others are full and stay as they are until erasures shrink them. Once more than
+/// [`MAX_SEGMENTS`] segments can merge, the lowest size tier holding two or more of them is
+/// merged (tier `t` holds segments of `TIER^t ..< TIER^(t+1)` documents): its segments, taken by
+/// index, are packed into groups whose documents add up to at most `cap`, and each group of two
+/// or more becomes one segment. Never a whole-index merge on the write path, and no merge makes
+/// a segment above the cap, so a merge's cost is bounded by its tier and by the cap. Depends only
+/// on the counts (no order, no randomness), so the same operations merge the same documents.
+/// Returns groups of indexes into `docs`; empty when nothing is to merge.
+pub fn merge_choice(docs: &[u32], cap: usize) -> Vec<Vec<usize>> {
+    let cap = cap.min(u32::MAX as usize) as u32;
+    let mergeable = |n: u32| n <= cap / 2;
+    if docs.iter().filter(|&&n| mergeable(n)).count() <= MAX_SEGMENTS {
+        return Vec::new();
+    }
     let tier = |n: u32| n.max(1).ilog(TIER);
-    let Some(lowest) = docs
-        .iter()
-        .map(|&n| tier(n))
-        .filter(|t| docs.iter().filter(|&&m| tier(m) == *t).count() >= 2)
+    let in_tier =
+        |t: u32| (0..docs.len()).filter(move |&i| mergeable(docs[i]) && tier(docs[i]) == t);
+    let Some(lowest) = (0..docs.len())
+        .filter(|&i| mergeable(docs[i]))
+        .map(|i| tier(docs[i]))
+        .filter(|&t| in_tier(t).count() >= 2)
         .min()
     else {
         return Vec::new();
     };
-    (0..docs.len())
-        .filter(|&i| tier(docs[i]) == lowest)
-        .collect()
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    let mut sum = 0u64;
+    for i in in_tier(lowest) {
+        if sum + u64::from(docs[i]) > u64::from(cap) {
+            groups.push(std::mem::take(&mut current));
+            sum = 0;
+        }
+        sum += u64::from(docs[i]);
+        current.push(i);
+    }
+    groups.push(current);
+    groups.retain(|g| g.len() >= 2);
+    groups
 }
 
 /// Segment rewrites scheduled by [`TextIndex::start_erase_deleted`], running on tantivy's merge
@@ -61,40 +92,26 @@ impl TextIndex {
             let min_id = seg.fast_fields().u64("id")?.min_value();
             segments.push((min_id, seg.max_doc(), seg.segment_id()));
         }
+        drop(searcher);
+        // Tantivy lists segments in the order of its random ids: sort them first, so that the
+        // groups are the same on every run.
+        segments.sort_by_key(|s| (s.0, s.1));
         let docs: Vec<u32> = segments.iter().map(|s| s.1).collect();
-        let mut chosen: Vec<_> = merge_choice(&docs)
-            .into_iter()
-            .map(|i| segments[i])
-            .collect();
-        if chosen.len() < 2 {
+        let groups = merge_choice(&docs, self.segment_docs);
+        if groups.is_empty() {
             return Ok(());
         }
-        chosen.sort_by_key(|s| (s.0, s.1));
-        let ids: Vec<_> = chosen.iter().map(|s| s.2).collect();
         let writer = self.writer()?;
-        writer
-            .merge(&ids)
-            .wait()
-            .map_err(|e| Error::TextIndex(e.to_string()))?;
-        writer
-            .garbage_collect_files()
-            .wait()
-            .map_err(|e| Error::TextIndex(e.to_string()))?;
-        self.reader.reload()?;
-        Ok(())
-    }
-
-    /// Merges every segment into one, dropping deleted documents and their postings, and deletes
-    /// the files of the old segments. Part of the erasure path.
-    pub fn merge_all(&mut self) -> Result<()> {
-        let segments = self.index.searchable_segment_ids()?;
-        let needs_merge = segments.len() > 1 || (segments.len() == 1 && self.has_deletes()?);
-        let writer = self.writer()?;
-        if needs_merge {
-            writer
-                .merge(&segments)
-                .wait()
-                .map_err(|e| Error::TextIndex(e.to_string()))?;
+        // The groups are disjoint: their merges run side by side on tantivy's merge threads.
+        let merges: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                let ids: Vec<_> = g.iter().map(|&i| segments[i].2).collect();
+                writer.merge(&ids)
+            })
+            .collect();
+        for m in merges {
+            m.wait().map_err(|e| Error::TextIndex(e.to_string()))?;
         }
         writer
             .garbage_collect_files()
@@ -167,14 +184,5 @@ impl TextIndex {
             .map_err(|e| Error::TextIndex(format!("text index garbage collection: {e}")))?;
         self.reader.reload()?;
         Ok(rewritten)
-    }
-
-    fn has_deletes(&self) -> Result<bool> {
-        self.reader.reload()?;
-        let searcher = self.reader.searcher();
-        Ok(searcher
-            .segment_readers()
-            .iter()
-            .any(|s| s.num_deleted_docs() > 0))
     }
 }
