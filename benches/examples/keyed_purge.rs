@@ -16,7 +16,9 @@
 //! Before purging, a run times 400 hybrid recalls (k = 10) and prints their p50 and p99, and the
 //! text index's segment count: the other side of the segment cap. `OUBLI_SEGMENT_DOCS=N` sets
 //! [`StoreOptions::text_segment_docs`] (when building, and when purging: a smaller cap than the
-//! store was built with does not split its segments).
+//! store was built with does not split its segments). `OUBLI_SPANS=1` prints, to stderr, the
+//! busy and idle time of each of the engine's debug spans as it closes (the purge's phases: its
+//! erasure, the text rewrite, the audit's preparation and searches, the completion).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,6 +32,13 @@ const WORDS: [&str; 15] = [
 ];
 
 fn main() -> oubli::Result<()> {
+    if std::env::var_os("OUBLI_SPANS").is_some() {
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::DEBUG)
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let mut args = std::env::args().skip(1);
     let (Some(path), Some(rows)) = (args.next(), args.next()) else {
         eprintln!("usage: keyed_purge STORE ROWS [KEY...]");

@@ -1,7 +1,7 @@
 //! The `oubli` command-line tool. `oubli --help` lists the commands; every command takes
 //! `--json` for machine-readable output.
 //!
-//! Conventions (tested in `engine/tests/cli.rs`):
+//! Conventions (tested in `engine/tests/api/cli.rs`):
 //! - exit codes: 0 success (also when standard output is closed early, as by `| head`),
 //!   1 a runtime error (`oubli: <message>` on stderr, or with `--json` the object
 //!   `{"error": <message>, "code": <stable code>}`), 2 bad usage (code `usage`);

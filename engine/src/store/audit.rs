@@ -25,6 +25,7 @@ use super::history::AsOf;
 use super::recall::{Legs, RecallQuery};
 use super::{Inner, Store};
 use crate::error::Result;
+use crate::index::exact::ExactMatrix;
 use crate::index::text::TextIndex;
 use crate::row::RowId;
 use crate::storage::{self, PAYLOADS, Payload, VECTORS};
@@ -245,6 +246,7 @@ impl Store {
         }
         let mut seen = BTreeSet::new();
         texts.retain(|p| seen.insert(p.clone()));
+        let _span = tracing::debug_span!("oubli::audit::probe_vectors").entered();
         let vectors = self.probe_vectors(&texts)?;
         Ok(Probes { texts, vectors })
     }
@@ -285,6 +287,7 @@ impl Store {
             .zip(&vectors)
             .flat_map(|(probe, vector)| CHANNELS.iter().map(move |c| (probe, vector, *c)))
             .collect();
+        let search_span = tracing::debug_span!("oubli::audit::searches").entered();
         let results = crate::parallel::map_costly(&searches, |&(probe, vector, channel)| {
             let base = with_vector(RecallQuery::new(probe.clone()).k(k), vector);
             let q = match channel {
@@ -304,6 +307,7 @@ impl Store {
                 Err(e) => Err(e),
             }
         });
+        drop(search_span);
         for (&(probe, _, channel), hits) in searches.iter().zip(results) {
             let Some(hits) = hits? else { continue };
             for h in hits {
@@ -341,6 +345,7 @@ impl Store {
             }
         }
         if let Some(control) = control {
+            let _span = tracing::debug_span!("oubli::audit::compare_with_control").entered();
             s.control_compared = true;
             s.control_mismatches = self.compare_with_control(&control, &all_probes, &vectors, k)?;
         }
@@ -375,7 +380,7 @@ impl Store {
     ) -> Result<u64> {
         let Control {
             dim,
-            rows,
+            vectors: control_vectors,
             text: control,
         } = control;
         let dim = *dim;
@@ -405,13 +410,7 @@ impl Store {
                 let stored = |id: RowId| storage::read_vector(vec_t.as_ref(), id, dim);
                 i.vectors.search(&q, k, &stored)
             })?;
-            let mut exact: Vec<(RowId, f32)> = rows
-                .iter()
-                .filter_map(|r| r.vector.as_ref().map(|v| (r.id, crate::embed::dot(&q, v))))
-                .collect();
-            exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-            exact.truncate(k);
-            if key(ours) != key(exact) {
+            if key(ours) != key(control_vectors.top(&q, k)) {
                 mismatches += 1;
             }
             Ok(mismatches)
@@ -453,13 +452,36 @@ pub(super) struct Probes {
     vectors: Vec<Option<Vec<f32>>>,
 }
 
-/// The audit's control: the current rows' stored texts and vectors, and a fresh in-memory BM25
-/// index of the texts, built from the rows as they are once the erasure committed (a purge
-/// builds it while its text segments are rewritten: it reads the rows, not the index).
+/// The audit's control: the current rows' stored vectors, and a fresh in-memory BM25 index of
+/// their texts, built from the rows as they are once the erasure committed (a purge builds it
+/// while its text segments are rewritten: it reads the rows, not the index).
 pub(super) struct Control {
     dim: usize,
-    rows: Vec<ControlRow>,
+    vectors: StoredVectors,
     text: TextIndex,
+}
+
+/// The stored vectors of the rows that have one, scanned exactly: each score is bit-identical
+/// to [`crate::embed::dot`] of the query and the stored vector.
+struct StoredVectors {
+    /// The rows, in id order: row `i` of `matrix` is `ids[i]`'s vector.
+    ids: Vec<RowId>,
+    matrix: ExactMatrix,
+}
+
+impl StoredVectors {
+    /// The `k` rows whose vectors score highest against `q`, best first, ties to the higher id.
+    fn top(&self, q: &[f32], k: usize) -> Vec<(RowId, f32)> {
+        let mut exact: Vec<(RowId, f32)> = self
+            .ids
+            .iter()
+            .copied()
+            .zip(self.matrix.scores(q))
+            .collect();
+        exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        exact.truncate(k);
+        exact
+    }
 }
 
 impl Control {
@@ -469,43 +491,63 @@ impl Control {
         if !req.control.unwrap_or(i.vectors.len() <= CONTROL_MAX_ROWS) {
             return Ok(None);
         }
-        let rows = control_rows(i)?;
-        let text = TextIndex::control(rows.iter().map(|r| (r.id, r.text.as_str())))?;
+        let _span = tracing::debug_span!("oubli::audit::control").entered();
+        let (texts, vectors) = control_rows(i)?;
+        let text = TextIndex::control(texts.iter().map(|(id, t)| (*id, t.as_str())))?;
         Ok(Some(Control {
             dim: i.dim,
-            rows,
+            vectors,
             text,
         }))
     }
 }
 
-/// One row of the store as the control reproduces it: its text and stored vector.
-struct ControlRow {
-    id: RowId,
-    text: String,
-    vector: Option<Vec<f32>>,
-}
-
-/// Every row with text (the rows the text index holds), with its stored vector.
-fn control_rows(i: &Inner) -> Result<Vec<ControlRow>> {
+/// Every row with text (the rows the text index holds), in id order, and those of them that have
+/// a stored vector, with their vectors: the two tables are read side by side in key order.
+fn control_rows(i: &Inner) -> Result<(Vec<(RowId, String)>, StoredVectors)> {
     use redb::ReadableTable;
+    let mut texts = Vec::new();
+    let mut stored = StoredVectors {
+        ids: Vec::new(),
+        matrix: ExactMatrix::new(i.dim),
+    };
     let tx = i.db.begin_read()?;
-    let mut out = Vec::new();
     let Some(payloads) = storage::open_read(&tx, PAYLOADS)? else {
-        return Ok(out);
+        return Ok((texts, stored));
     };
     let vectors = storage::open_read(&tx, VECTORS)?;
+    let mut vectors = match &vectors {
+        Some(t) => Some(t.iter()?.peekable()),
+        None => None,
+    };
     for e in payloads.iter()? {
         let (k, v) = e?;
         let id = k.value();
-        let vector = storage::read_vector(vectors.as_ref(), id, i.dim)?;
-        out.push(ControlRow {
-            id,
-            text: Payload::decode(v.value())?.text,
-            vector,
-        });
+        texts.push((id, Payload::decode(v.value())?.text));
+        let Some(vs) = vectors.as_mut() else { continue };
+        // Skip the vectors of rows without text, up to this row's.
+        while let Some(Ok((vk, _))) = vs.peek() {
+            if vk.value() >= id {
+                break;
+            }
+            vs.next();
+        }
+        let found = match vs.peek() {
+            Some(Ok((vk, _))) => vk.value() == id,
+            Some(Err(_)) => true,
+            None => false,
+        };
+        if found {
+            let (_, record) = vs.next().expect("peeked")?;
+            if !stored.matrix.push_half_record(record.value()) {
+                stored
+                    .matrix
+                    .push(&storage::decode_vector(record.value(), i.dim)?);
+            }
+            stored.ids.push(id);
+        }
     }
-    Ok(out)
+    Ok((texts, stored))
 }
 
 #[cfg(test)]

@@ -125,6 +125,7 @@ impl Store {
         let public_key = self.public_key()?;
         let issued_at = self.now();
         // Phase 1: the erasure, a provisional receipt and the sealed opening, in one transaction.
+        let erasure_span = tracing::debug_span!("oubli::Store::purge_erasure").entered();
         let (erasure, opening) = self.write(|b| {
             let e = erase(b)?;
             let opening = opening_of(&e);
@@ -146,6 +147,7 @@ impl Store {
             b.tx.open_table(INCOMPLETE_PURGES)?.insert(e.seq, ())?;
             Ok((e, opening))
         })?;
+        drop(erasure_span);
         let delivery = deliver(&opening);
         let report = self.complete_purge(erasure, opening, delivery.is_ok())?;
         delivery.map(|()| report)
@@ -178,6 +180,7 @@ impl Store {
         // segments are rewritten on tantivy's merge thread (readers proceed meanwhile, see the
         // method); the audit itself searches the rewritten index.
         let prepare = |i: &super::Inner| {
+            let _span = tracing::debug_span!("oubli::Store::prepare_audit").entered();
             Ok((
                 self.audit_probes(&request)?,
                 Control::for_request(&request, i)?,
@@ -192,6 +195,7 @@ impl Store {
         let audit = self.run_audit(&request, probes, control)?;
         let public_key = self.public_key()?;
         let issued_at = self.now();
+        let completion_span = tracing::debug_span!("oubli::Store::purge_completion").entered();
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         let (completion, receipt) = inner.write(self.now(), self.opts.ann_threshold, |b| {
@@ -225,6 +229,7 @@ impl Store {
             self.finish_erasure(&mut guard, kind)?;
         }
         drop(guard);
+        drop(completion_span);
         Ok(PurgeReport {
             seq: e.seq,
             erased: receipt.body.erased.iter().map(|r| r.row).collect(),

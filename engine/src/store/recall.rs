@@ -42,7 +42,7 @@ pub const LEXICAL_WEIGHT: f64 = 0.5;
 /// Default [`RecallQuery::min_score`]: no threshold, recall returns its `k` best rows.
 pub const DEFAULT_MIN_SCORE: f64 = 0.0;
 /// A threshold meant to separate relevant hits from hits on absent topics: pass it as
-/// [`RecallQuery::min_score`] to get only relevant rows. `tests/relevance.rs` checks it on a
+/// [`RecallQuery::min_score`] to get only relevant rows. `tests/api/relevance.rs` checks it on a
 /// small store; `oubli-bench recall-quality` reports the highest absent-topic score to check it
 /// against (`docs/recall.md`).
 pub const SUGGESTED_MIN_SCORE: f64 = 0.3;

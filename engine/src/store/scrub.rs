@@ -266,6 +266,7 @@ impl Store {
         &self,
         meanwhile: impl FnOnce(&Inner) -> Result<R>,
     ) -> Result<(ScrubKind, R)> {
+        let _span = tracing::debug_span!("oubli::Store::erase_text").entered();
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
         let kind = ScrubKind::for_store(inner)?;
@@ -279,7 +280,10 @@ impl Store {
         tests::while_rewriting(&self.path);
         // The rewrite is waited for and finished whatever `meanwhile` returns.
         let prepared = shared.as_ref().ok_or(Error::Closed).and_then(meanwhile);
-        let waited = rewrite.wait();
+        let waited = {
+            let _span = tracing::debug_span!("oubli::Store::erase_text_wait").entered();
+            rewrite.wait()
+        };
         let mut guard = RwLockUpgradableReadGuard::upgrade(shared);
         waited?;
         let inner = guard.as_mut().ok_or(Error::Closed)?;

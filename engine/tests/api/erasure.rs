@@ -1,6 +1,6 @@
 //! After a purge completes, no byte sequence of the purged text, nor its vector, is in the file.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::{Embedder, Inscription, RecallQuery, StaticEmbedder, Store, StoreOptions, Target};
@@ -240,13 +240,10 @@ fn purge_never_re_embeds_rows_and_embeds_each_probe_once() {
     );
 }
 
-/// A purge prepares its audit (the probes' vectors, the control built from the rows) while the
-/// text segment that held the row is rewritten; the audit then searches the rewritten index. A
-/// row erased from a committed segment (not the in-memory tail) leaves a clean audit: the store's
-/// BM25 and vector legs agree with the control on every probe, and no erased id comes back.
-#[test]
-fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
-    let s = Store::in_memory(StoreOptions::default()).unwrap();
+/// A store of `opts` holding `row` (keyed `key`) in a committed text segment, between 3,000
+/// rows before it and 2,000 after it (not in the in-memory tail).
+fn store_with_a_row_in_a_segment(opts: StoreOptions, row: &str, key: &str) -> Store {
+    let s = Store::in_memory(opts).unwrap();
     let rows: Vec<Inscription> = (0..3_000)
         .map(|i| {
             Inscription::new(format!(
@@ -256,11 +253,7 @@ fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
         })
         .collect();
     s.inscribe_batch(rows).unwrap();
-    s.inscribe(Inscription::new(
-        "Orla's locker code at the Fenwick gym is QX-5521",
-    ))
-    .unwrap();
-    // More rows after it, so that it sits in a committed segment beside others.
+    s.inscribe(Inscription::new(row).key(key)).unwrap();
     let more: Vec<Inscription> = (0..2_000)
         .map(|i| {
             Inscription::new(format!(
@@ -270,6 +263,20 @@ fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
         })
         .collect();
     s.inscribe_batch(more).unwrap();
+    s
+}
+
+/// A purge prepares its audit (the probes' vectors, the control built from the rows) while the
+/// text segment that held the row is rewritten; the audit then searches the rewritten index. A
+/// row erased from a committed segment (not the in-memory tail) leaves a clean audit: the store's
+/// BM25 and vector legs agree with the control on every probe, and no erased id comes back.
+#[test]
+fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
+    let s = store_with_a_row_in_a_segment(
+        StoreOptions::default(),
+        "Orla's locker code at the Fenwick gym is QX-5521",
+        "orla-locker",
+    );
     let r = s.purge(Target::query("Orla's locker code")).unwrap();
     assert_eq!(r.erased.len(), 1);
     let a = &r.audit.summary;
@@ -278,6 +285,40 @@ fn purge_of_a_row_in_a_segment_compares_clean_with_its_control() {
     assert_eq!(a.erased_returned, 0);
     assert!(a.clean, "{a:?}");
     s.verify_log(None).unwrap();
+}
+
+/// The audit's control sees what a deferred scrub leaves: until the scrub, the text segment that
+/// held the purged row still counts it in its BM25 statistics (document frequencies, token
+/// total), so the store's scores differ from the control's, which never held the row; once
+/// scrubbed, the same audit compares clean.
+#[test]
+fn the_control_sees_an_unscrubbed_row_and_a_scrub_clears_it() {
+    let secret = "Tomas keeps the ferry office key under the harbour bench";
+    let s = store_with_a_row_in_a_segment(
+        StoreOptions::default().scrub_on_purge(false),
+        secret,
+        "tomas-key",
+    );
+    let r = s.purge(Target::key("default", "tomas-key")).unwrap();
+    assert_eq!(r.erased.len(), 1);
+    assert_eq!(r.completion_seq, None);
+    let a = &r.audit.summary;
+    assert!(a.control_compared);
+    assert!(a.control_mismatches > 0, "{a:?}");
+    assert!(!a.clean);
+    s.scrub().unwrap();
+    let again = s
+        .residual_audit(&oubli::AuditRequest {
+            texts: vec![secret.to_owned()],
+            selector: r.opening.selector.clone(),
+            erased: r.erased.clone(),
+            before_seq: None,
+            k: 20,
+            control: Some(true),
+        })
+        .unwrap();
+    assert_eq!(again.summary.control_mismatches, 0, "{:?}", again.findings);
+    assert_eq!(again.summary.erased_returned, 0);
 }
 
 /// The deferred scrub of a store whose only row was purged: the erased bytes are gone from the

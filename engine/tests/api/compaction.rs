@@ -1,6 +1,6 @@
 //! Provenance, invalidation, recomputation and source-first compaction.
 
-mod common;
+use crate::common;
 
 use common::{create_fixed, file_contains, temp};
 use oubli::{

@@ -1,6 +1,6 @@
 //! The event log: verification catches tampering; same inputs give the same hashes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::storage::{CHECKPOINTS, EVENTS};

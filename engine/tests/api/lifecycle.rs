@@ -1,6 +1,6 @@
 //! End-to-end behaviour of the forgetting primitives.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::{

@@ -2,7 +2,7 @@
 //! covers the request (every subject it names, and its attribute), and otherwise returns a
 //! typed no-match that lists the nearest candidates (issue 11, "Safety first").
 
-mod common;
+use crate::common;
 
 use common::{create_fixed, temp};
 use oubli::{Error, Inscription, ListQuery, Operation, Store, Target};

@@ -3,7 +3,7 @@
 //! returns for the same operations, and a store reopened (or opened read-only beside the writer)
 //! must see every committed row.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

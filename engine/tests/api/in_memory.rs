@@ -2,7 +2,7 @@
 //! hashes, same recall results, same receipts, and a purge leaves no byte of the erased text or
 //! its vector in the in-memory image.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

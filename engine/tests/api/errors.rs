@@ -1,6 +1,6 @@
 //! Bad input gets a typed error and changes nothing.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! pipe ends quietly, usage errors exit 2, one namespace flag, ISO 8601 times, text without
 //! Rust debug syntax, stable JSON shapes, I/O errors that name their path.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};

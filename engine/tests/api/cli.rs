@@ -1,6 +1,6 @@
 //! The `oubli` binary, driven as a user would.
 
-mod common;
+use crate::common;
 
 use common::*;
 

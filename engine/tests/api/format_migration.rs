@@ -10,7 +10,7 @@
 //! supersede, a release, a registered derivation, a compaction note, alias groups, a decay
 //! policy and a purge with its receipt. Both are signed with the test key `[7; 32]`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

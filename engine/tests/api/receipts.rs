@@ -1,7 +1,7 @@
 //! Purge receipts: signed, canonical, revealing nothing without the opening, covering exactly
 //! what was erased, and checkable against the store file offline.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::audit::store_check::check_store;

@@ -2,7 +2,7 @@
 //! inside the engine before `limit` and `k`, bad values and filters are typed errors that
 //! write nothing, and list and recall agree with a brute-force model of the filter.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::*;

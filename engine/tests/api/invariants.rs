@@ -1,7 +1,7 @@
 //! Property tests of the depth invariants: void is absorbing, decay is monotone, one transition
 //! is one event, and replaying the log reproduces every depth and the live set.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

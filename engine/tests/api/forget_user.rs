@@ -1,7 +1,7 @@
 //! `forget_user`: one call erases every row of one user across the user's namespaces, with one
 //! receipt that verifies offline; no other user's row is ever touched.
 
-mod common;
+use crate::common;
 
 use common::*;
 use oubli::audit::store_check::check_store;

@@ -2,7 +2,7 @@
 //! text segments and pages that held the erased bytes are rewritten, freed pages are zeroed by
 //! the vendored redb), and the raw byte scan stays exactly as strict.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::MetadataExt;
 

@@ -259,7 +259,7 @@ fn note() -> impl Strategy<Value = Note> {
         )
 }
 
-const CORPUS: &str = include_str!("fixtures/format1_records.jsonl");
+const CORPUS: &str = include_str!("../fixtures/format1_records.jsonl");
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -399,7 +399,7 @@ proptest! {
     }
 }
 
-const FORMAT2_ROWS: &str = include_str!("fixtures/format2_rows.jsonl");
+const FORMAT2_ROWS: &str = include_str!("../fixtures/format2_rows.jsonl");
 
 #[test]
 fn format2_rows_read_and_migrate_as_the_format2_engine_wrote_them() {
