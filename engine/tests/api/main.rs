@@ -3,7 +3,9 @@
 //! and much of its build time. Run one concern with `cargo test -p oubli-db --test api erasure::`.
 //!
 //! The crash-consistency (`durability`), tamper, targeting, replication, serve and cluster suites
-//! stay binaries of their own: they have long runs of their own (`--ignored`) or features.
+//! stay binaries of their own: they have long runs of their own (`--ignored`) or features. So does
+//! `tracing_spans`: it installs a subscriber, and tracing caches per process whether anyone listens
+//! to a span, so spans opened by the other tests' threads at the same time can hide its own.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -28,5 +30,4 @@ mod over_deletion;
 mod receipts;
 mod record_codec;
 mod relevance;
-mod tracing_spans;
 mod write_path;
