@@ -77,6 +77,10 @@ pub struct TextIndex {
     segment_docs: usize,
     /// Documents added to the writer since its last commit.
     writer_docs: usize,
+    /// The analyzer of rows added to the tail, kept between rows for its memo of words
+    /// ([`indexing_analyzer`]); replaced by a fresh one whenever a row is removed, so that it
+    /// never holds the words of a row the index no longer has.
+    tail_analyzer: TextAnalyzer,
 }
 
 fn schema() -> (Schema, Field, Field, Field) {
@@ -100,7 +104,7 @@ fn schema() -> (Schema, Field, Field, Field) {
 }
 
 fn register(index: &Index) {
-    index.tokenizers().register(TOKENIZER, analyzer());
+    index.tokenizers().register(TOKENIZER, indexing_analyzer());
     index.tokenizers().register(KEYS_TOKENIZER, keys_analyzer());
 }
 
@@ -109,7 +113,7 @@ fn keys_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(WhitespaceTokenizer::default()).build()
 }
 
-use super::analyzer::analyzer;
+use super::analyzer::indexing_analyzer;
 
 /// The single-threaded writer, without background merges (see the module docs).
 fn new_writer(index: &Index) -> Result<IndexWriter<TantivyDocument>> {
@@ -174,6 +178,7 @@ impl TextIndex {
             bypass_tail: false,
             segment_docs: SEGMENT_DOCS,
             writer_docs: 0,
+            tail_analyzer: indexing_analyzer(),
         })
     }
 
@@ -255,7 +260,7 @@ impl TextIndex {
         }
         let mut keys_analyzer = keys_analyzer();
         self.tail
-            .add(id, text, &keys, &mut analyzer(), &mut keys_analyzer);
+            .add(id, text, &keys, &mut self.tail_analyzer, &mut keys_analyzer);
         Ok(())
     }
 
@@ -320,6 +325,7 @@ impl TextIndex {
     /// segments at the next commit, which [`TextIndex::settle`] then makes at once.
     pub fn remove(&mut self, id: RowId) -> Result<()> {
         self.tail.remove(id);
+        self.tail_analyzer = indexing_analyzer();
         let term = Term::from_field_u64(self.f_id, id);
         let query = RangeQuery::new(Bound::Included(term.clone()), Bound::Included(term));
         if self.reader.searcher().search(&query, &Count)? > 0 {
@@ -427,6 +433,7 @@ impl TextIndex {
             bypass_tail: false,
             segment_docs: SEGMENT_DOCS,
             writer_docs: 0,
+            tail_analyzer: indexing_analyzer(),
         };
         for (id, text) in rows {
             ti.add_to_writer(id, text)?;
