@@ -583,6 +583,14 @@ mod tests {
             any in "\\PC{0,40}",
             mixed in "[a-zA-Zа-яёΑ-Ωα-ωء-ي ]{0,60}",
         ) {
+            for text in [&latin, &any, &mixed] {
+                let (ours, first) = (split(text), reference_split(text));
+                let key = |t: &Token| (t.text.clone(), t.offset_from, t.offset_to, t.position);
+                proptest::prop_assert_eq!(
+                    ours.iter().map(key).collect::<Vec<_>>(),
+                    first.iter().map(key).collect::<Vec<_>>()
+                );
+            }
             // One analyzer for all three texts, twice: the second pass reads its memo.
             let mut memo = indexing_analyzer();
             for text in [&latin, &any, &mixed, &latin, &any, &mixed] {
