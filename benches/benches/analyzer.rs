@@ -1,5 +1,5 @@
-//! The BM25 analyzer (`index::analyzer::terms`) and the residual audit's control index
-//! (`TextIndex::control`), which analyzes every live row's text on each purge.
+//! The BM25 analyzer (`index::analyzer::terms`) and the residual audit's BM25 control
+//! (`index::text_control::ControlText`), which analyzes every live row's text on each purge.
 //!
 //! Run: `cargo bench -p oubli-bench --bench analyzer`. The inputs are the synthetic memories of
 //! the `load` and `latency` benches; the control is built over 10,000 of them, the size at which
@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use oubli::index::analyzer::{indexing_analyzer, terms};
-use oubli::index::text::TextIndex;
+use oubli::index::text_control::ControlText;
 use support::memory_text;
 use tantivy::tokenizer::TokenStream;
 
@@ -43,8 +43,23 @@ fn analyzer(c: &mut Criterion) {
     let rows: Vec<(u64, String)> = (0..10_000).map(|i| (i, memory_text(i))).collect();
     let mut g = c.benchmark_group("control");
     g.sample_size(10);
-    g.bench_function("control text index, 10,000 rows", |b| {
-        b.iter(|| TextIndex::control(rows.iter().map(|(id, t)| (*id, t.as_str()))).unwrap())
+    // A purge's probes: an erased memory verbatim, upper-cased, and a few of its words.
+    let erased = memory_text(5_000);
+    let probes: Vec<String> = vec![
+        erased.clone(),
+        erased.to_uppercase(),
+        erased
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
+    ];
+    g.bench_function("control BM25 counts, 10,000 rows", |b| {
+        b.iter(|| ControlText::build(rows.iter().map(|(id, t)| (*id, t.as_str())), &probes))
+    });
+    let control = ControlText::build(rows.iter().map(|(id, t)| (*id, t.as_str())), &probes);
+    g.bench_function("control BM25 search, 10,000 rows", |b| {
+        b.iter(|| control.search(black_box(&probes[0]), 20))
     });
     g.finish();
 }

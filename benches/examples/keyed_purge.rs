@@ -19,6 +19,7 @@
 //! store was built with does not split its segments). `OUBLI_SPANS=1` prints, to stderr, the
 //! busy and idle time of each of the engine's debug spans as it closes (the purge's phases: its
 //! erasure, the text rewrite, the audit's preparation and searches, the completion).
+//! `OUBLI_SPACE=1` prints each table's space in the file (`Store::space_report`) before purging.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -104,6 +105,18 @@ fn main() -> oubli::Result<()> {
         times[times.len() * 99 / 100],
         store.space_report()?.text_segments
     );
+    if std::env::var_os("OUBLI_SPACE").is_some() {
+        for t in store.space_report()?.tables {
+            println!(
+                "table {}: {} entries, {} bytes ({} stored, {} fragmented)",
+                t.name,
+                t.entries,
+                t.total_bytes(),
+                t.stored_bytes,
+                t.fragmented_bytes
+            );
+        }
+    }
     for key in keys {
         let t = Instant::now();
         let report = store.purge(Target::key("default", &key))?;

@@ -51,6 +51,9 @@ pub const ROW_EVENTS: TableDefinition<(u64, u64), ()> = TableDefinition::new("ro
 pub const EVENT_TIMES: TableDefinition<(i64, u64), ()> = TableDefinition::new("event_times");
 /// Files of the tantivy text index: `path -> bytes`.
 pub const TEXT_INDEX_FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("text_index_files");
+/// Match keys of indexed rows, as hashes: `row id -> u32 little-endian key hashes`; record 0
+/// is the version marker (see `index::key_index`). Derived data, like the text index.
+pub const MATCH_KEYS: TableDefinition<u64, &[u8]> = TableDefinition::new("match_keys");
 /// The serialized usearch snapshot, in chunks: `chunk number -> bytes`.
 pub const VECTOR_SNAPSHOT: TableDefinition<u64, &[u8]> = TableDefinition::new("vector_snapshot");
 /// Purge receipts: `purge id -> receipt document` (canonical JSON, see `oubli-audit`).

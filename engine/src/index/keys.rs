@@ -1,9 +1,9 @@
 //! Match keys: the canonical forms under which a row can be found by a targeting query.
 //!
 //! BM25 over the row text cannot find "+1 (415) 555-0132" from "14155550132", "张伟" from "Zhang
-//! Wei", or "Michail Solowjow" from "Mikhail Solovyov". The text index therefore holds a second
-//! field of match keys, computed by [`row_keys`] with [`crate::canon`], and query targeting looks
-//! its own keys up there ([`query_keys`]). Keys are candidates only: targeting verifies every
+//! Wei", or "Michail Solowjow" from "Mikhail Solovyov". Each row therefore has match keys,
+//! computed by [`row_keys`] with [`crate::canon`] and stored in the match-key index
+//! ([`super::key_index`]), and query targeting looks its own keys up there ([`query_keys`]). Keys are candidates only: targeting verifies every
 //! candidate against the row's text before acting on it.
 //!
 //! | prefix | key |

@@ -4,8 +4,10 @@
 pub mod analyzer;
 pub mod directory;
 pub mod exact;
+pub mod key_index;
 pub mod keys;
 pub mod text;
+pub mod text_control;
 pub mod text_tail;
 pub mod vector;
 pub mod vector_build;

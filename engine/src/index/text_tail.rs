@@ -3,8 +3,8 @@
 //!
 //! A tantivy commit builds a segment, and a segment writer allocates and zeroes a term hash table
 //! of several MiB however few documents it holds; committing one segment per one-row write made
-//! that the largest cost of a durable insert. The tail holds what a segment would hold (per field,
-//! each term's frequency in each document and each document's token count) and scores it with
+//! that the largest cost of a durable insert. The tail holds what a segment would hold (for the text
+//! field, each term's frequency in each document and each document's token count) and scores it with
 //! tantivy's own BM25 ([`Bm25Weight`], k1 = 1.2, b = 0.75, field norms quantized by
 //! [`FieldNormReader::fieldnorm_to_id`]) on statistics taken over the segments and the tail
 //! together ([`Stats`]), and tantivy scores its segments on those same statistics. A row
@@ -30,16 +30,7 @@ use crate::row::RowId;
 /// A count, never a time, so that the same operations give the same segments.
 pub const TAIL_ROWS: usize = 1024;
 
-/// The two indexed fields, in the order the tail stores them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TailField {
-    /// The analyzed row text.
-    Text = 0,
-    /// The canonical match keys (see [`super::keys`]).
-    Keys = 1,
-}
-
-/// One field of one document: term frequencies and the token count (its field norm).
+/// The indexed text of one document: term frequencies and the token count (its field norm).
 #[derive(Default)]
 struct FieldDoc {
     tf: BTreeMap<String, u32>,
@@ -49,23 +40,16 @@ struct FieldDoc {
 /// One document of the tail.
 struct TailDoc {
     text: String,
-    keys: String,
-    fields: [FieldDoc; 2],
-}
-
-/// Postings and totals of one field.
-#[derive(Default)]
-struct FieldPostings {
-    /// Term -> documents holding it -> term frequency.
-    postings: HashMap<String, BTreeMap<RowId, u32>>,
-    total_tokens: u64,
+    field: FieldDoc,
 }
 
 /// Rows indexed in memory, not yet in a tantivy segment.
 #[derive(Default)]
 pub struct TextTail {
     docs: BTreeMap<RowId, TailDoc>,
-    fields: [FieldPostings; 2],
+    /// Term -> documents holding it -> term frequency.
+    postings: HashMap<String, BTreeMap<RowId, u32>>,
+    total_tokens: u64,
 }
 
 /// Term frequencies and token count of `text` as tantivy indexes it with `analyzer`: every token
@@ -99,31 +83,22 @@ impl TextTail {
         self.docs.contains_key(&id)
     }
 
-    /// Indexes `id` with `text` and its match keys `keys` (joined by spaces, as the keys field
-    /// holds them), analyzed by `text_analyzer` and `keys_analyzer`. Replaces a previous entry
-    /// for `id`.
-    pub fn add(
-        &mut self,
-        id: RowId,
-        text: &str,
-        keys: &str,
-        text_analyzer: &mut TextAnalyzer,
-        keys_analyzer: &mut TextAnalyzer,
-    ) {
+    /// Indexes `id` with `text`, analyzed by `analyzer`. Replaces a previous entry for `id`.
+    pub fn add(&mut self, id: RowId, text: &str, analyzer: &mut TextAnalyzer) {
         self.remove(id);
-        let fields = [analyze(text_analyzer, text), analyze(keys_analyzer, keys)];
-        for (f, doc) in self.fields.iter_mut().zip(&fields) {
-            f.total_tokens += u64::from(doc.num_tokens);
-            for (term, tf) in &doc.tf {
-                f.postings.entry(term.clone()).or_default().insert(id, *tf);
-            }
+        let field = analyze(analyzer, text);
+        self.total_tokens += u64::from(field.num_tokens);
+        for (term, tf) in &field.tf {
+            self.postings
+                .entry(term.clone())
+                .or_default()
+                .insert(id, *tf);
         }
         self.docs.insert(
             id,
             TailDoc {
                 text: text.to_owned(),
-                keys: keys.to_owned(),
-                fields,
+                field,
             },
         );
     }
@@ -133,53 +108,41 @@ impl TextTail {
         let Some(doc) = self.docs.remove(&id) else {
             return false;
         };
-        for (f, fd) in self.fields.iter_mut().zip(&doc.fields) {
-            f.total_tokens -= u64::from(fd.num_tokens);
-            for term in fd.tf.keys() {
-                if let Some(p) = f.postings.get_mut(term) {
-                    p.remove(&id);
-                    if p.is_empty() {
-                        f.postings.remove(term);
-                    }
+        self.total_tokens -= u64::from(doc.field.num_tokens);
+        for term in doc.field.tf.keys() {
+            if let Some(p) = self.postings.get_mut(term) {
+                p.remove(&id);
+                if p.is_empty() {
+                    self.postings.remove(term);
                 }
             }
         }
         true
     }
 
-    /// Empties the tail, returning its rows (id, text, match keys) in id order: what a commit
-    /// hands to tantivy.
-    pub fn drain(&mut self) -> Vec<(RowId, String, String)> {
+    /// Empties the tail, returning its rows (id, text) in id order: what a commit hands to
+    /// tantivy.
+    pub fn drain(&mut self) -> Vec<(RowId, String)> {
         let docs = std::mem::take(&mut self.docs);
-        self.fields = Default::default();
-        docs.into_iter()
-            .map(|(id, d)| (id, d.text, d.keys))
-            .collect()
+        self.postings = HashMap::new();
+        self.total_tokens = 0;
+        docs.into_iter().map(|(id, d)| (id, d.text)).collect()
     }
 
-    /// Documents of the tail holding `term` in `field`.
-    pub fn doc_freq(&self, field: TailField, term: &str) -> u64 {
-        self.fields[field as usize]
-            .postings
-            .get(term)
-            .map_or(0, |p| p.len() as u64)
+    /// Documents of the tail holding `term`.
+    pub fn doc_freq(&self, term: &str) -> u64 {
+        self.postings.get(term).map_or(0, |p| p.len() as u64)
     }
 
-    /// Tokens of `field` over every tail document.
-    pub fn total_tokens(&self, field: TailField) -> u64 {
-        self.fields[field as usize].total_tokens
+    /// Tokens over every tail document.
+    pub fn total_tokens(&self) -> u64 {
+        self.total_tokens
     }
 
-    /// BM25 scores of the tail documents matching any of `terms` in `field` (a term listed twice
-    /// counts twice, as in a tantivy boolean query), on the combined statistics `stats`, in id
-    /// order.
-    pub fn score(
-        &self,
-        field: TailField,
-        tantivy_field: Field,
-        terms: &[String],
-        stats: &Stats<'_>,
-    ) -> tantivy::Result<Vec<(RowId, f32)>> {
+    /// BM25 scores of the tail documents matching any of `terms` (a term listed twice counts
+    /// twice, as in a tantivy boolean query), on the combined statistics `stats`, in id order.
+    pub fn score(&self, terms: &[String], stats: &Stats<'_>) -> tantivy::Result<Vec<(RowId, f32)>> {
+        let tantivy_field = stats.field;
         let mut scores: BTreeMap<RowId, f32> = BTreeMap::new();
         if self.docs.is_empty() {
             return Ok(Vec::new());
@@ -187,16 +150,13 @@ impl TextTail {
         let n = stats.total_num_docs()?;
         let avg = stats.total_num_tokens(tantivy_field)? as f32 / n as f32;
         for t in terms {
-            let Some(postings) = self.fields[field as usize].postings.get(t) else {
+            let Some(postings) = self.postings.get(t) else {
                 continue;
             };
             let df = stats.doc_freq(&Term::from_field_text(tantivy_field, t))?;
             let weight = Bm25Weight::for_one_term_without_explain(df, n, avg);
             for (id, tf) in postings {
-                let norm = self
-                    .docs
-                    .get(id)
-                    .map_or(0, |d| d.fields[field as usize].num_tokens);
+                let norm = self.docs.get(id).map_or(0, |d| d.field.num_tokens);
                 let s = weight.score(FieldNormReader::fieldnorm_to_id(norm), *tf);
                 *scores.entry(*id).or_insert(0.0) += s;
             }
@@ -212,28 +172,18 @@ pub struct Stats<'a> {
     pub searcher: &'a Searcher,
     /// The tail.
     pub tail: &'a TextTail,
-    /// Which tail field each tantivy field is: (text, keys).
-    pub fields: (Field, Field),
-}
-
-impl Stats<'_> {
-    fn tail_field(&self, field: Field) -> Option<TailField> {
-        if field == self.fields.0 {
-            Some(TailField::Text)
-        } else if field == self.fields.1 {
-            Some(TailField::Keys)
-        } else {
-            None
-        }
-    }
+    /// The text field.
+    pub field: Field,
 }
 
 impl Bm25StatisticsProvider for Stats<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
         let seg = Bm25StatisticsProvider::total_num_tokens(self.searcher, field)?;
-        let tail = self
-            .tail_field(field)
-            .map_or(0, |f| self.tail.total_tokens(f));
+        let tail = if field == self.field {
+            self.tail.total_tokens()
+        } else {
+            0
+        };
         Ok(seg + tail)
     }
 
@@ -244,8 +194,8 @@ impl Bm25StatisticsProvider for Stats<'_> {
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
         let seg = self.searcher.doc_freq(term)?;
-        let tail = match (self.tail_field(term.field()), term.value().as_str()) {
-            (Some(f), Some(t)) => self.tail.doc_freq(f, t),
+        let tail = match term.value().as_str() {
+            Some(t) if term.field() == self.field => self.tail.doc_freq(t),
             _ => 0,
         };
         Ok(seg + tail)

@@ -25,9 +25,10 @@ pub const LOCAL_META: [&str; 6] = [
 /// Tables a snapshot leaves empty: the derived indexes (rebuilt from the rows when the
 /// snapshot is opened) and the sealed openings of purges (local to the leader, and about
 /// erased content).
-pub(crate) fn not_in_snapshot() -> [&'static str; 3] {
+pub(crate) fn not_in_snapshot() -> [&'static str; 4] {
     [
         storage::TEXT_INDEX_FILES.name(),
+        storage::MATCH_KEYS.name(),
         storage::VECTOR_SNAPSHOT.name(),
         storage::PENDING_OPENINGS.name(),
     ]
@@ -40,11 +41,11 @@ impl Store {
     ///
     /// The snapshot is a store file: every table is copied into a fresh redb file record by
     /// record, so no freed page and no B-tree separator of an earlier version reaches it, and it
-    /// leaves out the text index files, the vector snapshot and the sealed openings of purges
-    /// (so no erased byte that the leader's next scrub would remove is in it either), and the
-    /// `meta` keys of [`LOCAL_META`], the secret key among them: a snapshot opens writable only
-    /// with the signing key given ([`crate::StoreOptions::signing_key`]). Opening it rebuilds
-    /// the text index from the rows. Restoring a replica is opening the snapshot (with
+    /// leaves out the text index files, the match keys, the vector snapshot and the sealed
+    /// openings of purges (so no erased byte that the leader's next scrub would remove is in it
+    /// either), and the `meta` keys of [`LOCAL_META`], the secret key among them: a snapshot
+    /// opens writable only with the signing key given ([`crate::StoreOptions::signing_key`]).
+    /// Opening it rebuilds the text index and the match keys from the rows. Restoring a replica is opening the snapshot (with
     /// [`crate::StoreOptions::replica`]) and applying the frames after the returned seq.
     pub fn snapshot_to(&self, path: impl AsRef<Path>) -> Result<u64> {
         let path = path.as_ref();

@@ -12,8 +12,9 @@
 //! - *object only*: shares its objects but little else (a neighbour, not the fact).
 //!
 //! Optionally it compares each probe's per-leg top-k ids and scores with a control built from the
-//! current rows' stored texts and vectors, i.e. one that never held the erased closure: a fresh
-//! in-memory BM25 index and an exact vector scan (nothing is embedded, no store is built).
+//! current rows' stored texts and vectors, i.e. one that never held the erased closure: the BM25
+//! scores of an index of those texts ([`ControlText`]) and an exact vector scan (nothing is
+//! embedded, no store is built).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -26,7 +27,7 @@ use super::recall::{Legs, RecallQuery};
 use super::{Inner, Store};
 use crate::error::Result;
 use crate::index::exact::ExactMatrix;
-use crate::index::text::TextIndex;
+use crate::index::text_control::ControlText;
 use crate::row::RowId;
 use crate::storage::{self, PAYLOADS, Payload, VECTORS};
 use crate::text;
@@ -232,7 +233,7 @@ impl Store {
     /// a control store built from the current rows. See `docs/receipts.md`.
     pub fn residual_audit(&self, req: &AuditRequest) -> Result<ResidualAudit> {
         let probes = self.audit_probes(req)?;
-        let control = self.read(|i| Control::for_request(req, i))?;
+        let control = self.read(|i| Control::for_request(req, i, &probes.texts))?;
         self.run_audit(req, probes, control)
     }
 
@@ -362,8 +363,8 @@ impl Store {
     /// Compares each probe's per-leg top-k (ids and scores) with a control built from the
     /// current rows, i.e. one that never held the erased closure, and counts the probes and legs
     /// that differ:
-    /// - BM25: the store's text index against a fresh in-memory index of the current rows'
-    ///   texts ([`TextIndex::control`], same analyzer and scoring). A deleted document that still
+    /// - BM25: the store's text index against the scores an index of the current rows' texts
+    ///   would give ([`ControlText`], same analyzer and scoring). A deleted document that still
     ///   weighs on the statistics (document count, average length, document frequencies) or an
     ///   erased row that still matches changes the scores or the ids.
     /// - vectors: the store's vector index (exact tail and approximate snapshot, re-scored with
@@ -397,7 +398,7 @@ impl Store {
         let per_probe = crate::parallel::map_costly(&pairs, |&(p, vector)| -> Result<u64> {
             let mut mismatches = 0;
             let ours = self.read(|i| i.text.search(p, k))?;
-            if key(ours) != key(control.search(p, k)?) {
+            if key(ours) != key(control.search(p, k)) {
                 mismatches += 1;
             }
             let Some(v) = vector else {
@@ -452,13 +453,20 @@ pub(super) struct Probes {
     vectors: Vec<Option<Vec<f32>>>,
 }
 
-/// The audit's control: the current rows' stored vectors, and a fresh in-memory BM25 index of
-/// their texts, built from the rows as they are once the erasure committed (a purge builds it
+impl Probes {
+    /// The probe texts.
+    pub(super) fn texts(&self) -> &[String] {
+        &self.texts
+    }
+}
+
+/// The audit's control: the current rows' stored vectors, and their texts counted for BM25 over
+/// the probes' terms, from the rows as they are once the erasure committed (a purge builds it
 /// while its text segments are rewritten: it reads the rows, not the index).
 pub(super) struct Control {
     dim: usize,
     vectors: StoredVectors,
-    text: TextIndex,
+    text: ControlText,
 }
 
 /// The stored vectors of the rows that have one, scanned exactly: each score is bit-identical
@@ -485,15 +493,19 @@ impl StoredVectors {
 }
 
 impl Control {
-    /// The control `req` asks for: `None` when it compares without one (by default, above
-    /// [`CONTROL_MAX_ROWS`] live rows).
-    pub(super) fn for_request(req: &AuditRequest, i: &Inner) -> Result<Option<Control>> {
+    /// The control `req` asks for, for the probes `probes`: `None` when it compares without one
+    /// (by default, above [`CONTROL_MAX_ROWS`] live rows).
+    pub(super) fn for_request(
+        req: &AuditRequest,
+        i: &Inner,
+        probes: &[String],
+    ) -> Result<Option<Control>> {
         if !req.control.unwrap_or(i.vectors.len() <= CONTROL_MAX_ROWS) {
             return Ok(None);
         }
         let _span = tracing::debug_span!("oubli::audit::control").entered();
         let (texts, vectors) = control_rows(i)?;
-        let text = TextIndex::control(texts.iter().map(|(id, t)| (*id, t.as_str())))?;
+        let text = ControlText::build(texts.iter().map(|(id, t)| (*id, t.as_str())), probes);
         Ok(Some(Control {
             dim: i.dim,
             vectors,

@@ -126,6 +126,7 @@ macro_rules! for_each_table {
         $m!(storage::ROW_EVENTS);
         $m!(storage::EVENT_TIMES);
         $m!(storage::TEXT_INDEX_FILES);
+        $m!(storage::MATCH_KEYS);
         $m!(storage::VECTOR_SNAPSHOT);
         $m!(storage::POLICIES);
         $m!(storage::RECEIPTS);

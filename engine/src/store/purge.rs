@@ -181,10 +181,9 @@ impl Store {
         // method); the audit itself searches the rewritten index.
         let prepare = |i: &super::Inner| {
             let _span = tracing::debug_span!("oubli::Store::prepare_audit").entered();
-            Ok((
-                self.audit_probes(&request)?,
-                Control::for_request(&request, i)?,
-            ))
+            let probes = self.audit_probes(&request)?;
+            let control = Control::for_request(&request, i, probes.texts())?;
+            Ok((probes, control))
         };
         let (scrub, (probes, control)) = if self.opts.scrub_on_purge {
             let (kind, prepared) = self.erase_text_letting_readers(prepare)?;

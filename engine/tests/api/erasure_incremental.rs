@@ -7,6 +7,7 @@ use crate::common;
 use std::os::unix::fs::MetadataExt;
 
 use common::*;
+use oubli::index::key_index;
 use oubli::{Inscription, Legs, RecallQuery, Store, StoreOptions, Target};
 use proptest::prelude::*;
 
@@ -180,6 +181,9 @@ proptest! {
             for needle in needles(n) {
                 prop_assert!(!bytes_contain(&bytes, needle.as_bytes()), "found {:?}", needle);
             }
+            // The row's match-key record (its keys' hashes) leaves the bytes too.
+            let record = key_index::encode(&key_index::row_key_hashes(&secret(n)));
+            prop_assert!(!bytes_contain(&bytes, &record), "found the match keys of {}", n);
         }
         for &(n, id) in &live {
             prop_assert!(bytes_contain(&bytes, marker(n).as_bytes()), "row {} lost", n);

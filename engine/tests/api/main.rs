@@ -21,6 +21,7 @@ mod forget_user;
 mod format_migration;
 mod in_memory;
 mod invariants;
+mod key_index;
 mod lifecycle;
 mod log;
 mod match_keys;

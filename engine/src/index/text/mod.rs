@@ -1,4 +1,5 @@
-//! The BM25 leg: a tantivy index over row texts, stored in the redb file.
+//! The BM25 leg: a tantivy index over row texts, stored in the redb file, and beside it the rows'
+//! match keys for targeting ([`super::key_index`]), added, removed, staged and rebuilt with it.
 //!
 //! The index holds every row that still has text (any depth but void); recall filters by depth
 //! afterwards, so time travel and `include_submerged` need no second index. It stores no text,
@@ -31,12 +32,13 @@ use tantivy::query::RangeQuery;
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{
     Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term,
 };
 
 use super::directory::{RedbDirectory, Staged};
+use super::key_index::{self, KeyIndex, StagedKeys};
 pub use super::text_tail::TAIL_ROWS;
 use super::text_tail::TextTail;
 use crate::error::{Error, Result};
@@ -51,7 +53,6 @@ pub use segments::{MAX_SEGMENTS, SEGMENT_DOCS, SegmentRewrite, merge_choice};
 /// The text field's tokenizer: the analyzer's version (see [`super::analyzer`]). Changing it
 /// changes the schema, which makes stores rebuild their index on open.
 const TOKENIZER: &str = super::analyzer::ANALYZER_VERSION;
-const KEYS_TOKENIZER: &str = "oubli_keys_v1";
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
 /// The tantivy index and its single writer.
@@ -62,7 +63,9 @@ pub struct TextIndex {
     dir: Option<RedbDirectory>,
     f_id: Field,
     f_text: Field,
-    f_keys: Field,
+    /// The rows' match keys, kept beside the index and in step with it (see
+    /// [`super::key_index`]).
+    keys: KeyIndex,
     indexed_seq: u64,
     /// Rows not yet in a segment.
     tail: TextTail,
@@ -83,7 +86,14 @@ pub struct TextIndex {
     tail_analyzer: TextAnalyzer,
 }
 
-fn schema() -> (Schema, Field, Field, Field) {
+/// What [`TextIndex::stage_into`] put into a transaction: the index files and the match keys.
+#[derive(Default)]
+pub struct StagedText {
+    files: Staged,
+    keys: StagedKeys,
+}
+
+fn schema() -> (Schema, Field, Field) {
     let mut b = Schema::builder();
     // The row id is a fast field only, never a term: a term per document would be one more
     // entry per row in each segment's term dictionary, which is most of what a purge's segment
@@ -96,21 +106,11 @@ fn schema() -> (Schema, Field, Field, Field) {
         "text",
         TextOptions::default().set_indexing_options(indexing),
     );
-    let keys = TextFieldIndexing::default()
-        .set_tokenizer(KEYS_TOKENIZER)
-        .set_index_option(IndexRecordOption::WithFreqs);
-    let f_keys = b.add_text_field("keys", TextOptions::default().set_indexing_options(keys));
-    (b.build(), f_id, f_text, f_keys)
+    (b.build(), f_id, f_text)
 }
 
 fn register(index: &Index) {
     index.tokenizers().register(TOKENIZER, indexing_analyzer());
-    index.tokenizers().register(KEYS_TOKENIZER, keys_analyzer());
-}
-
-/// The keys field's analyzer: the match keys are already canonical, split on spaces.
-fn keys_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(WhitespaceTokenizer::default()).build()
 }
 
 use super::analyzer::indexing_analyzer;
@@ -126,12 +126,15 @@ impl TextIndex {
     /// Opens the index stored in `db`, creating it if absent. `writable` controls whether a
     /// writer is opened.
     pub fn open(db: Arc<Db>, writable: bool) -> Result<TextIndex> {
-        let dir = RedbDirectory::new(db);
-        let (schema, f_id, f_text, f_keys) = schema();
+        let dir = RedbDirectory::new(db.clone());
+        let (schema, f_id, f_text) = schema();
         let exists = Index::exists(&dir).map_err(|e| Error::TextIndex(e.to_string()))?;
+        // Match keys of another format or canonicalizer version make the whole index stale:
+        // both are rebuilt together.
+        let keys_current = key_index::is_current(&db)?;
         let index = if exists {
             let index = Index::open(dir.clone())?;
-            if index.schema() != schema {
+            if index.schema() != schema || !keys_current {
                 // An index written by an older layout: start over; the store re-indexes every
                 // row from the log (the new index reflects no event yet).
                 if !writable {
@@ -163,6 +166,8 @@ impl TextIndex {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         let indexed_seq = Self::read_payload(&index)?;
+        // A fresh index (created above) starts a fresh keys table.
+        let keys = KeyIndex::open(db, indexed_seq == 0 && !keys_current);
         Ok(TextIndex {
             index,
             reader,
@@ -170,7 +175,7 @@ impl TextIndex {
             dir: Some(dir),
             f_id,
             f_text,
-            f_keys,
+            keys,
             indexed_seq,
             tail: TextTail::default(),
             tail_rows: TAIL_ROWS,
@@ -203,30 +208,34 @@ impl TextIndex {
     }
 
     /// Deletes every file of the index stored in `db`: the repair path, after which the store
-    /// rebuilds the index from its rows.
+    /// rebuilds the index from its rows (the match keys are replaced by that rebuild).
     pub fn reset(db: Arc<Db>) -> Result<()> {
         RedbDirectory::new(db).delete_all()
     }
 
-    /// Writes the index files staged since the last write transaction into `tx` (see
-    /// [`super::directory`]); hand the result to [`TextIndex::committed`] once `tx` commits.
-    pub fn stage_into(&self, tx: &redb::WriteTransaction) -> Result<Staged> {
-        match &self.dir {
-            Some(dir) => dir.stage_into(tx),
-            None => Ok(Staged::default()),
-        }
+    /// Writes the index files and match-key changes staged since the last write transaction
+    /// into `tx` (see [`super::directory`] and [`super::key_index`]); hand the result to
+    /// [`TextIndex::committed`] once `tx` commits.
+    pub fn stage_into(&self, tx: &redb::WriteTransaction) -> Result<StagedText> {
+        let files = match &self.dir {
+            Some(dir) => dir.stage_into(tx)?,
+            None => Staged::default(),
+        };
+        let keys = self.keys.stage_into(tx)?;
+        Ok(StagedText { files, keys })
     }
 
-    /// Forgets the staged files `staged`'s transaction committed.
-    pub fn committed(&self, staged: Staged) {
+    /// Forgets the staged changes `staged`'s transaction committed.
+    pub fn committed(&mut self, staged: StagedText) {
         if let Some(dir) = &self.dir {
-            dir.committed(staged);
+            dir.committed(staged.files);
         }
+        self.keys.committed(staged.keys);
     }
 
-    /// True when index files wait for a write transaction.
+    /// True when index files or match-key changes wait for a write transaction.
     pub fn has_staged(&self) -> bool {
-        self.dir.as_ref().is_some_and(RedbDirectory::has_staged)
+        self.dir.as_ref().is_some_and(RedbDirectory::has_staged) || self.keys.has_staged()
     }
 
     /// The last log sequence number whose changes the committed index reflects.
@@ -241,26 +250,27 @@ impl TextIndex {
         self.writer.as_mut().ok_or(Error::ReadOnly)
     }
 
-    /// Indexes `id` with `text` (call [`TextIndex::remove`] first when replacing). The row joins
-    /// the in-memory tail and is searchable at once; it reaches a segment at the next commit.
+    /// Indexes `id` with `text` and its match keys (call [`TextIndex::remove`] first when
+    /// replacing). The row joins the in-memory tail and is searchable at once; it reaches a
+    /// segment at the next commit.
     pub fn add(&mut self, id: RowId, text: &str) -> Result<()> {
         self.add_with_keys(id, text, Self::keys_of(text))
     }
 
-    /// The match keys [`TextIndex::add`] indexes for `text` (one string, space-separated): a
-    /// function of the text alone, so a batch may compute them on other threads first.
-    pub fn keys_of(text: &str) -> String {
-        crate::index::keys::row_keys(text).join(" ")
+    /// The match keys [`TextIndex::add`] indexes for `text`, hashed
+    /// ([`key_index::row_key_hashes`]): a function of the text alone, so a batch may compute
+    /// them on other threads first.
+    pub fn keys_of(text: &str) -> Vec<u32> {
+        key_index::row_key_hashes(text)
     }
 
     /// [`TextIndex::add`] with the keys already computed by [`TextIndex::keys_of`].
-    pub fn add_with_keys(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
+    pub fn add_with_keys(&mut self, id: RowId, text: &str, keys: Vec<u32>) -> Result<()> {
+        self.keys.add(id, keys);
         if self.bypass_tail {
-            return self.add_doc(id, text, keys);
+            return self.add_doc(id, text);
         }
-        let mut keys_analyzer = keys_analyzer();
-        self.tail
-            .add(id, text, &keys, &mut self.tail_analyzer, &mut keys_analyzer);
+        self.tail.add(id, text, &mut self.tail_analyzer);
         Ok(())
     }
 
@@ -274,17 +284,28 @@ impl TextIndex {
         }
     }
 
-    /// Stages a document for `id` in tantivy's writer, bypassing the tail.
-    fn add_to_writer(&mut self, id: RowId, text: &str) -> Result<()> {
-        self.add_doc(id, text, crate::index::keys::row_keys(text).join(" "))
+    /// Indexes `rows` (id, text) straight into tantivy's writer, bypassing the tail, with their
+    /// match keys (computed on several threads).
+    fn add_all_to_writer<'a>(
+        &mut self,
+        rows: impl IntoIterator<Item = (RowId, &'a str)>,
+    ) -> Result<()> {
+        let rows: Vec<(RowId, &str)> = rows.into_iter().collect();
+        let keys = crate::parallel::map(&rows, |(_, t)| Self::keys_of(t));
+        for ((id, text), k) in rows.into_iter().zip(keys) {
+            self.keys.add(id, k);
+            self.add_doc(id, text)?;
+        }
+        Ok(())
     }
 
-    fn add_doc(&mut self, id: RowId, text: &str, keys: String) -> Result<()> {
-        let (f_id, f_text, f_keys) = (self.f_id, self.f_text, self.f_keys);
+    /// Stages a document for `id` in tantivy's writer (the text field; its match keys are the
+    /// caller's).
+    fn add_doc(&mut self, id: RowId, text: &str) -> Result<()> {
+        let (f_id, f_text) = (self.f_id, self.f_text);
         let mut doc = TantivyDocument::default();
         doc.add_u64(f_id, id);
         doc.add_text(f_text, text);
-        doc.add_text(f_keys, keys);
         self.writer()?.add_document(doc)?;
         self.writer_docs += 1;
         if self.writer_docs >= self.segment_docs {
@@ -324,6 +345,7 @@ impl TextIndex {
     /// Removes `id`'s document: from the tail at once (with every count it held), and from the
     /// segments at the next commit, which [`TextIndex::settle`] then makes at once.
     pub fn remove(&mut self, id: RowId) -> Result<()> {
+        self.keys.remove(id)?;
         self.tail.remove(id);
         self.tail_analyzer = indexing_analyzer();
         let term = Term::from_field_u64(self.f_id, id);
@@ -360,8 +382,8 @@ impl TextIndex {
     /// Commits the tail and the staged removals as reflecting the log up to `seq`, merges
     /// segments when there are too many, and reloads the reader.
     pub fn commit(&mut self, seq: u64) -> Result<()> {
-        for (id, text, keys) in self.tail.drain() {
-            self.add_doc(id, &text, keys)?;
+        for (id, text) in self.tail.drain() {
+            self.add_doc(id, &text)?;
         }
         let writer = self.writer()?;
         let mut prepared = writer.prepare_commit()?;
@@ -388,9 +410,8 @@ impl TextIndex {
     ) -> Result<()> {
         self.writer()?.delete_all_documents()?;
         self.tail.drain();
-        for (id, text) in rows {
-            self.add_to_writer(id, text)?;
-        }
+        self.keys.reset();
+        self.add_all_to_writer(rows)?;
         self.commit(seq)?;
         // Tantivy deletes the replaced segment files from its own thread; wait for it, so that
         // no file holding an erased term is still in the directory when scrub copies the store.
@@ -410,7 +431,7 @@ impl TextIndex {
         rows: impl IntoIterator<Item = (RowId, &'a str)>,
         seq: u64,
     ) -> Result<TextIndex> {
-        let (schema, f_id, f_text, f_keys) = schema();
+        let (schema, f_id, f_text) = schema();
         let index = Index::create(RamDirectory::create(), schema, IndexSettings::default())?;
         register(&index);
         let w = new_writer(&index)?;
@@ -425,7 +446,7 @@ impl TextIndex {
             dir: None,
             f_id,
             f_text,
-            f_keys,
+            keys: KeyIndex::in_memory(),
             indexed_seq: 0,
             tail: TextTail::default(),
             tail_rows: TAIL_ROWS,
@@ -435,27 +456,8 @@ impl TextIndex {
             writer_docs: 0,
             tail_analyzer: indexing_analyzer(),
         };
-        for (id, text) in rows {
-            ti.add_to_writer(id, text)?;
-        }
+        ti.add_all_to_writer(rows)?;
         ti.commit(seq)?;
-        Ok(ti)
-    }
-
-    /// A throwaway in-memory index of `rows` (id, text) with the text field only (no match
-    /// keys), for the residual audit's control: BM25 scores on the text field are those an
-    /// index holding exactly these rows gives.
-    pub fn control<'a>(rows: impl IntoIterator<Item = (RowId, &'a str)>) -> Result<TextIndex> {
-        let mut ti = Self::in_memory(std::iter::empty(), 0)?;
-        let (f_id, f_text) = (ti.f_id, ti.f_text);
-        let writer = ti.writer()?;
-        for (id, text) in rows {
-            let mut doc = TantivyDocument::default();
-            doc.add_u64(f_id, id);
-            doc.add_text(f_text, text);
-            writer.add_document(doc)?;
-        }
-        ti.commit(0)?;
         Ok(ti)
     }
 }

@@ -9,18 +9,23 @@ use std::collections::BinaryHeap;
 use tantivy::query::{
     Bm25StatisticsProvider, BooleanQuery, EnableScoring, Occur, Query, TermQuery,
 };
-use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
 
 use super::TextIndex;
 use crate::error::{Error, Result};
 use crate::index::analyzer::analyzer;
-use crate::index::text_tail::{Stats, TailField};
+use crate::index::text_tail::Stats;
 use crate::row::RowId;
 
 impl TextIndex {
     /// The analyzed terms of `text`, deduplicated, in first-seen order.
     pub fn analyze(&self, text: &str) -> Vec<String> {
+        Self::analyze_text(text)
+    }
+
+    /// [`TextIndex::analyze`], which depends on the text alone.
+    pub fn analyze_text(text: &str) -> Vec<String> {
         let mut analyzer = analyzer();
         let mut stream = analyzer.token_stream(text);
         let mut seen = BTreeSet::new();
@@ -62,7 +67,7 @@ impl TextIndex {
     /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
         let terms = self.analyze(text);
-        self.top(self.f_text, &terms, limit)
+        self.top(&terms, limit)
     }
 
     /// The BM25 score a row gets for `text` when it holds every query term once and has the
@@ -91,12 +96,19 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// Top `limit` rows sharing match keys with `keys` (see [`crate::index::keys`]), best first.
+    /// Top `limit` rows sharing match keys with `keys` (see [`crate::index::keys`]), best first
+    /// (ranked as [`crate::index::key_index`] says).
     pub fn lookup_keys(&self, keys: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
-        self.top(self.f_keys, keys, limit)
+        self.keys.lookup(keys, self.num_docs(), limit)
     }
 
-    fn top(&self, field: Field, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
+    /// Every indexed row's match-key hashes, in row order.
+    pub fn key_hashes(&self) -> Result<std::collections::BTreeMap<RowId, std::sync::Arc<[u32]>>> {
+        self.keys.rows()
+    }
+
+    fn top(&self, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
+        let field = self.f_text;
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
@@ -112,12 +124,7 @@ impl TextIndex {
         let searcher = self.reader.searcher();
         let stats = self.stats(&searcher);
         let top = top_k_pruned(&searcher, &queries, &stats, limit)?;
-        let tail_field = if field == self.f_keys {
-            TailField::Keys
-        } else {
-            TailField::Text
-        };
-        let mut out = self.tail.score(tail_field, field, terms, &stats)?;
+        let mut out = self.tail.score(terms, &stats)?;
         out.extend(top);
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
         out.truncate(limit);
@@ -129,7 +136,7 @@ impl TextIndex {
         Stats {
             searcher,
             tail: &self.tail,
-            fields: (self.f_text, self.f_keys),
+            field: self.f_text,
         }
     }
 
@@ -137,8 +144,8 @@ impl TextIndex {
     /// full scan (tantivy's union scorer, no pruning), best first, ties to the higher row id:
     /// the reference [`top_k_pruned`] is tested against.
     #[cfg(test)]
-    pub(crate) fn full_scan(&self, keys: bool, terms: &[String]) -> Result<Vec<(RowId, f32)>> {
-        let field = if keys { self.f_keys } else { self.f_text };
+    pub(crate) fn full_scan(&self, terms: &[String]) -> Result<Vec<(RowId, f32)>> {
+        let field = self.f_text;
         let query = BooleanQuery::new(
             terms
                 .iter()

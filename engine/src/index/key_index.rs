@@ -1,0 +1,421 @@
+//! The match-key index: where query targeting finds the rows that share a canonical match key
+//! ([`super::keys`]) with its query.
+//!
+//! Each row's keys are stored as 32-bit hashes, one record per row in the [`MATCH_KEYS`] table
+//! (`row id -> u32 little-endian hashes`), and inverted in memory the first time a forgetting
+//! call looks a key up. Keeping them out of the tantivy index matters for erasure and for bulk
+//! loads: almost every key is one row's own (its names, identifiers, codes), so in a tantivy
+//! field they were most of a segment's term dictionary, which a purge rewrites and a batch
+//! builds. Here a purge deletes one record, whose page the freeing commit zeroes, and a batch
+//! appends one record per row.
+//!
+//! The table is derived data, with the text index's consistency rules (see [`super::text`]):
+//! changes are staged in memory and written in the store's next write transaction
+//! ([`KeyIndex::stage_into`]), a store re-indexes rows newer than the text index on open, and
+//! the whole table is rebuilt whenever the text index is. Record 0 holds [`version_marker`], the
+//! format and the canonicalizer version the keys were computed with: a store whose marker
+//! differs rebuilds its text index, keys included, on open. No record key is ever anything but
+//! a row id, so no B-tree separator holds a key hash.
+//!
+//! Ranking: a row's score is the sum, over the distinct query keys it holds, of the key's BM25
+//! IDF, `ln(1 + (N - n + 0.5) / (n + 0.5))` for a key in `n` of the index's `N` rows. A row
+//! holds each key once, so term frequency plays no part, and lengths are not normalized: keys
+//! find candidates, which targeting then verifies against the row's text.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::error::{Error, Result};
+use crate::row::RowId;
+use crate::storage::{self, Db, MATCH_KEYS};
+
+/// The format of the table's records; part of [`version_marker`].
+const FORMAT: &str = "oubli-match-keys-v1";
+
+/// The record key of the version marker (row ids start at 1).
+const MARKER: u64 = 0;
+
+/// Record 0 of the table: the record format and the canonicalizer version the keys follow.
+pub fn version_marker() -> String {
+    format!("{FORMAT} {}", crate::canon::CANONICALIZER_VERSION)
+}
+
+/// The stored form of a match key: the first 4 bytes of its blake3 hash, little-endian. A
+/// collision only adds candidates, which targeting verifies against their text: in a store of
+/// ten million distinct keys, about one query key in 430 meets another key's rows.
+pub fn hash_key(key: &str) -> u32 {
+    let h = blake3::hash(key.as_bytes());
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&h.as_bytes()[..4]);
+    u32::from_le_bytes(b)
+}
+
+/// The hashes of the match keys of `text` ([`super::keys::row_keys`]), in key order.
+pub fn row_key_hashes(text: &str) -> Vec<u32> {
+    super::keys::row_keys(text)
+        .iter()
+        .map(|k| hash_key(k))
+        .collect()
+}
+
+/// A row's record: its hashes, little-endian, in order.
+pub fn encode(hashes: &[u32]) -> Vec<u8> {
+    hashes.iter().flat_map(|h| h.to_le_bytes()).collect()
+}
+
+fn decode(id: RowId, bytes: &[u8]) -> Result<Arc<[u32]>> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(Error::Corrupt(format!(
+            "match keys of row {id}: {} bytes, not a multiple of 4",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect())
+}
+
+/// True when the table in `db` holds keys of this version ([`version_marker`]): false when it
+/// is absent, has no marker, or another one.
+pub fn is_current(db: &Db) -> Result<bool> {
+    let tx = db.begin_read()?;
+    let Some(t) = storage::open_read(&tx, MATCH_KEYS)? else {
+        return Ok(false);
+    };
+    Ok(t.get(MARKER)?
+        .is_some_and(|v| v.value() == version_marker().as_bytes()))
+}
+
+/// A change to one row's record, not yet written.
+struct Pending {
+    /// Distinguishes successive changes of one row (see [`KeyIndex::committed`]).
+    generation: u64,
+    /// The row's hashes; `None`: the record is deleted.
+    hashes: Option<Arc<[u32]>>,
+}
+
+/// The inverted index: each key hash's rows, in ascending order.
+#[derive(Default)]
+struct Postings {
+    by_key: HashMap<u32, Vec<RowId>>,
+}
+
+impl Postings {
+    fn add(&mut self, id: RowId, hashes: &[u32]) {
+        for h in hashes {
+            let rows = self.by_key.entry(*h).or_default();
+            // New rows have the highest ids: appending is the usual case.
+            match rows.last() {
+                Some(&last) if last >= id => {
+                    if let Err(at) = rows.binary_search(&id) {
+                        rows.insert(at, id);
+                    }
+                }
+                _ => rows.push(id),
+            }
+        }
+    }
+
+    fn remove(&mut self, id: RowId, hashes: &[u32]) {
+        for h in hashes {
+            if let Some(rows) = self.by_key.get_mut(h) {
+                if let Ok(at) = rows.binary_search(&id) {
+                    rows.remove(at);
+                }
+                if rows.is_empty() {
+                    self.by_key.remove(h);
+                }
+            }
+        }
+    }
+}
+
+/// What [`KeyIndex::stage_into`] wrote into a transaction; hand it to
+/// [`KeyIndex::committed`] once that transaction commits.
+#[derive(Debug, Default)]
+pub struct StagedKeys {
+    reset: bool,
+    written: Vec<(RowId, u64)>,
+}
+
+/// The match-key index of one store (see the module docs).
+pub struct KeyIndex {
+    /// The store file; `None` for an index that lives in memory only.
+    db: Option<Arc<Db>>,
+    /// The table's committed records are void (the index is being rebuilt): reads ignore them,
+    /// and the next staging deletes the table and writes the version marker.
+    reset: bool,
+    /// Changes not yet written, by row.
+    pending: BTreeMap<RowId, Pending>,
+    next_generation: u64,
+    /// The inverted index, built on the first lookup and kept in step after that.
+    postings: Mutex<Option<Postings>>,
+}
+
+impl KeyIndex {
+    /// The index of the table in `db`. With `reset`, the table's records are ignored and
+    /// replaced at the next staging (a rebuild follows).
+    pub fn open(db: Arc<Db>, reset: bool) -> KeyIndex {
+        KeyIndex {
+            db: Some(db),
+            reset,
+            pending: BTreeMap::new(),
+            next_generation: 0,
+            postings: Mutex::new(None),
+        }
+    }
+
+    /// An index held in memory only (a read-only handle's catch-up, a throwaway index).
+    pub fn in_memory() -> KeyIndex {
+        KeyIndex {
+            db: None,
+            reset: false,
+            pending: BTreeMap::new(),
+            next_generation: 0,
+            postings: Mutex::new(Some(Postings::default())),
+        }
+    }
+
+    fn stage(&mut self, id: RowId, hashes: Option<Arc<[u32]>>) {
+        self.next_generation += 1;
+        self.pending.insert(
+            id,
+            Pending {
+                generation: self.next_generation,
+                hashes,
+            },
+        );
+    }
+
+    /// Indexes row `id` under `hashes` ([`row_key_hashes`]); the row must not be in the index
+    /// (remove it first when replacing).
+    pub fn add(&mut self, id: RowId, hashes: Vec<u32>) {
+        let hashes: Arc<[u32]> = hashes.into();
+        if let Some(p) = self.postings.get_mut().as_mut() {
+            p.add(id, &hashes);
+        }
+        self.stage(id, Some(hashes));
+    }
+
+    /// Drops row `id` from the index; its record leaves the table at the next staging.
+    pub fn remove(&mut self, id: RowId) -> Result<()> {
+        if self.postings.get_mut().is_some()
+            && let Some(old) = self.current(id)?
+            && let Some(p) = self.postings.get_mut().as_mut()
+        {
+            p.remove(id, &old);
+        }
+        self.stage(id, None);
+        Ok(())
+    }
+
+    /// Empties the index: the table is replaced at the next staging by the rows added after
+    /// this.
+    pub fn reset(&mut self) {
+        self.reset = self.db.is_some();
+        self.pending.clear();
+        *self.postings.get_mut() = Some(Postings::default());
+    }
+
+    /// The hashes row `id` is indexed under now: its pending change, else its record.
+    fn current(&self, id: RowId) -> Result<Option<Arc<[u32]>>> {
+        if let Some(p) = self.pending.get(&id) {
+            return Ok(p.hashes.clone());
+        }
+        let Some(db) = self.db.as_ref().filter(|_| !self.reset) else {
+            return Ok(None);
+        };
+        let tx = db.begin_read()?;
+        let Some(t) = storage::open_read(&tx, MATCH_KEYS)? else {
+            return Ok(None);
+        };
+        t.get(id)?.map(|v| decode(id, v.value())).transpose()
+    }
+
+    /// True when changes wait for a write transaction.
+    pub fn has_staged(&self) -> bool {
+        self.db.is_some() && (self.reset || !self.pending.is_empty())
+    }
+
+    /// Writes the pending changes into `tx` (the store's write transaction), in row order; they
+    /// stay pending until [`KeyIndex::committed`] hears that `tx` committed.
+    pub fn stage_into(&self, tx: &redb::WriteTransaction) -> Result<StagedKeys> {
+        if !self.has_staged() {
+            return Ok(StagedKeys::default());
+        }
+        if self.reset {
+            // Deleting the table frees every page of the old records (zeroed by the freeing
+            // commit), instead of leaving them to record-by-record deletes.
+            tx.delete_table(MATCH_KEYS)?;
+        }
+        let mut t = tx.open_table(MATCH_KEYS)?;
+        if self.reset {
+            t.insert(MARKER, version_marker().as_bytes())?;
+        }
+        let mut written = Vec::with_capacity(self.pending.len());
+        for (id, p) in &self.pending {
+            match &p.hashes {
+                Some(h) => {
+                    t.insert(*id, encode(h).as_slice())?;
+                }
+                None => {
+                    t.remove(*id)?;
+                }
+            }
+            written.push((*id, p.generation));
+        }
+        Ok(StagedKeys {
+            reset: self.reset,
+            written,
+        })
+    }
+
+    /// Forgets the changes `staged`'s transaction committed (a row changed again since stays
+    /// pending).
+    pub fn committed(&mut self, staged: StagedKeys) {
+        if staged.reset {
+            self.reset = false;
+        }
+        for (id, generation) in staged.written {
+            if self
+                .pending
+                .get(&id)
+                .is_some_and(|p| p.generation == generation)
+            {
+                self.pending.remove(&id);
+            }
+        }
+    }
+
+    /// The inverted index of the committed records with the pending changes over them.
+    fn load(&self) -> Result<Postings> {
+        let mut postings = Postings::default();
+        for (id, hashes) in self.rows()? {
+            postings.add(id, &hashes);
+        }
+        Ok(postings)
+    }
+
+    /// The top `limit` rows sharing a key with `keys` (match keys as [`super::keys`] writes
+    /// them), best first (ties to the higher row id), scored as the module docs say over an
+    /// index of `rows` rows.
+    pub fn lookup(&self, keys: &[String], rows: u64, limit: usize) -> Result<Vec<(RowId, f32)>> {
+        if keys.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut guard = self.postings.lock();
+        if guard.is_none() {
+            *guard = Some(self.load()?);
+        }
+        let Some(postings) = guard.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let n = rows as f32;
+        let mut seen = HashSet::with_capacity(keys.len());
+        let mut scores: HashMap<RowId, f32> = HashMap::new();
+        for k in keys {
+            let h = hash_key(k);
+            if !seen.insert(h) {
+                continue;
+            }
+            let Some(ids) = postings.by_key.get(&h) else {
+                continue;
+            };
+            let df = ids.len() as f32;
+            let idf = (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln();
+            for id in ids {
+                *scores.entry(*id).or_insert(0.0) += idf;
+            }
+        }
+        let mut out: Vec<(RowId, f32)> = scores.into_iter().collect();
+        out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    /// Every indexed row's hashes, in row order (committed records with the pending changes
+    /// over them): for tests and integrity checks.
+    pub fn rows(&self) -> Result<BTreeMap<RowId, Arc<[u32]>>> {
+        let mut out = BTreeMap::new();
+        if let Some(db) = self.db.as_ref().filter(|_| !self.reset) {
+            let tx = db.begin_read()?;
+            if let Some(t) = storage::open_read(&tx, MATCH_KEYS)? {
+                for e in t.range(MARKER + 1..)? {
+                    let (k, v) = e?;
+                    out.insert(k.value(), decode(k.value(), v.value())?);
+                }
+            }
+        }
+        for (id, p) in &self.pending {
+            match &p.hashes {
+                Some(h) => {
+                    out.insert(*id, h.clone());
+                }
+                None => {
+                    out.remove(id);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    fn hashes(words: &[&str]) -> Vec<u32> {
+        words.iter().map(|w| hash_key(w)).collect()
+    }
+
+    #[test]
+    fn rarer_keys_rank_first_and_ties_go_to_the_higher_row() {
+        let mut ix = KeyIndex::in_memory();
+        ix.add(1, hashes(&["w:phone", "w:anna"]));
+        ix.add(2, hashes(&["w:phone", "w:ben"]));
+        ix.add(3, hashes(&["w:phone", "w:ben", "c:4155550132"]));
+        ix.add(4, hashes(&["w:phone"]));
+        let got = ix
+            .lookup(&keys(&["w:phone", "c:4155550132"]), 4, 10)
+            .unwrap();
+        let ids: Vec<RowId> = got.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, vec![3, 4, 2, 1]);
+        assert_eq!(ix.lookup(&keys(&["w:phone"]), 4, 2).unwrap().len(), 2);
+        assert!(ix.lookup(&keys(&["w:nobody"]), 4, 10).unwrap().is_empty());
+        // A key listed twice counts once.
+        let twice = ix.lookup(&keys(&["w:ben", "w:ben"]), 4, 10).unwrap();
+        let once = ix.lookup(&keys(&["w:ben"]), 4, 10).unwrap();
+        assert_eq!(twice, once);
+    }
+
+    #[test]
+    fn a_removed_row_is_found_by_no_key() {
+        let mut ix = KeyIndex::in_memory();
+        ix.add(1, hashes(&["w:anna", "v:an"]));
+        ix.add(2, hashes(&["w:ben"]));
+        ix.remove(1).unwrap();
+        assert!(
+            ix.lookup(&keys(&["w:anna", "v:an"]), 1, 10)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            ix.rows().unwrap().keys().copied().collect::<Vec<_>>(),
+            vec![2]
+        );
+    }
+
+    #[test]
+    fn records_are_whole_multiples_of_four_bytes() {
+        assert!(decode(5, &[0u8; 6]).is_err());
+        let h = hashes(&["a", "b"]);
+        assert_eq!(&*decode(5, &encode(&h)).unwrap(), &h[..]);
+    }
+}
