@@ -94,7 +94,9 @@ impl ControlText {
             return Vec::new();
         }
         let avg = self.total_tokens as f32 / n as f32;
-        let mut scores: HashMap<u32, f32> = HashMap::new();
+        // One slot per row; every BM25 term score is positive, so 0 marks a row not matched.
+        let mut scores = vec![0f32; self.ids.len()];
+        let mut matched: Vec<u32> = Vec::new();
         for t in TextIndex::analyze_text(text) {
             let Some(rows) = self.postings.get(&t).filter(|p| !p.is_empty()) else {
                 continue;
@@ -102,15 +104,23 @@ impl ControlText {
             let weight = Bm25Weight::for_one_term_without_explain(rows.len() as u64, n, avg);
             for &(doc, tf) in rows {
                 let norm = FieldNormReader::fieldnorm_to_id(self.norms[doc as usize]);
-                *scores.entry(doc).or_insert(0.0) += weight.score(norm, tf);
+                let slot = &mut scores[doc as usize];
+                if *slot == 0.0 {
+                    matched.push(doc);
+                }
+                *slot += weight.score(norm, tf);
             }
         }
-        let mut out: Vec<(RowId, f32)> = scores
+        let mut out: Vec<(RowId, f32)> = matched
             .into_iter()
-            .map(|(doc, s)| (self.ids[doc as usize], s))
+            .map(|doc| (self.ids[doc as usize], scores[doc as usize]))
             .collect();
-        out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-        out.truncate(limit);
+        let order = |a: &(RowId, f32), b: &(RowId, f32)| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0));
+        if out.len() > limit {
+            out.select_nth_unstable_by(limit - 1, order);
+            out.truncate(limit);
+        }
+        out.sort_unstable_by(order);
         out
     }
 }

@@ -461,8 +461,8 @@ impl Probes {
 }
 
 /// The audit's control: the current rows' stored vectors, and their texts counted for BM25 over
-/// the probes' terms, from the rows as they are once the erasure committed (a purge builds it
-/// while its text segments are rewritten: it reads the rows, not the index).
+/// the probes' terms, from the rows as they are once the erasure committed (it reads the rows,
+/// not the indexes).
 pub(super) struct Control {
     dim: usize,
     vectors: StoredVectors,
@@ -504,8 +504,14 @@ impl Control {
             return Ok(None);
         }
         let _span = tracing::debug_span!("oubli::audit::control").entered();
-        let (texts, vectors) = control_rows(i)?;
-        let text = ControlText::build(texts.iter().map(|(id, t)| (*id, t.as_str())), probes);
+        let (texts, vectors) = {
+            let _span = tracing::debug_span!("oubli::audit::control_rows").entered();
+            control_rows(i)?
+        };
+        let text = {
+            let _span = tracing::debug_span!("oubli::audit::control_text").entered();
+            ControlText::build(texts.iter().map(|(id, t)| (*id, t.as_str())), probes)
+        };
         Ok(Some(Control {
             dim: i.dim,
             vectors,

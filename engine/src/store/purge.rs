@@ -11,8 +11,9 @@
 //!
 //! Step 1 also stores a provisional signed receipt and the opening, sealed (see
 //! [`super::pending`]), so a crash anywhere leaves no erasure or an erasure with its receipt and
-//! opening; step 4 replaces the receipt in the same transaction as the scrub event and deletes
-//! the sealed opening once delivered, before the scrub's freeing commit zeroes the replaced pages.
+//! opening. Step 2's transaction also deletes the sealed opening once delivered, before the
+//! scrub's freeing commit zeroes the replaced pages: the erasure point does not wait for the
+//! audit. Step 4 replaces the provisional receipt in a transaction of its own.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -153,11 +154,14 @@ impl Store {
         delivery.map(|()| report)
     }
 
-    /// The completion step of a purge whose erasure committed: the residual audit (after the
-    /// text index is rebuilt without the erased rows, so it compares like with like), then, in
-    /// one transaction, the scrub event (unless deferred), the final receipt in place of the
-    /// provisional one, and the deletion of the sealed opening if it was delivered; then the file
-    /// rewrite.
+    /// The completion step of a purge whose erasure committed. First the erasure point (unless
+    /// the scrub is deferred): the text segments that held the erased rows are rewritten (readers
+    /// proceed meanwhile, and the audit's probes are embedded), then one transaction appends the
+    /// scrub event and deletes the sealed opening if it was delivered, and one more durable
+    /// commit frees, and so zeroes, every page the erasure replaced. Then the residual audit of
+    /// the store as the erasure left it, and the final receipt in place of the provisional one.
+    /// A crash between the two leaves the purge marked incomplete: the next writable open scrubs
+    /// again, audits and writes the receipt ([`Store::complete_purges`]), in the same order.
     fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
         let request = AuditRequest {
             texts: e.erased.iter().map(|x| x.text.clone()).collect(),
@@ -176,35 +180,35 @@ impl Store {
             k: 20,
             control: None,
         };
-        // The audit's probes are embedded and its control built from the rows while the text
-        // segments are rewritten on tantivy's merge thread (readers proceed meanwhile, see the
-        // method); the audit itself searches the rewritten index.
-        let prepare = |i: &super::Inner| {
+        let probes = |_: &super::Inner| {
             let _span = tracing::debug_span!("oubli::Store::prepare_audit").entered();
-            let probes = self.audit_probes(&request)?;
-            let control = Control::for_request(&request, i, probes.texts())?;
-            Ok((probes, control))
+            self.audit_probes(&request)
         };
-        let (scrub, (probes, control)) = if self.opts.scrub_on_purge {
-            let (kind, prepared) = self.erase_text_letting_readers(prepare)?;
-            (Some(kind), prepared)
+        let (completion, probes) = if self.opts.scrub_on_purge {
+            let (kind, probes) = self.erase_text_letting_readers(probes)?;
+            let _span = tracing::debug_span!("oubli::Store::purge_completion").entered();
+            let mut guard = self.inner.write();
+            let inner = guard.as_mut().ok_or(Error::Closed)?;
+            let completion = inner.write(self.now(), self.opts.ann_threshold, |b| {
+                let seq = super::scrub::scrub_event(b, kind)?;
+                if delivered {
+                    b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
+                }
+                Ok((seq, b.head().1, kind.method()))
+            })?;
+            inner.text.commit(inner.head_seq)?;
+            self.finish_erasure(&mut guard, kind)?;
+            (Some(completion), probes)
         } else {
-            (None, self.read(prepare)?)
+            (None, self.read(probes)?)
         };
+        // The audit's control is built from the rows as the erasure left them.
+        let control = self.read(|i| Control::for_request(&request, i, probes.texts()))?;
         let audit = self.run_audit(&request, probes, control)?;
         let public_key = self.public_key()?;
         let issued_at = self.now();
-        let completion_span = tracing::debug_span!("oubli::Store::purge_completion").entered();
-        let mut guard = self.inner.write();
-        let inner = guard.as_mut().ok_or(Error::Closed)?;
-        let (completion, receipt) = inner.write(self.now(), self.opts.ann_threshold, |b| {
-            let completion = match scrub {
-                Some(kind) => {
-                    let seq = super::scrub::scrub_event(b, kind)?;
-                    Some((seq, b.head().1, kind.method()))
-                }
-                None => None,
-            };
+        let _span = tracing::debug_span!("oubli::Store::purge_receipt").entered();
+        let receipt = self.write(|b| {
             let body = receipt_body(
                 &e,
                 &opening,
@@ -218,17 +222,11 @@ impl Store {
             b.tx.open_table(RECEIPTS)?
                 .insert(e.seq, receipt.to_document()?.as_slice())?;
             b.tx.open_table(INCOMPLETE_PURGES)?.remove(e.seq)?;
-            if delivered {
+            if delivered && completion.is_none() {
                 b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
             }
-            Ok((completion, receipt))
+            Ok(receipt)
         })?;
-        if let Some(kind) = scrub {
-            inner.text.commit(inner.head_seq)?;
-            self.finish_erasure(&mut guard, kind)?;
-        }
-        drop(guard);
-        drop(completion_span);
         Ok(PurgeReport {
             seq: e.seq,
             erased: receipt.body.erased.iter().map(|r| r.row).collect(),

@@ -259,9 +259,8 @@ impl Store {
     /// rebuilds the text index under the exclusive lock, as before.
     ///
     /// `meanwhile` runs on this thread while tantivy's merge thread rewrites the segments, with
-    /// read access to the store (a purge prepares its residual audit there: the probes' vectors
-    /// and the control, which read the rows, not the text index); for a compaction it runs after
-    /// the rebuild. Its result is returned with the scrub's kind once the rewrite is finished.
+    /// read access to the store (a purge embeds its residual audit's probes there); for a
+    /// compaction it runs after the rebuild. Its result is returned with the scrub's kind once the rewrite is finished.
     pub(super) fn erase_text_letting_readers<R>(
         &self,
         meanwhile: impl FnOnce(&Inner) -> Result<R>,
