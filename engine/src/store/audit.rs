@@ -500,23 +500,44 @@ impl Control {
         i: &Inner,
         probes: &[String],
     ) -> Result<Option<Control>> {
+        Ok(ControlRows::read(req, i)?.map(|rows| rows.into_control(probes)))
+    }
+}
+
+/// What the control is built from, read from the store: every row's text and stored vector.
+/// Turning it into a [`Control`] reads nothing more, so it may run on another thread while the
+/// store goes on.
+pub(super) struct ControlRows {
+    dim: usize,
+    texts: Vec<(RowId, String)>,
+    vectors: StoredVectors,
+}
+
+impl ControlRows {
+    /// The rows of the control `req` asks for: `None` when it compares without one (by
+    /// default, above [`CONTROL_MAX_ROWS`] live rows).
+    pub(super) fn read(req: &AuditRequest, i: &Inner) -> Result<Option<ControlRows>> {
         if !req.control.unwrap_or(i.vectors.len() <= CONTROL_MAX_ROWS) {
             return Ok(None);
         }
-        let _span = tracing::debug_span!("oubli::audit::control").entered();
-        let (texts, vectors) = {
-            let _span = tracing::debug_span!("oubli::audit::control_rows").entered();
-            control_rows(i)?
-        };
-        let text = {
-            let _span = tracing::debug_span!("oubli::audit::control_text").entered();
-            ControlText::build(texts.iter().map(|(id, t)| (*id, t.as_str())), probes)
-        };
-        Ok(Some(Control {
+        let _span = tracing::debug_span!("oubli::audit::control_rows").entered();
+        let (texts, vectors) = control_rows(i)?;
+        Ok(Some(ControlRows {
             dim: i.dim,
+            texts,
             vectors,
-            text,
         }))
+    }
+
+    /// The control, for the probes `probes`: the rows' texts counted for the probes' terms.
+    pub(super) fn into_control(self, probes: &[String]) -> Control {
+        let _span = tracing::debug_span!("oubli::audit::control_text").entered();
+        let text = ControlText::build(self.texts.iter().map(|(id, t)| (*id, t.as_str())), probes);
+        Control {
+            dim: self.dim,
+            vectors: self.vectors,
+            text,
+        }
     }
 }
 

@@ -27,7 +27,7 @@ use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
 use super::Store;
-use super::audit::{AuditRequest, Control, ResidualAudit};
+use super::audit::{AuditRequest, ControlRows, ResidualAudit};
 use super::batch::Batch;
 use super::ops::resolve_in;
 use super::scrub::ScrubKind;
@@ -180,30 +180,38 @@ impl Store {
             k: 20,
             control: None,
         };
-        let probes = |_: &super::Inner| {
+        // The audit's probes are embedded and the control's rows read (as the erasure left them)
+        // while the text segments are rewritten; no read transaction outlives the rewrite, so
+        // none keeps the freeing commit from zeroing a page the erasure replaced.
+        let prepare = |i: &super::Inner| {
             let _span = tracing::debug_span!("oubli::Store::prepare_audit").entered();
-            self.audit_probes(&request)
+            Ok((
+                self.audit_probes(&request)?,
+                ControlRows::read(&request, i)?,
+            ))
         };
-        let (completion, probes) = if self.opts.scrub_on_purge {
-            let (kind, probes) = self.erase_text_letting_readers(probes)?;
-            let _span = tracing::debug_span!("oubli::Store::purge_completion").entered();
-            let mut guard = self.inner.write();
-            let inner = guard.as_mut().ok_or(Error::Closed)?;
-            let completion = inner.write(self.now(), self.opts.ann_threshold, |b| {
-                let seq = super::scrub::scrub_event(b, kind)?;
-                if delivered {
-                    b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
-                }
-                Ok((seq, b.head().1, kind.method()))
-            })?;
-            inner.text.commit(inner.head_seq)?;
-            self.finish_erasure(&mut guard, kind)?;
-            (Some(completion), probes)
+        let (completion, probes, control) = if self.opts.scrub_on_purge {
+            let (kind, (probes, rows)) = self.erase_text_letting_readers(prepare)?;
+            let texts = probes.texts().to_vec();
+            // The control's counting, which reads nothing from the store, runs beside the
+            // erasure point's commits.
+            std::thread::scope(|scope| -> Result<_> {
+                let counting = rows.map(|r| scope.spawn(move || r.into_control(&texts)));
+                let completion = self.reach_erasure_point(&e, kind, delivered)?;
+                let control = match counting {
+                    Some(h) => Some(
+                        h.join()
+                            .map_err(|_| Error::Storage("the audit's control panicked".into()))?,
+                    ),
+                    None => None,
+                };
+                Ok((Some(completion), probes, control))
+            })?
         } else {
-            (None, self.read(probes)?)
+            let (probes, rows) = self.read(prepare)?;
+            let control = rows.map(|r| r.into_control(probes.texts()));
+            (None, probes, control)
         };
-        // The audit's control is built from the rows as the erasure left them.
-        let control = self.read(|i| Control::for_request(&request, i, probes.texts()))?;
         let audit = self.run_audit(&request, probes, control)?;
         let public_key = self.public_key()?;
         let issued_at = self.now();
@@ -237,6 +245,30 @@ impl Store {
             receipt,
             opening,
         })
+    }
+
+    /// The erasure point of purge `e`, once its text segments are rewritten: one transaction with
+    /// the scrub event (and the sealed opening deleted if it was `delivered`), then the freeing
+    /// commit. Returns the completion's seq, head hash and method for the receipt.
+    fn reach_erasure_point(
+        &self,
+        e: &Erasure,
+        kind: super::scrub::ScrubKind,
+        delivered: bool,
+    ) -> Result<(u64, Hash32, &'static str)> {
+        let _span = tracing::debug_span!("oubli::Store::purge_completion").entered();
+        let mut guard = self.inner.write();
+        let inner = guard.as_mut().ok_or(Error::Closed)?;
+        let completion = inner.write(self.now(), self.opts.ann_threshold, |b| {
+            let seq = super::scrub::scrub_event(b, kind)?;
+            if delivered {
+                b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
+            }
+            Ok((seq, b.head().1, kind.method()))
+        })?;
+        inner.text.commit(inner.head_seq)?;
+        self.finish_erasure(&mut guard, kind)?;
+        Ok(completion)
     }
 
     /// Every receipt stored in the file, by purge id.
