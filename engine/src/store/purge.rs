@@ -11,9 +11,10 @@
 //!
 //! Step 1 also stores a provisional signed receipt and the opening, sealed (see
 //! [`super::pending`]), so a crash anywhere leaves no erasure or an erasure with its receipt and
-//! opening. Step 2's transaction also deletes the sealed opening once delivered, before the
-//! scrub's freeing commit zeroes the replaced pages: the erasure point does not wait for the
-//! audit. Step 4 replaces the provisional receipt in a transaction of its own.
+//! opening. Step 2's erasure (its transaction also deletes the sealed opening once delivered)
+//! and freeing commit run before the audit: the erasure point does not wait for it. Its `scrub`
+//! event is appended with the final receipt of step 4, in one transaction, so a replica applies
+//! both from one frame.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -156,10 +157,11 @@ impl Store {
 
     /// The completion step of a purge whose erasure committed. First the erasure point (unless
     /// the scrub is deferred): the text segments that held the erased rows are rewritten (readers
-    /// proceed meanwhile, and the audit's probes are embedded), then one transaction appends the
-    /// scrub event and deletes the sealed opening if it was delivered, and one more durable
-    /// commit frees, and so zeroes, every page the erasure replaced. Then the residual audit of
-    /// the store as the erasure left it, and the final receipt in place of the provisional one.
+    /// proceed meanwhile, and the audit's probes are embedded), then one transaction erases from
+    /// the vector snapshot and the `keys` table and deletes the sealed opening if it was
+    /// delivered, and one more durable commit frees, and so zeroes, every page the erasure
+    /// replaced. Then the residual audit of the store as the erasure left it, and one
+    /// transaction with the `scrub` event and the final receipt in place of the provisional one.
     /// A crash between the two leaves the purge marked incomplete: the next writable open scrubs
     /// again, audits and writes the receipt ([`Store::complete_purges`]), in the same order.
     fn complete_purge(&self, e: Erasure, opening: Opening, delivered: bool) -> Result<PurgeReport> {
@@ -190,14 +192,14 @@ impl Store {
                 ControlRows::read(&request, i)?,
             ))
         };
-        let (completion, probes, control) = if self.opts.scrub_on_purge {
+        let (scrub, probes, control) = if self.opts.scrub_on_purge {
             let (kind, (probes, rows)) = self.erase_text_letting_readers(prepare)?;
             let texts = probes.texts().to_vec();
             // The control's counting, which reads nothing from the store, runs beside the
             // erasure point's commits.
             std::thread::scope(|scope| -> Result<_> {
                 let counting = rows.map(|r| scope.spawn(move || r.into_control(&texts)));
-                let completion = self.reach_erasure_point(&e, kind, delivered)?;
+                self.reach_erasure_point(&e, kind, delivered)?;
                 let control = match counting {
                     Some(h) => Some(
                         h.join()
@@ -205,7 +207,7 @@ impl Store {
                     ),
                     None => None,
                 };
-                Ok((Some(completion), probes, control))
+                Ok((Some(kind), probes, control))
             })?
         } else {
             let (probes, rows) = self.read(prepare)?;
@@ -216,7 +218,15 @@ impl Store {
         let public_key = self.public_key()?;
         let issued_at = self.now();
         let _span = tracing::debug_span!("oubli::Store::purge_receipt").entered();
-        let receipt = self.write(|b| {
+        let (completion, receipt) = self.write(|b| {
+            // The scrub event: the erasure it records is complete (its freeing commit is past).
+            let completion = match scrub {
+                Some(kind) => {
+                    let seq = b.event(crate::log::EventKind::Scrub, "*", vec![], vec![])?;
+                    Some((seq, b.head().1, kind.method()))
+                }
+                None => None,
+            };
             let body = receipt_body(
                 &e,
                 &opening,
@@ -233,7 +243,7 @@ impl Store {
             if delivered && completion.is_none() {
                 b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
             }
-            Ok(receipt)
+            Ok((completion, receipt))
         })?;
         Ok(PurgeReport {
             seq: e.seq,
@@ -247,28 +257,29 @@ impl Store {
         })
     }
 
-    /// The erasure point of purge `e`, once its text segments are rewritten: one transaction with
-    /// the scrub event (and the sealed opening deleted if it was `delivered`), then the freeing
-    /// commit. Returns the completion's seq, head hash and method for the receipt.
+    /// The erasure point of purge `e`, once its text segments are rewritten: one transaction that
+    /// erases from the vector snapshot and the `keys` table (the scrub's own part) and deletes
+    /// the sealed opening if it was `delivered`, then the freeing commit. It appends no event:
+    /// the `scrub` event that records it goes with the final receipt (a replica applies both
+    /// from that transaction's frame).
     fn reach_erasure_point(
         &self,
         e: &Erasure,
         kind: super::scrub::ScrubKind,
         delivered: bool,
-    ) -> Result<(u64, Hash32, &'static str)> {
+    ) -> Result<()> {
         let _span = tracing::debug_span!("oubli::Store::purge_completion").entered();
         let mut guard = self.inner.write();
         let inner = guard.as_mut().ok_or(Error::Closed)?;
-        let completion = inner.write(self.now(), self.opts.ann_threshold, |b| {
-            let seq = super::scrub::scrub_event(b, kind)?;
+        inner.write(self.now(), self.opts.ann_threshold, |b| {
+            super::scrub::scrub_indexes(b, kind)?;
             if delivered {
                 b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
             }
-            Ok((seq, b.head().1, kind.method()))
+            Ok(())
         })?;
         inner.text.commit(inner.head_seq)?;
-        self.finish_erasure(&mut guard, kind)?;
-        Ok(completion)
+        self.finish_erasure(&mut guard, kind)
     }
 
     /// Every receipt stored in the file, by purge id.

@@ -314,8 +314,8 @@ pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
 }
 
 /// The part of a scrub's transaction that erases from this copy's own derived data: the vector
-/// snapshot (see [`scrub_event`]) and the `keys` table.
-fn scrub_indexes(b: &mut Batch<'_>, kind: ScrubKind) -> Result<()> {
+/// snapshot (see [`scrub_event`]) and the `keys` table. Running it again changes nothing.
+pub(super) fn scrub_indexes(b: &mut Batch<'_>, kind: ScrubKind) -> Result<()> {
     let threshold = b.ann_threshold();
     let total = b.inner.vectors.len();
     // Disjoint borrows: the vector index and the transaction.
