@@ -78,6 +78,14 @@ fn decode(id: RowId, bytes: &[u8]) -> Result<Arc<[u32]>> {
         .collect())
 }
 
+/// `hashes` without repeats (two keys of one row may share a 32-bit hash).
+fn distinct(hashes: &[u32]) -> Vec<u32> {
+    let mut d = hashes.to_vec();
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
 /// True when the table in `db` holds keys of this version ([`version_marker`]): false when it
 /// is absent, has no marker, or another one.
 pub fn is_current(db: &Db) -> Result<bool> {
@@ -97,39 +105,123 @@ struct Pending {
     hashes: Option<Arc<[u32]>>,
 }
 
-/// The inverted index: each key hash's rows, in ascending order.
+/// One (key hash, row) pair of the inverted index, packed as `hash << 32 | row` so that sorted
+/// pairs group by hash: 8 bytes a pair, for rows whose id fits 32 bits.
+type Pair = u64;
+
+fn pack(hash: u32, id: RowId) -> Option<Pair> {
+    u32::try_from(id)
+        .ok()
+        .map(|row| (u64::from(hash) << 32) | u64::from(row))
+}
+
+fn pair_hash(p: Pair) -> u32 {
+    (p >> 32) as u32
+}
+
+fn pair_row(p: Pair) -> RowId {
+    p & u64::from(u32::MAX)
+}
+
+/// A level's pairs of `hash`: its run in the sorted level.
+fn run(level: &[Pair], hash: u32) -> &[Pair] {
+    let lo = u64::from(hash) << 32;
+    let start = level.partition_point(|&p| p < lo);
+    let len = level[start..].partition_point(|&p| pair_hash(p) == hash);
+    &level[start..start + len]
+}
+
+/// Merges two sorted levels, leaving out the pairs in `removed` (and taking them out of it).
+fn merge(a: &[Pair], b: &[Pair], removed: &mut HashSet<Pair>) -> Vec<Pair> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let p = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        if removed.is_empty() || !removed.remove(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The inverted index: every (key hash, row) pair, in a compact form that holds a million-row
+/// store's pairs (tens of millions) in 8 bytes each, where a map from each hash to its own list
+/// of rows took several times that (almost every hash is one row's own).
+///
+/// The pairs live in two sorted levels and an unsorted tail of recent additions, a small
+/// log-structured merge: an addition appends to the tail, and a lookup first sorts the tail
+/// into the upper level, and that into the base once it outgrows an eighth of it, so a write
+/// never pays for a merge and the merges' cost is amortized over the pairs they move. A
+/// removal records the row's pairs in `removed`; they are skipped by lookups and dropped by
+/// the next merge that meets them (a pair re-added before that is simply taken off `removed`).
+/// Rows whose id does not fit 32 bits keep their pairs unpacked in `wide`.
 #[derive(Default)]
 struct Postings {
-    by_key: HashMap<u32, Vec<RowId>>,
+    base: Vec<Pair>,
+    upper: Vec<Pair>,
+    tail: Vec<Pair>,
+    removed: HashSet<Pair>,
+    wide: Vec<(u32, RowId)>,
 }
 
 impl Postings {
+    /// Adds row `id`'s pairs; `hashes` are distinct, and the row holds none of them now.
     fn add(&mut self, id: RowId, hashes: &[u32]) {
-        for h in hashes {
-            let rows = self.by_key.entry(*h).or_default();
-            // New rows have the highest ids: appending is the usual case.
-            match rows.last() {
-                Some(&last) if last >= id => {
-                    if let Err(at) = rows.binary_search(&id) {
-                        rows.insert(at, id);
+        for &h in hashes {
+            match pack(h, id) {
+                Some(p) => {
+                    if !self.removed.remove(&p) {
+                        self.tail.push(p);
                     }
                 }
-                _ => rows.push(id),
+                None => self.wide.push((h, id)),
             }
         }
     }
 
+    /// Removes row `id`'s pairs; `hashes` are the ones it holds now.
     fn remove(&mut self, id: RowId, hashes: &[u32]) {
-        for h in hashes {
-            if let Some(rows) = self.by_key.get_mut(h) {
-                if let Ok(at) = rows.binary_search(&id) {
-                    rows.remove(at);
+        for &h in hashes {
+            match pack(h, id) {
+                Some(p) => {
+                    self.removed.insert(p);
                 }
-                if rows.is_empty() {
-                    self.by_key.remove(h);
+                None => self.wide.retain(|&w| w != (h, id)),
+            }
+        }
+    }
+
+    /// Sorts the tail into the upper level, and that into the base once it outgrows an eighth
+    /// of it.
+    fn settle(&mut self) {
+        if !self.tail.is_empty() {
+            let mut tail = std::mem::take(&mut self.tail);
+            tail.sort_unstable();
+            self.upper = merge(&self.upper, &tail, &mut self.removed);
+        }
+        if self.upper.len() > self.base.len() / 8 || self.removed.len() > self.base.len() / 8 {
+            let upper = std::mem::take(&mut self.upper);
+            self.base = merge(&self.base, &upper, &mut self.removed);
+        }
+    }
+
+    /// The live rows holding `hash`, ascending within each level.
+    fn rows_of(&self, hash: u32, out: &mut Vec<RowId>) {
+        debug_assert!(self.tail.is_empty(), "settle before reading");
+        for level in [&self.base, &self.upper] {
+            for &p in run(level, hash) {
+                if self.removed.is_empty() || !self.removed.contains(&p) {
+                    out.push(pair_row(p));
                 }
             }
         }
+        out.extend(self.wide.iter().filter(|w| w.0 == hash).map(|w| w.1));
     }
 }
 
@@ -195,7 +287,7 @@ impl KeyIndex {
     pub fn add(&mut self, id: RowId, hashes: Vec<u32>) {
         let hashes: Arc<[u32]> = hashes.into();
         if let Some(p) = self.postings.get_mut().as_mut() {
-            p.add(id, &hashes);
+            p.add(id, &distinct(&hashes));
         }
         self.stage(id, Some(hashes));
     }
@@ -206,7 +298,7 @@ impl KeyIndex {
             && let Some(old) = self.current(id)?
             && let Some(p) = self.postings.get_mut().as_mut()
         {
-            p.remove(id, &old);
+            p.remove(id, &distinct(&old));
         }
         self.stage(id, None);
         Ok(())
@@ -294,8 +386,10 @@ impl KeyIndex {
     fn load(&self) -> Result<Postings> {
         let mut postings = Postings::default();
         for (id, hashes) in self.rows()? {
-            postings.add(id, &hashes);
+            postings.add(id, &distinct(&hashes));
         }
+        postings.base = std::mem::take(&mut postings.tail);
+        postings.base.sort_unstable();
         Ok(postings)
     }
 
@@ -310,34 +404,42 @@ impl KeyIndex {
         if guard.is_none() {
             *guard = Some(self.load()?);
         }
-        let Some(postings) = guard.as_ref() else {
+        let Some(postings) = guard.as_mut() else {
             return Ok(Vec::new());
         };
+        postings.settle();
         let n = rows as f32;
         let mut seen = HashSet::with_capacity(keys.len());
         let mut scores: HashMap<RowId, f32> = HashMap::new();
+        let mut ids = Vec::new();
         for k in keys {
             let h = hash_key(k);
             if !seen.insert(h) {
                 continue;
             }
-            let Some(ids) = postings.by_key.get(&h) else {
+            ids.clear();
+            postings.rows_of(h, &mut ids);
+            if ids.is_empty() {
                 continue;
-            };
+            }
             let df = ids.len() as f32;
             let idf = (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln();
-            for id in ids {
+            for id in &ids {
                 *scores.entry(*id).or_insert(0.0) += idf;
             }
         }
         let mut out: Vec<(RowId, f32)> = scores.into_iter().collect();
-        out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-        out.truncate(limit);
+        let order = |a: &(RowId, f32), b: &(RowId, f32)| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0));
+        if out.len() > limit {
+            out.select_nth_unstable_by(limit - 1, order);
+            out.truncate(limit);
+        }
+        out.sort_unstable_by(order);
         Ok(out)
     }
 
-    /// Every indexed row's hashes, in row order (committed records with the pending changes
-    /// over them): for tests and integrity checks.
+    /// Every indexed row's hashes, in row order: the committed records with the pending changes
+    /// over them (what the inverted index is built from).
     pub fn rows(&self) -> Result<BTreeMap<RowId, Arc<[u32]>>> {
         let mut out = BTreeMap::new();
         if let Some(db) = self.db.as_ref().filter(|_| !self.reset) {
@@ -410,6 +512,96 @@ mod tests {
             ix.rows().unwrap().keys().copied().collect::<Vec<_>>(),
             vec![2]
         );
+    }
+
+    /// An operation on the index in [`the_index_is_a_map_from_rows_to_their_keys`].
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// Index row `.0` (re-index it, when it is there) under keys drawn from a small set.
+        Add(u64, Vec<u8>),
+        Remove(u64),
+        /// Look up these keys (settles the index's levels).
+        Lookup(Vec<u8>),
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        let key_set = || prop::collection::vec(0u8..24, 0..6);
+        prop_oneof![
+            4 => (1u64..40, key_set()).prop_map(|(r, k)| Op::Add(r, k)),
+            2 => (1u64..40).prop_map(Op::Remove),
+            1 => key_set().prop_map(Op::Lookup),
+        ]
+    }
+
+    fn key_names(ks: &[u8]) -> Vec<String> {
+        ks.iter().map(|k| format!("w:k{k}")).collect()
+    }
+
+    /// The ranking the module docs define, computed from the rows' keys directly.
+    fn reference(model: &BTreeMap<u64, Vec<u8>>, query: &[u8], limit: usize) -> Vec<(RowId, f32)> {
+        let n = model.len() as f32;
+        // Each distinct key once, in the query's order (the order the scores are summed in).
+        let mut q = query.to_vec();
+        let mut seen = HashSet::new();
+        q.retain(|k| seen.insert(*k));
+        let mut scores: BTreeMap<RowId, f32> = BTreeMap::new();
+        for k in q {
+            let holders: Vec<u64> = model
+                .iter()
+                .filter(|(_, ks)| ks.contains(&k))
+                .map(|(id, _)| *id)
+                .collect();
+            let df = holders.len() as f32;
+            let idf = (1.0 + ((n - df).max(0.0) + 0.5) / (df + 0.5)).ln();
+            for id in holders {
+                *scores.entry(id).or_insert(0.0) += idf;
+            }
+        }
+        let mut out: Vec<(RowId, f32)> = scores.into_iter().collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        out.truncate(limit);
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Whatever the order of additions, re-indexings, removals and lookups (which move
+        /// pairs between the index's levels), a lookup ranks exactly as the reference over the
+        /// rows' current keys, and a wide row id (past 32 bits) is found like any other.
+        #[test]
+        fn the_index_is_a_map_from_rows_to_their_keys(
+            ops in proptest::collection::vec(op(), 1..120),
+            limit in 1usize..12,
+        ) {
+            let mut ix = KeyIndex::in_memory();
+            let mut model: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+            let wide = u64::from(u32::MAX) + 7;
+            for op in ops {
+                match op {
+                    Op::Add(r, ks) => {
+                        let r = if r == 39 { wide } else { r };
+                        if model.contains_key(&r) {
+                            ix.remove(r).unwrap();
+                        }
+                        ix.add(r, ks.iter().map(|k| hash_key(&format!("w:k{k}"))).collect());
+                        model.insert(r, ks);
+                    }
+                    Op::Remove(r) => {
+                        ix.remove(r).unwrap();
+                        model.remove(&r);
+                    }
+                    Op::Lookup(q) => {
+                        let got = ix.lookup(&key_names(&q), model.len() as u64, limit).unwrap();
+                        proptest::prop_assert_eq!(got, reference(&model, &q, limit));
+                    }
+                }
+            }
+            let all: Vec<u8> = (0..24).collect();
+            let got = ix.lookup(&key_names(&all), model.len() as u64, 64).unwrap();
+            proptest::prop_assert_eq!(got, reference(&model, &all, 64));
+        }
     }
 
     #[test]

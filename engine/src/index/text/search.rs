@@ -102,11 +102,6 @@ impl TextIndex {
         self.keys.lookup(keys, self.num_docs(), limit)
     }
 
-    /// Every indexed row's match-key hashes, in row order.
-    pub fn key_hashes(&self) -> Result<std::collections::BTreeMap<RowId, std::sync::Arc<[u32]>>> {
-        self.keys.rows()
-    }
-
     fn top(&self, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
         let field = self.f_text;
         if terms.is_empty() || limit == 0 {
