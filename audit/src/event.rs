@@ -54,11 +54,24 @@ pub enum EventKind {
     Config = 12,
     /// A note written by compaction (and the note it replaces, if any).
     Compact = 13,
+    /// A purge's final receipt written in a transaction no `scrub` event records (the scrub
+    /// deferred, or a purge completed on open): one commitment to the receipt document
+    /// ([`receipt_commitment`]).
+    Receipt = 14,
+}
+
+/// Domain-separation context of [`receipt_commitment`].
+const RECEIPT_COMMITMENT_CONTEXT: &str = "oubli 2026-11-28 receipt commitment v1";
+
+/// The commitment a `receipt` event carries: `blake3` derive-key over the stored receipt
+/// document (the JSON a [`crate::receipt::SignedReceipt`] is kept as), binding the log to it.
+pub fn receipt_commitment(document: &[u8]) -> Hash32 {
+    blake3::derive_key(RECEIPT_COMMITMENT_CONTEXT, document)
 }
 
 impl EventKind {
     /// All kinds, in code order.
-    pub const ALL: [EventKind; 13] = [
+    pub const ALL: [EventKind; 14] = [
         EventKind::Inscribe,
         EventKind::Supersede,
         EventKind::Release,
@@ -72,6 +85,7 @@ impl EventKind {
         EventKind::Invalidate,
         EventKind::Config,
         EventKind::Compact,
+        EventKind::Receipt,
     ];
 
     /// Lower-case name.
@@ -90,6 +104,7 @@ impl EventKind {
             EventKind::Invalidate => "invalidate",
             EventKind::Config => "config",
             EventKind::Compact => "compact",
+            EventKind::Receipt => "receipt",
         }
     }
 

@@ -82,6 +82,19 @@ pub(crate) fn unseal(signing_secret: &[u8; 32], sealed: &[u8]) -> Result<Vec<u8>
     Ok(plain)
 }
 
+/// Appends the `receipt` event that records a final receipt written in `b` where no `scrub`
+/// event does: it binds the log to the receipt `document`, and gives the transaction the event
+/// that makes it a replication frame (a replica gets the receipt and the cleared incomplete
+/// mark from it).
+pub(crate) fn log_receipt(b: &mut super::batch::Batch<'_>, document: &[u8]) -> Result<u64> {
+    b.event(
+        crate::log::EventKind::Receipt,
+        "*",
+        Vec::new(),
+        vec![oubli_audit::event::receipt_commitment(document)],
+    )
+}
+
 impl Store {
     /// Purge ids whose opening is still held in the file (sealed) because the caller never
     /// received it: a crash, or a delivery that failed (for example an unwritable
@@ -172,6 +185,7 @@ impl Store {
                 b.tx.open_table(storage::RECEIPTS)?
                     .insert(*id, doc.as_slice())?;
                 b.tx.open_table(INCOMPLETE_PURGES)?.remove(*id)?;
+                log_receipt(b, &doc)?;
                 Ok(())
             })?;
         }

@@ -237,11 +237,17 @@ impl Store {
             )?;
             let key = b.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
             let receipt = SignedReceipt::sign(body, key)?;
+            let document = receipt.to_document()?;
             b.tx.open_table(RECEIPTS)?
-                .insert(e.seq, receipt.to_document()?.as_slice())?;
+                .insert(e.seq, document.as_slice())?;
             b.tx.open_table(INCOMPLETE_PURGES)?.remove(e.seq)?;
-            if delivered && completion.is_none() {
-                b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
+            if completion.is_none() {
+                if delivered {
+                    b.tx.open_table(PENDING_OPENINGS)?.remove(e.seq)?;
+                }
+                // No scrub event records this transaction: a `receipt` event does, so that it
+                // is logged and replicated like every other write.
+                super::pending::log_receipt(b, &document)?;
             }
             Ok((completion, receipt))
         })?;

@@ -441,6 +441,103 @@ fn a_snapshot_and_the_frames_after_it_restore_the_leader() {
         .unwrap();
 }
 
+/// The kinds of the events `e` carries.
+fn kinds(e: &FeedEntry) -> Vec<oubli::log::EventKind> {
+    e.frame.events().unwrap().iter().map(|ev| ev.kind).collect()
+}
+
+/// With the scrub deferred, a purge's final receipt is written by a transaction no `scrub`
+/// event records: its `receipt` event makes it a frame, so a replica holds the final receipt
+/// (not the provisional one) and no incomplete mark.
+#[test]
+fn a_purge_with_the_scrub_deferred_replicates_its_final_receipt() {
+    let t = temp();
+    let clock = Arc::new(ManualClock::new(T0));
+    let leader =
+        Store::create_with(&t.path, leader_opts(clock.clone()).scrub_on_purge(false)).unwrap();
+    leader.start_feed().unwrap();
+    let replica = Store::create_with(
+        t.dir.path().join("replica.oubli"),
+        replica_opts(clock.clone()),
+    )
+    .unwrap();
+    for i in 0..5 {
+        leader
+            .inscribe(Inscription::new(format!(
+                "note {i}: the locker code is 90{i}1"
+            )))
+            .unwrap();
+    }
+    let report = leader.purge(Target::id(3)).unwrap();
+    assert_eq!(report.completion_seq, None);
+    let entries = leader.changes_since(0).unwrap();
+    let last = entries.last().unwrap();
+    assert_eq!(kinds(last), vec![oubli::log::EventKind::Receipt]);
+    apply_all(&replica, &entries);
+    assert_eq!(
+        replica.receipt_document(report.seq).unwrap(),
+        leader.receipt_document(report.seq).unwrap()
+    );
+    assert_eq!(
+        replica.receipt_document(report.seq).unwrap(),
+        report.receipt.to_document().unwrap()
+    );
+    assert!(replica.incomplete_purges().unwrap().is_empty());
+    replica
+        .verify_log(Some(leader.public_key().unwrap()))
+        .unwrap();
+    replica.verify_file().unwrap();
+}
+
+/// A replica that holds a purge's erasure but not its completion (its leader stopped in
+/// between) completes the purge when it is promoted: it scrubs, audits and writes the final
+/// receipt, each receipt logged by a `receipt` event, and its log still verifies.
+#[test]
+fn a_promoted_replica_completes_a_purge_its_leader_left_incomplete() {
+    let t = temp();
+    let (leader, replica, clock) = pair(&t);
+    for i in 0..5 {
+        leader
+            .inscribe(Inscription::new(format!(
+                "note {i}: the locker code is 90{i}1"
+            )))
+            .unwrap();
+    }
+    let report = leader.purge(Target::id(3)).unwrap();
+    let entries = leader.changes_since(0).unwrap();
+    let erasure = entries
+        .iter()
+        .position(|e| kinds(e).contains(&oubli::log::EventKind::Purge))
+        .unwrap();
+    apply_all(&replica, &entries[..=erasure]);
+    assert_eq!(replica.incomplete_purges().unwrap(), vec![report.seq]);
+    let path = t.dir.path().join("replica.oubli");
+    drop(replica);
+    let promoted = Store::open_with(&path, leader_opts(clock.clone())).unwrap();
+    assert!(promoted.incomplete_purges().unwrap().is_empty());
+    let receipts = promoted.receipts().unwrap();
+    assert_eq!(receipts.len(), 1);
+    let body = &receipts[0].1.body;
+    assert!(body.erasure.completion_seq.is_some());
+    assert!(body.residual_audit.clean, "{body:?}");
+    let (head, _) = promoted.head().unwrap();
+    let last = promoted.events(head, head).unwrap();
+    assert_eq!(last[0].kind, oubli::log::EventKind::Receipt);
+    assert_eq!(
+        last[0].commitments,
+        vec![oubli::audit::event::receipt_commitment(
+            &promoted.receipt_document(report.seq).unwrap()
+        )]
+    );
+    promoted
+        .verify_log(Some(leader.public_key().unwrap()))
+        .unwrap();
+    drop(promoted);
+    for needle in ["the locker code is 9021"] {
+        assert!(!file_contains(&path, needle.as_bytes()), "{needle} in file");
+    }
+}
+
 /// A few real frames, and the replica state they must not disturb, built once.
 fn sample() -> &'static (Vec<Vec<u8>>, TempStore) {
     static S: std::sync::OnceLock<(Vec<Vec<u8>>, TempStore)> = std::sync::OnceLock::new();
