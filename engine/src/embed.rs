@@ -31,6 +31,10 @@ pub trait Embedder: Send + Sync {
     fn similarity_range(&self) -> (f32, f32) {
         (0.0, 1.0)
     }
+    /// Builds what the first [`Embedder::embed`] would otherwise build (tables parsed on first
+    /// use). A store calls it on a second thread while it opens, so that the first query does
+    /// not pay for it; the default does nothing.
+    fn warm_up(&self) {}
 }
 
 /// The embedder of a new store when none is chosen: the static MiniLM table.

@@ -284,12 +284,8 @@ fn open_checked_copy(path: &std::path::Path) -> Result<redb::Database> {
 /// Opens a private in-memory database over `bytes` (a whole store image), checking every page
 /// checksum and that it holds a store.
 fn open_checked_bytes(bytes: Vec<u8>) -> Result<redb::Database> {
-    use redb::StorageBackend;
     let run = move || -> Result<redb::Database> {
-        let backend = redb::backends::InMemoryBackend::new();
-        StorageBackend::set_len(&backend, bytes.len() as u64)?;
-        StorageBackend::write(&backend, 0, &bytes)?;
-        drop(bytes);
+        let backend = redb::backends::InMemoryBackend::from_bytes(bytes);
         let mut db = redb::Builder::new()
             .create_with_backend(backend)
             .map_err(|e| Error::Corrupt(e.to_string()))?;

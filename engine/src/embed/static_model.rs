@@ -198,6 +198,10 @@ impl Embedder for StaticEmbedder {
         self.model.dim
     }
 
+    fn warm_up(&self) {
+        self.model.wordpiece();
+    }
+
     fn embed(&self, text: &str) -> Result<Vec<f32>> {
         let m = &self.model;
         let mut v = vec![0f32; m.dim];

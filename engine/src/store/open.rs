@@ -126,21 +126,40 @@ impl Inner {
         let vec_t = storage::open_read(&tx, storage::VECTORS)?
             .ok_or_else(|| Error::Corrupt("vectors table missing".into()))?;
         let snap_t = storage::open_read(&tx, storage::VECTOR_SNAPSHOT)?;
-        // The snapshot is derived: if it cannot be restored, scan every vector exactly instead
-        // (and a writable handle rebuilds it below).
-        let (mut vectors, snapshot_damaged) =
-            match guarded(|| VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)) {
-                Ok(v) => (v, false),
-                Err(_) => (
-                    VectorIndex::load(
-                        dim,
-                        &m,
-                        None::<&redb::ReadOnlyTable<u64, &'static [u8]>>,
-                        &vec_t,
-                    )?,
-                    snap_t.is_some(),
-                ),
+        // The text index opens on a second thread while the vectors load: the two read
+        // different tables and are the bulk of an open.
+        let (vectors, text) = std::thread::scope(|scope| {
+            let text = scope.spawn(|| {
+                let mut rebuilt = repair::Rebuilt::default();
+                let text = open_text(&db, head_seq, opts.text_segment_docs, &mut rebuilt)
+                    .map(|t| (t, rebuilt.text));
+                // Then the embedder's tables, which the first query would build.
+                opts.embedder.warm_up();
+                text
+            });
+            // The snapshot is derived: if it cannot be restored, scan every vector exactly
+            // instead (and a writable handle rebuilds it below).
+            let vectors = match guarded(|| VectorIndex::load(dim, &m, snap_t.as_ref(), &vec_t)) {
+                Ok(v) => Ok((v, false)),
+                Err(_) => VectorIndex::load(
+                    dim,
+                    &m,
+                    None::<&redb::ReadOnlyTable<u64, &'static [u8]>>,
+                    &vec_t,
+                )
+                .map(|v| (v, snap_t.is_some())),
             };
+            let text = text
+                .join()
+                .map_err(|_| Error::TextIndex("opening the text index panicked".into()));
+            (vectors, text)
+        });
+        let (mut vectors, snapshot_damaged) = vectors?;
+        let (text, text_rebuilt) = text??;
+        let rebuilt_on_open = repair::Rebuilt {
+            text: text_rebuilt,
+            snapshot: snapshot_damaged,
+        };
         drop((m, vec_t, snap_t, tx));
         vectors.set_build_threads(opts.vector_build_threads);
 
@@ -153,12 +172,8 @@ impl Inner {
             }
             None => entropy::os_random()?,
         };
-        let mut rebuilt_on_open = repair::Rebuilt {
-            snapshot: snapshot_damaged,
-            ..Default::default()
-        };
         let mut inner = Inner {
-            text: open_text(&db, head_seq, opts.text_segment_docs, &mut rebuilt_on_open)?,
+            text,
             durable: opts.durable,
             text_behind: false,
             db,

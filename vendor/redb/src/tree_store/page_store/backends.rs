@@ -108,6 +108,13 @@ impl InMemoryBackend {
         Self::default()
     }
 
+    // OUBLI PATCH (see OUBLI-PATCH.md): a backend over bytes the caller already holds (a whole
+    // database image), without copying them.
+    /// Creates a memory backend holding `bytes`, without copying them.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        Self(RwLock::new(bytes))
+    }
+
     /// Gets a read guard for this backend.
     fn read(&self) -> RwLockReadGuard<'_, Vec<u8>> {
         self.0.read().expect("Could not acquire read lock.")
