@@ -100,6 +100,9 @@ struct Snapshot {
     max_row: RowId,
     /// The graph still holds bytes of vectors removed since it was built.
     dirty: bool,
+    /// Where each key's vector sits in the serialized snapshot the file holds
+    /// ([`vector_slots`]); `None` when its layout was not recognised.
+    slots: Option<VectorSlots>,
 }
 
 fn serialize(index: &Index) -> Result<Vec<u8>> {
@@ -108,8 +111,11 @@ fn serialize(index: &Index) -> Result<Vec<u8>> {
     Ok(blob)
 }
 
-fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<()> {
-    write_blob(tx, &serialize(&snap.index)?, snap.max_row)
+/// Writes `snap`'s graph into the file within `tx`; returns the serialized form's slots.
+fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<Option<VectorSlots>> {
+    let blob = serialize(&snap.index)?;
+    write_blob(tx, &blob, snap.max_row)?;
+    Ok(vector_slots(&blob, snap.index.dimensions()))
 }
 
 fn write_blob(tx: &WriteTransaction, blob: &[u8], max_row: RowId) -> Result<()> {
@@ -190,6 +196,7 @@ impl VectorIndex {
                 index,
                 max_row,
                 dirty: meta_t.get(meta::SNAPSHOT_DIRTY)?.is_some(),
+                slots: vector_slots(&blob, dim),
             });
         }
         let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
@@ -365,28 +372,44 @@ impl VectorIndex {
         };
         if !removed.is_empty() {
             let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
-            let mut blob = Vec::new();
-            let mut chunk_at = Vec::new();
-            for chunk in snap_t.iter()? {
-                let (k, v) = chunk?;
-                chunk_at.push((k.value(), blob.len(), v.value().len()));
-                blob.extend_from_slice(v.value());
-            }
-            let Some(ranges) = removed_vector_ranges(&blob, self.dim, &removed) else {
-                return Ok(false);
-            };
-            let mut touched = std::collections::BTreeSet::new();
-            for r in ranges {
-                blob[r.clone()].fill(0);
-                for (i, &(_, at, len)) in chunk_at.iter().enumerate() {
-                    if r.start < at + len && at < r.end {
-                        touched.insert(i);
+            let known = self.snapshot.as_ref().and_then(|s| s.slots.as_ref());
+            match known {
+                // Only the chunks holding the removed vectors are read and rewritten.
+                Some(slots) => {
+                    let chunks = zero_in_chunks(&slots.ranges(&removed), CHUNK, |c| {
+                        snap_t.get(c)?.map(|v| v.value().to_vec()).ok_or_else(|| {
+                            Error::Corrupt(format!("vector snapshot chunk {c} missing"))
+                        })
+                    })?;
+                    for (key, bytes) in chunks {
+                        snap_t.insert(key, bytes.as_slice())?;
                     }
                 }
-            }
-            for i in touched {
-                let (key, at, len) = chunk_at[i];
-                snap_t.insert(key, &blob[at..at + len])?;
+                None => {
+                    let mut blob = Vec::new();
+                    let mut chunk_at = Vec::new();
+                    for chunk in snap_t.iter()? {
+                        let (k, v) = chunk?;
+                        chunk_at.push((k.value(), blob.len(), v.value().len()));
+                        blob.extend_from_slice(v.value());
+                    }
+                    let Some(ranges) = removed_vector_ranges(&blob, self.dim, &removed) else {
+                        return Ok(false);
+                    };
+                    let mut touched = std::collections::BTreeSet::new();
+                    for r in ranges {
+                        blob[r.clone()].fill(0);
+                        for (i, &(_, at, len)) in chunk_at.iter().enumerate() {
+                            if r.start < at + len && at < r.end {
+                                touched.insert(i);
+                            }
+                        }
+                    }
+                    for i in touched {
+                        let (key, at, len) = chunk_at[i];
+                        snap_t.insert(key, &blob[at..at + len])?;
+                    }
+                }
             }
         }
         tx.open_table(META)?.remove(meta::SNAPSHOT_DIRTY)?;
@@ -438,7 +461,12 @@ impl VectorIndex {
     /// Makes a build taken by [`VectorIndex::take_due_build`] the snapshot: the tail keeps only
     /// the rows newer than it.
     pub fn install(&mut self, built: Installable) {
-        let Built { index, max_row, .. } = built.0;
+        let Built {
+            index,
+            max_row,
+            slots,
+            ..
+        } = built.0;
         index.change_expansion_search(EXPANSION_SEARCH);
         let keep: Vec<(RowId, Vec<f32>)> = self
             .tail_ids
@@ -457,6 +485,7 @@ impl VectorIndex {
             index,
             max_row,
             dirty: false,
+            slots,
         });
     }
 
@@ -545,12 +574,13 @@ impl VectorIndex {
         }
         drop(entries);
         drop(vec_t);
-        let snap = Snapshot {
+        let mut snap = Snapshot {
             index,
             max_row,
             dirty: false,
+            slots: None,
         };
-        write_snapshot(tx, &snap)?;
+        snap.slots = write_snapshot(tx, &snap)?;
         // Every vector is in the graph now; the tail keeps only rows newer than it (none).
         self.tail_ids.clear();
         self.tail.clear();
@@ -585,8 +615,75 @@ impl VectorIndex {
     }
 }
 
+/// Zeroes `ranges` of a blob stored in chunks of `chunk` bytes (chunk `i` holds bytes
+/// `i * chunk ..`), reading only the chunks the ranges touch with `read`. Returns those chunks
+/// with the ranges zeroed, by chunk number.
+fn zero_in_chunks(
+    ranges: &[std::ops::Range<usize>],
+    chunk: usize,
+    mut read: impl FnMut(u64) -> Result<Vec<u8>>,
+) -> Result<std::collections::BTreeMap<u64, Vec<u8>>> {
+    let mut chunks = std::collections::BTreeMap::new();
+    for r in ranges.iter().filter(|r| !r.is_empty()) {
+        for c in (r.start / chunk)..=((r.end - 1) / chunk) {
+            let key = c as u64;
+            let bytes = match chunks.entry(key) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => e.insert(read(key)?),
+            };
+            // The part of the range this chunk holds.
+            let at = c * chunk;
+            let (from, to) = (r.start.max(at) - at, r.end.min(at + chunk) - at);
+            bytes
+                .get_mut(from..to)
+                .ok_or_else(|| {
+                    Error::Corrupt(format!(
+                        "vector snapshot chunk {c} is shorter than its slots"
+                    ))
+                })?
+                .fill(0);
+        }
+    }
+    Ok(chunks)
+}
+
 /// The byte ranges of the vectors of `keys` in a serialized usearch snapshot, `None` if the bytes
-/// do not have the layout below (then nothing may be assumed about them).
+/// do not have the layout [`vector_slots`] reads (then nothing may be assumed about them).
+pub fn removed_vector_ranges(
+    blob: &[u8],
+    dim: usize,
+    keys: &[RowId],
+) -> Option<Vec<std::ops::Range<usize>>> {
+    Some(vector_slots(blob, dim)?.ranges(keys))
+}
+
+/// Where each key's vector sits in a serialized snapshot: its slot, sorted by key, and the
+/// length of a vector there. Kept beside a snapshot so that erasing a vector from the file reads
+/// and rewrites only the chunk that holds it, at any size of the graph.
+#[derive(Clone, Debug)]
+pub struct VectorSlots {
+    by_key: Vec<(RowId, u32)>,
+    cols: usize,
+}
+
+impl VectorSlots {
+    /// The byte ranges of the vectors of `keys` (those the snapshot holds), in key order.
+    pub fn ranges(&self, keys: &[RowId]) -> Vec<std::ops::Range<usize>> {
+        let mut keys = keys.to_vec();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.iter()
+            .filter_map(|k| {
+                let i = self.by_key.binary_search_by_key(k, |e| e.0).ok()?;
+                let start = 8 + self.by_key[i].1 as usize * self.cols;
+                Some(start..start + self.cols)
+            })
+            .collect()
+    }
+}
+
+/// The slot of every key of a serialized usearch snapshot, `None` if the bytes do not have the
+/// layout below.
 ///
 /// usearch 2.x `index_dense_gt::save_to_stream` writes: the vector matrix (`u32` rows, `u32`
 /// bytes per vector, then each slot's vector, in slot order), a 64-byte dense header, then the
@@ -597,11 +694,7 @@ impl VectorIndex {
 /// slot `i`. The parse checks every size against the next (rows and nodes, bytes per vector and
 /// dimensions at one byte per i8 element, each node's level in both places, the total length),
 /// so a changed layout is detected rather than misread.
-pub fn removed_vector_ranges(
-    blob: &[u8],
-    dim: usize,
-    keys: &[RowId],
-) -> Option<Vec<std::ops::Range<usize>>> {
+pub fn vector_slots(blob: &[u8], dim: usize) -> Option<VectorSlots> {
     let u32_at = |at: usize| -> Option<usize> {
         Some(u32::from_le_bytes(blob.get(at..at + 4)?.try_into().ok()?) as usize)
     };
@@ -623,30 +716,30 @@ pub fn removed_vector_ranges(
     let size = usize::try_from(u64_at(graph)?).ok()?;
     let connectivity = usize::try_from(u64_at(graph + 8)?).ok()?;
     let connectivity_base = usize::try_from(u64_at(graph + 16)?).ok()?;
-    if size != rows {
+    if size != rows || u32::try_from(size).is_err() {
         return None;
     }
     let levels = graph + 40;
     let base_bytes = 4usize.checked_add(connectivity_base.checked_mul(4)?)?;
     let level_bytes = 4usize.checked_add(connectivity.checked_mul(4)?)?;
-    let wanted: std::collections::BTreeSet<RowId> = keys.iter().copied().collect();
     let mut at = levels.checked_add(size.checked_mul(2)?)?;
-    let mut out = Vec::new();
+    let mut by_key = Vec::with_capacity(size);
     for slot in 0..size {
         let key = u64_at(at)?;
         let level = u16_at(at + 8)?;
         if level != u16_at(levels + 2 * slot)? {
             return None;
         }
-        if wanted.contains(&key) {
-            let start = matrix + slot * cols;
-            out.push(start..start + cols);
-        }
+        by_key.push((key, slot as u32));
         at = at
             .checked_add(10 + base_bytes)?
             .checked_add(level.checked_mul(level_bytes)?)?;
     }
-    (at == blob.len()).then_some(out)
+    if at != blob.len() {
+        return None;
+    }
+    by_key.sort_unstable();
+    Some(VectorSlots { by_key, cols })
 }
 
 /// A finished build, written into a transaction, waiting for [`VectorIndex::install`].

@@ -119,6 +119,8 @@ pub(super) struct Built {
     pub(super) index: Index,
     pub(super) max_row: RowId,
     pub(super) blob: Vec<u8>,
+    /// The slots of `blob` ([`super::vector::vector_slots`]).
+    pub(super) slots: Option<super::vector::VectorSlots>,
 }
 
 /// A build thread's result, set when it finishes; waited on without holding the store's lock.
@@ -176,9 +178,11 @@ pub(super) fn run_build(
     drop(add);
     let mut blob = vec![0u8; index.serialized_length()];
     index.save_to_buffer(&mut blob).map_err(vx)?;
+    let slots = super::vector::vector_slots(&blob, index.dimensions());
     Ok(Built {
         index,
         max_row,
         blob,
+        slots,
     })
 }

@@ -42,6 +42,80 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    /// Zeroing ranges chunk by chunk, reading only the chunks they touch, leaves the chunks
+    /// exactly as zeroing the whole blob and cutting it into chunks does, ranges across a
+    /// boundary and repeated ranges included; a range past the stored bytes is a typed error.
+    #[test]
+    fn zeroing_in_chunks_is_zeroing_the_whole_blob(
+        len in 1usize..600,
+        chunk in 1usize..90,
+        ranges in proptest::collection::vec((0usize..600, 0usize..40), 0..8),
+    ) {
+        let blob: Vec<u8> = (0..len).map(|i| (i % 251) as u8 + 1).collect();
+        let ranges: Vec<std::ops::Range<usize>> =
+            ranges.into_iter().map(|(a, n)| a..a + n).collect();
+        let stored: Vec<Vec<u8>> = blob.chunks(chunk).map(<[u8]>::to_vec).collect();
+        let mut reads = Vec::new();
+        let got = zero_in_chunks(&ranges, chunk, |c| {
+            reads.push(c);
+            stored.get(c as usize).cloned().ok_or_else(|| Error::Corrupt("missing".into()))
+        });
+        if ranges.iter().any(|r| r.end > len && !r.is_empty()) {
+            proptest::prop_assert!(got.is_err());
+        } else {
+            let got = got.unwrap();
+            let mut want = blob.clone();
+            for r in ranges.iter().filter(|r| !r.is_empty()) {
+                want[r.clone()].fill(0);
+            }
+            // Every chunk read once, each one a range touches, and only those changed.
+            let mut distinct = reads.clone();
+            distinct.dedup();
+            proptest::prop_assert_eq!(&distinct, &reads);
+            for (i, c) in want.chunks(chunk).enumerate() {
+                match got.get(&(i as u64)) {
+                    Some(bytes) => proptest::prop_assert_eq!(bytes.as_slice(), c),
+                    None => proptest::prop_assert_eq!(&stored[i][..], c),
+                }
+            }
+        }
+    }
+}
+
+/// The slots kept beside a snapshot give the ranges a full parse finds, for any keys asked
+/// (absent and repeated ones included).
+#[test]
+fn vector_slots_give_the_ranges_of_the_full_parse() {
+    let dim = 24;
+    let index = new_usearch(dim).unwrap();
+    index.reserve(300).unwrap();
+    for i in 1..=300u64 {
+        index.add(i * 3, &unit(i, dim)).unwrap();
+    }
+    let mut blob = vec![0u8; index.serialized_length()];
+    index.save_to_buffer(&mut blob).unwrap();
+    let slots = vector_slots(&blob, dim).unwrap();
+    let keys = [3, 900, 450, 451, 3, 12, 600];
+    let mut want = removed_vector_ranges(&blob, dim, &keys).unwrap();
+    want.sort_by_key(|r| r.start);
+    let mut got = slots.ranges(&keys);
+    got.sort_by_key(|r| r.start);
+    assert_eq!(got, want);
+    assert_eq!(
+        got.len(),
+        5,
+        "keys 3, 900, 450, 12 and 600, 3 once: {got:?}"
+    );
+    for (r, key) in slots.ranges(&[450]).iter().zip([450u64]) {
+        let mut v = vec![0i8; dim];
+        index.get(key, &mut v).unwrap();
+        let bytes: Vec<i8> = blob[r.clone()].iter().map(|b| *b as i8).collect();
+        assert_eq!(bytes, v);
+    }
+    assert!(vector_slots(&blob, dim + 1).is_none());
+}
+
 #[test]
 fn removed_vector_ranges_find_each_slot_and_reject_other_layouts() {
     let dim = 32;
