@@ -71,7 +71,8 @@ impl RowRecord {
         let (leb128, typed) = match format {
             1 => (false, false),
             2 => (true, false),
-            3 | 4 => (true, true),
+            // Format 5 changed the natural-key tables only.
+            3..=5 => (true, true),
             _ => return Err(bad()),
         };
         let mut r = Reader {

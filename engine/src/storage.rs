@@ -22,11 +22,12 @@ pub mod migrate;
 
 pub use migrate::migrate;
 
-/// Version of the file layout, stored under [`meta::FORMAT`]. Version 4 writes new rows'
+/// Version of the file layout, stored under [`meta::FORMAT`]. Version 5 keeps the natural keys
+/// in [`KEY_SHARDS`] tables ([`KEY_TABLES`]) instead of one. Version 4 writes new rows'
 /// vectors in half precision (records of earlier versions stay single precision, which the
 /// length tells); version 3 holds typed metadata in row records; versions 3, 2 (postcard,
 /// string metadata) and 1 (bincode 2) are migrated on open ([`migrate()`]).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Store-wide settings and counters: `&str -> bytes`.
 pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
@@ -37,8 +38,117 @@ pub const PAYLOADS: TableDefinition<u64, &[u8]> = oubli_audit::tables::PAYLOADS;
 /// Row vectors: `row id -> f16 little-endian` (format 4; `f32` records of older formats are kept
 /// as written). Deleted on purge.
 pub const VECTORS: TableDefinition<u64, &[u8]> = oubli_audit::tables::VECTORS;
-/// Natural keys of live rows: `(namespace, key) -> row id`.
-pub const KEYS: TableDefinition<(&str, &str), u64> = TableDefinition::new("keys");
+/// Natural keys of live rows, `(namespace, key) -> row id`, in [`KEY_SHARDS`] tables: a key is
+/// in [`KEY_TABLES`]`[`[`key_shard`]`(namespace, key)]`. A purge that removes a key rebuilds only
+/// that key's shard (a B-tree keeps copies of removed keys as separators in live branch pages,
+/// see [`meta::KEYS_REBUILD_DUE`]), so its cost is a 64th of the store's keys.
+pub const KEY_SHARDS: usize = 64;
+
+macro_rules! key_tables {
+    ($($n:literal)*) => {
+        [$(TableDefinition::new(concat!("keys.", $n))),*]
+    };
+}
+
+/// The shards of the natural-key table, `keys.0` to `keys.63` (see [`KEY_SHARDS`]).
+pub const KEY_TABLES: [TableDefinition<(&str, &str), u64>; KEY_SHARDS] = key_tables!(
+    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+    62 63
+);
+
+/// The natural-key table of formats 4 and earlier, moved into [`KEY_TABLES`] by the migration.
+pub const LEGACY_KEYS: TableDefinition<(&str, &str), u64> = TableDefinition::new("keys");
+
+/// The shard of [`KEY_TABLES`] holding `(namespace, key)`: the first byte of a blake3 hash of
+/// both (length-prefixed), modulo [`KEY_SHARDS`]. Part of the file format.
+pub fn key_shard(namespace: &str, key: &str) -> usize {
+    let mut h = blake3::Hasher::new();
+    h.update(&(namespace.len() as u64).to_le_bytes());
+    h.update(namespace.as_bytes());
+    h.update(key.as_bytes());
+    usize::from(h.finalize().as_bytes()[0]) % KEY_SHARDS
+}
+
+/// The natural-key shards of one write transaction, each opened on first use: how every write
+/// reads and changes the natural keys.
+pub struct KeyTables<'t> {
+    tx: &'t redb::WriteTransaction,
+    open: Vec<Option<redb::Table<'t, (&'static str, &'static str), u64>>>,
+}
+
+impl<'t> KeyTables<'t> {
+    /// The shards of `tx`, none opened yet.
+    pub fn new(tx: &'t redb::WriteTransaction) -> KeyTables<'t> {
+        KeyTables {
+            tx,
+            open: (0..KEY_SHARDS).map(|_| None).collect(),
+        }
+    }
+
+    fn shard(
+        &mut self,
+        namespace: &str,
+        key: &str,
+    ) -> Result<&mut redb::Table<'t, (&'static str, &'static str), u64>> {
+        let i = key_shard(namespace, key);
+        let slot = &mut self.open[i];
+        if slot.is_none() {
+            *slot = Some(self.tx.open_table(KEY_TABLES[i])?);
+        }
+        slot.as_mut()
+            .ok_or_else(|| Error::Storage("key shard not open".into()))
+    }
+
+    /// The row holding `key` in `namespace`.
+    pub fn get(&mut self, namespace: &str, key: &str) -> Result<Option<u64>> {
+        Ok(self
+            .shard(namespace, key)?
+            .get((namespace, key))?
+            .map(|v| v.value()))
+    }
+
+    /// Records that row `id` holds `key` in `namespace`.
+    pub fn insert(&mut self, namespace: &str, key: &str, id: u64) -> Result<()> {
+        self.shard(namespace, key)?.insert((namespace, key), id)?;
+        Ok(())
+    }
+
+    /// Removes `key` in `namespace`; returns the row that held it.
+    pub fn remove(&mut self, namespace: &str, key: &str) -> Result<Option<u64>> {
+        Ok(self
+            .shard(namespace, key)?
+            .remove((namespace, key))?
+            .map(|v| v.value()))
+    }
+}
+
+/// The row holding `key` in `namespace`, read in `tx`.
+pub fn key_holder_read(
+    tx: &redb::ReadTransaction,
+    namespace: &str,
+    key: &str,
+) -> Result<Option<u64>> {
+    match open_read(tx, KEY_TABLES[key_shard(namespace, key)])? {
+        Some(t) => Ok(t.get((namespace, key))?.map(|v| v.value())),
+        None => Ok(None),
+    }
+}
+
+/// Every natural key in `tx`, by shard then key order: `(shard, namespace, key, row id)`.
+pub fn all_keys(tx: &redb::ReadTransaction) -> Result<Vec<(usize, String, String, u64)>> {
+    let mut out = Vec::new();
+    for (i, def) in KEY_TABLES.iter().enumerate() {
+        if let Some(t) = open_read(tx, *def)? {
+            for e in t.iter()? {
+                let (k, v) = e?;
+                let (ns, key) = k.value();
+                out.push((i, ns.to_owned(), key.to_owned(), v.value()));
+            }
+        }
+    }
+    Ok(out)
+}
 /// Rows derived from a source: `(source id, derived id) -> ()`.
 pub const DERIVED: TableDefinition<(u64, u64), ()> = TableDefinition::new("derived");
 /// The event log: `seq -> canonical event encoding`.
@@ -114,11 +224,53 @@ pub mod meta {
     /// without copying the file; without it, the scrub compacts the file once (a store written
     /// before the vendored redb, see `vendor/redb/OUBLI-PATCH.md`).
     pub const FREE_PAGES_ZEROED: &str = "free_pages_zeroed";
-    /// Present (empty) when a purge removed a natural key from the `keys` table since the last
-    /// scrub. A B-tree keeps copies of keys as separators in live branch pages, which zeroing
-    /// freed pages does not reach: the next scrub rebuilds the `keys` table into fresh pages
-    /// (freeing, hence zeroing, every old one) and clears this.
+    /// Present when a purge removed a natural key since the last scrub: the numbers of the
+    /// [`super::KEY_TABLES`] shards it removed keys from, one byte each, ascending (empty: every
+    /// shard, as formats 4 and earlier wrote it). A B-tree keeps copies of keys as separators in
+    /// live branch pages, which zeroing freed pages does not reach: the next scrub rebuilds
+    /// those shards into fresh pages (freeing, hence zeroing, every old one) and clears this.
     pub const KEYS_REBUILD_DUE: &str = "keys_rebuild_due";
+}
+
+/// Records in `tx` that the natural-key shard `shard` must be rebuilt by the next scrub
+/// ([`meta::KEYS_REBUILD_DUE`]).
+pub fn mark_key_shard_due(tx: &redb::WriteTransaction, shard: usize) -> Result<()> {
+    let mut m = tx.open_table(META)?;
+    let due = m.get(meta::KEYS_REBUILD_DUE)?.map(|v| v.value().to_vec());
+    let mut due = match due {
+        // Every shard is due already.
+        Some(d) if d.is_empty() => return Ok(()),
+        Some(d) => d,
+        None => Vec::new(),
+    };
+    let b = u8::try_from(shard).map_err(|_| Error::Storage(format!("key shard {shard}")))?;
+    if let Err(at) = due.binary_search(&b) {
+        due.insert(at, b);
+    }
+    m.insert(meta::KEYS_REBUILD_DUE, due.as_slice())?;
+    Ok(())
+}
+
+/// The natural-key shards the next scrub must rebuild ([`meta::KEYS_REBUILD_DUE`]), ascending.
+pub fn due_key_shards(tx: &redb::WriteTransaction) -> Result<Vec<usize>> {
+    let m = tx.open_table(META)?;
+    let Some(v) = m.get(meta::KEYS_REBUILD_DUE)? else {
+        return Ok(Vec::new());
+    };
+    if v.value().is_empty() {
+        return Ok((0..KEY_SHARDS).collect());
+    }
+    let mut due = Vec::new();
+    for &b in v.value() {
+        let i = usize::from(b);
+        if i >= KEY_SHARDS {
+            return Err(Error::Corrupt(format!(
+                "meta keys_rebuild_due names shard {i}"
+            )));
+        }
+        due.push(i);
+    }
+    Ok(due)
 }
 
 /// A row's content, kept apart from the row record so a purge deletes it whole.

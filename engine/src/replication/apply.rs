@@ -270,22 +270,20 @@ fn put(
     Ok(())
 }
 
-/// Keeps the `keys` table in step with the rows a frame rewrote: a key belongs to the live row
-/// that holds it. Removals first (a key may move from one row to another in one transaction);
-/// a removal marks the `keys` table for a rebuild at the next scrub, as a purge does on the
-/// leader (`meta::KEYS_REBUILD_DUE`).
+/// Keeps the natural-key shards in step with the rows a frame rewrote: a key belongs to the live
+/// row that holds it. Removals first (a key may move from one row to another in one
+/// transaction); a removal marks the key's shard for a rebuild at the next scrub, as a purge
+/// does on the leader (`meta::KEYS_REBUILD_DUE`).
 fn rekey(tx: &redb::WriteTransaction, rows: &[(u64, Option<Row>, Option<Row>)]) -> Result<()> {
-    let mut keys = tx.open_table(storage::KEYS)?;
-    let mut removed = false;
+    let mut keys = storage::KeyTables::new(tx);
+    let mut removed = Vec::new();
     for (id, old, _) in rows {
         if let Some(old) = old
             && let Some(k) = &old.key
-            && keys
-                .get((old.namespace.as_str(), k.as_str()))?
-                .is_some_and(|h| h.value() == *id)
+            && keys.get(&old.namespace, k)? == Some(*id)
         {
-            keys.remove((old.namespace.as_str(), k.as_str()))?;
-            removed = true;
+            keys.remove(&old.namespace, k)?;
+            removed.push(storage::key_shard(&old.namespace, k));
         }
     }
     for (id, _, new) in rows {
@@ -293,13 +291,12 @@ fn rekey(tx: &redb::WriteTransaction, rows: &[(u64, Option<Row>, Option<Row>)]) 
             && new.depth.is_live()
             && let Some(k) = &new.key
         {
-            keys.insert((new.namespace.as_str(), k.as_str()), *id)?;
+            keys.insert(&new.namespace, k, *id)?;
         }
     }
     drop(keys);
-    if removed {
-        tx.open_table(storage::META)?
-            .insert(meta::KEYS_REBUILD_DUE, [].as_slice())?;
+    for shard in removed {
+        storage::mark_key_shard_due(tx, shard)?;
     }
     Ok(())
 }

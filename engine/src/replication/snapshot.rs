@@ -132,7 +132,9 @@ impl Store {
             digest(&tx, storage::ROWS, &none, &mut out)?;
             digest(&tx, storage::PAYLOADS, &none, &mut out)?;
             digest(&tx, storage::VECTORS, &none, &mut out)?;
-            digest(&tx, storage::KEYS, &none, &mut out)?;
+            for def in storage::KEY_TABLES {
+                digest(&tx, def, &none, &mut out)?;
+            }
             digest(&tx, storage::DERIVED, &none, &mut out)?;
             digest(&tx, storage::EVENTS, &none, &mut out)?;
             digest(&tx, storage::CHECKPOINTS, &none, &mut out)?;

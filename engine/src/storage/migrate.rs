@@ -121,14 +121,44 @@ pub fn migrate(db: &redb::Database) -> Result<u32> {
         }
         // Format 4 changed the vector record of new rows only (half precision); the single
         // precision records of format 3 stay as they are (the row digests commit to them).
-        3 => db.begin_write()?,
+        3 | 4 => db.begin_write()?,
         // The current format needs nothing; a newer or unknown one is refused by the open.
         _ => return Ok(found),
     };
+    // Format 5 keeps the natural keys in shards.
+    shard_keys(&tx)?;
     tx.open_table(META)?
         .insert(meta::FORMAT, FORMAT_VERSION.to_le_bytes().as_slice())?;
     tx.commit()?;
     Ok(found)
+}
+
+/// Moves the natural keys of the single `keys` table of formats 1 to 4 into their shards
+/// ([`super::KEY_TABLES`]) and deletes it (its pages are freed, so zeroed by a later durable
+/// commit, separators included).
+fn shard_keys(tx: &redb::WriteTransaction) -> Result<()> {
+    use redb::ReadableTable;
+    let mut live: Vec<(String, String, u64)> = Vec::new();
+    match tx.open_table(super::LEGACY_KEYS) {
+        Ok(t) => {
+            for e in t.iter()? {
+                let (k, v) = e?;
+                let (ns, key) = k.value();
+                live.push((ns.to_owned(), key.to_owned(), v.value()));
+            }
+        }
+        Err(redb::TableError::TableDoesNotExist(_)) => {}
+        Err(e) => return Err(e.into()),
+    }
+    tx.delete_table(super::LEGACY_KEYS)?;
+    let mut keys = super::KeyTables::new(tx);
+    for def in super::KEY_TABLES {
+        tx.open_table(def)?;
+    }
+    for (ns, key, id) in &live {
+        keys.insert(ns, key, *id)?;
+    }
+    Ok(())
 }
 
 /// Rewrites every record of `def` from its older shape `Old` (read with `decode`) to the

@@ -28,7 +28,7 @@ use crate::depth::Depth;
 use crate::error::{Error, Result};
 use crate::log::{Event, Hash32, RowFields};
 use crate::row::{Kind, Row, RowId};
-use crate::storage::{self, EVENTS, KEYS, PAYLOADS, Payload, ROW_EVENTS, ROWS, VECTORS};
+use crate::storage::{self, EVENTS, PAYLOADS, Payload, ROW_EVENTS, ROWS, VECTORS};
 
 fn bad(what: String) -> Error {
     Error::Corrupt(format!("data does not match the log: {what}"))
@@ -232,19 +232,19 @@ impl Inner {
                 }
             }
         }
-        if let Some(keys) = storage::open_read(&tx, KEYS)? {
-            for e in keys.iter()? {
-                let (k, v) = e?;
-                let (ns, key) = k.value();
-                let id = v.value();
-                let ok = rows.get(&id).is_some_and(|r| {
-                    r.depth.is_live() && r.namespace == ns && r.key.as_deref() == Some(key)
-                });
-                if !ok {
-                    return Err(bad(format!(
-                        "key {key:?} in {ns:?} names row {id}, which does not hold it"
-                    )));
-                }
+        for (shard, ns, key, id) in storage::all_keys(&tx)? {
+            if shard != storage::key_shard(&ns, &key) {
+                return Err(bad(format!(
+                    "key {key:?} in {ns:?} is in key shard {shard}, not its own"
+                )));
+            }
+            let ok = rows.get(&id).is_some_and(|r| {
+                r.depth.is_live() && r.namespace == ns && r.key.as_deref() == Some(key.as_str())
+            });
+            if !ok {
+                return Err(bad(format!(
+                    "key {key:?} in {ns:?} names row {id}, which does not hold it"
+                )));
             }
         }
         if let Some(re) = storage::open_read(&tx, ROW_EVENTS)? {

@@ -119,7 +119,9 @@ macro_rules! for_each_table {
         $m!(storage::ROWS);
         $m!(storage::PAYLOADS);
         $m!(storage::VECTORS);
-        $m!(storage::KEYS);
+        for def in storage::KEY_TABLES {
+            $m!(def);
+        }
         $m!(storage::DERIVED);
         $m!(storage::EVENTS);
         $m!(storage::CHECKPOINTS);

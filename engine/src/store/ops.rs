@@ -195,10 +195,7 @@ impl Store {
             let tx = i.db.begin_read()?;
             let fetch = |id| super::Inner::read_row(&tx, id);
             let holder = |ns: &str, k: &str| -> Result<Option<RowId>> {
-                match storage::open_read(&tx, storage::KEYS)? {
-                    Some(t) => Ok(t.get((ns, k))?.map(|v| v.value())),
-                    None => Ok(None),
-                }
+                storage::key_holder_read(&tx, ns, k)
             };
             let aliases = i.alias_groups()?;
             // A supersede's plan chooses as the supersede does, meaning included.

@@ -347,29 +347,31 @@ impl Store {
     }
 }
 
-/// Rebuilds the `keys` table into fresh pages when a purge removed a key since the last scrub
-/// ([`meta::KEYS_REBUILD_DUE`]): a removed key can survive as a separator in a live branch page,
-/// which no freed-page zeroing reaches. Deleting the table frees every one of its pages (the
-/// vendored redb zeroes them at the scrub's freeing commit), and the live keys are inserted
-/// again in order, so every separator of the new tree is a live key. Costs one insert per live
-/// key, not a copy of the file.
+/// Rebuilds into fresh pages each natural-key shard a purge removed a key from since the last
+/// scrub ([`meta::KEYS_REBUILD_DUE`]): a removed key can survive as a separator in a live branch
+/// page, which no freed-page zeroing reaches. Deleting a shard's table frees every one of its
+/// pages (the vendored redb zeroes them at the scrub's freeing commit), and its live keys are
+/// inserted again in order, so every separator of the new tree is a live key. Costs one insert
+/// per live key of the due shards (a 64th of the store's keys for one purge), not a copy of the
+/// file.
 fn rebuild_keys_if_due(tx: &redb::WriteTransaction) -> Result<()> {
-    let due = tx.open_table(META)?.get(meta::KEYS_REBUILD_DUE)?.is_some();
-    if !due {
+    let due = storage::due_key_shards(tx)?;
+    if due.is_empty() {
         return Ok(());
     }
-    let mut live: Vec<(String, String, u64)> = Vec::new();
-    {
-        let keys = tx.open_table(storage::KEYS)?;
-        for e in keys.iter()? {
-            let (k, v) = e?;
-            let (ns, key) = k.value();
-            live.push((ns.to_owned(), key.to_owned(), v.value()));
+    for shard in due {
+        let def = storage::KEY_TABLES[shard];
+        let mut live: Vec<(String, String, u64)> = Vec::new();
+        {
+            let keys = tx.open_table(def)?;
+            for e in keys.iter()? {
+                let (k, v) = e?;
+                let (ns, key) = k.value();
+                live.push((ns.to_owned(), key.to_owned(), v.value()));
+            }
         }
-    }
-    tx.delete_table(storage::KEYS)?;
-    {
-        let mut keys = tx.open_table(storage::KEYS)?;
+        tx.delete_table(def)?;
+        let mut keys = tx.open_table(def)?;
         for (ns, key, id) in &live {
             keys.insert((ns.as_str(), key.as_str()), id)?;
         }

@@ -238,3 +238,52 @@ fn a_purged_rows_key_leaves_the_file() {
     assert!(s.get_by_key("user:ana", "kQv0208-contact").is_ok());
     s.verify_log(None).unwrap();
 }
+
+/// The same with 700 keys in one shard of the key table (about ten leaf pages): each purged key
+/// leaves the file, and the others, in that shard and elsewhere, stay and find their rows.
+#[test]
+fn a_purged_key_leaves_a_large_shard() {
+    let t = temp();
+    let s = Store::create(&t.path).unwrap();
+    let shard = oubli::storage::key_shard("user:ana", "kQv00000-contact-address");
+    let same: Vec<String> = (0..)
+        .map(|i| format!("kQv{i:05}-contact-address"))
+        .filter(|k| oubli::storage::key_shard("user:ana", k) == shard)
+        .take(700)
+        .collect();
+    let rows: Vec<Inscription> = same
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            Inscription::new(wordy(i))
+                .namespace("user:ana")
+                .key(k.clone())
+        })
+        .chain((0..50).map(|i| {
+            Inscription::new(wordy(1000 + i))
+                .namespace("user:ben")
+                .key(format!("other-{i}"))
+        }))
+        .collect();
+    s.inscribe_batch(rows).unwrap();
+    let purged: Vec<usize> = vec![0, 1, 63, 64, 65, 200, 350, 351, 500, 698, 699];
+    for &i in &purged {
+        let id = s.get_by_key("user:ana", &same[i]).unwrap().id;
+        s.purge(Target::id(id)).unwrap();
+        let bytes = std::fs::read(&t.path).unwrap();
+        assert!(
+            !bytes_contain(&bytes, same[i].as_bytes()),
+            "{} left in the file",
+            same[i]
+        );
+    }
+    let bytes = std::fs::read(&t.path).unwrap();
+    for (i, k) in same.iter().enumerate().filter(|(i, _)| !purged.contains(i)) {
+        assert!(bytes_contain(&bytes, k.as_bytes()), "{k} lost");
+        assert!(s.get_by_key("user:ana", k).is_ok(), "{k} ({i}) not found");
+    }
+    for i in 0..50 {
+        assert!(s.get_by_key("user:ben", &format!("other-{i}")).is_ok());
+    }
+    s.verify_file().unwrap();
+}

@@ -23,7 +23,7 @@ use oubli::{
     Condition, DepthState, Error, HashEmbedder, Inscription, ListQuery, ManualClock, MetaValue, Op,
     RecallQuery, Scalar, Store, StoreOptions, Target,
 };
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 
 /// A store file written by an older engine.
 #[derive(Clone, Copy)]
@@ -345,4 +345,88 @@ fn a_newer_format_is_refused() {
             Err(Error::UnsupportedVersion { found: 99, .. })
         ));
     }
+}
+
+/// A format-4 file kept its natural keys in one `keys` table, and an empty
+/// `keys_rebuild_due` meant "rebuild them all". Made here from a format-5 store by moving its
+/// shards back into that table: a writable open moves them into their shards again, so keyed
+/// reads, the duplicate-key check and keyed purges work as before, the single table is gone,
+/// the pending rebuild covers every shard, and the file verifies.
+#[test]
+fn writable_open_moves_a_format4_key_table_into_shards() {
+    let t = temp();
+    {
+        let s = Store::create_with(&t.path, opts(false)).unwrap();
+        for i in 0..40 {
+            s.inscribe(
+                Inscription::new(format!("locker {i} code is 77{i:02}"))
+                    .key(format!("locker-{i}"))
+                    .namespace(if i % 2 == 0 { "user:ana" } else { "user:ben" }),
+            )
+            .unwrap();
+        }
+    }
+    const LEGACY: TableDefinition<(&str, &str), u64> = TableDefinition::new("keys");
+    {
+        let db = redb::Database::open(&t.path).unwrap();
+        let tx = db.begin_write().unwrap();
+        let mut all = Vec::new();
+        for def in storage::KEY_TABLES {
+            {
+                let shard = tx.open_table(def).unwrap();
+                for e in shard.iter().unwrap() {
+                    let (k, v) = e.unwrap();
+                    let (ns, key) = k.value();
+                    all.push((ns.to_owned(), key.to_owned(), v.value()));
+                }
+            }
+            tx.delete_table(def).unwrap();
+        }
+        assert_eq!(all.len(), 40);
+        {
+            let mut legacy = tx.open_table(LEGACY).unwrap();
+            for (ns, key, id) in &all {
+                legacy.insert((ns.as_str(), key.as_str()), id).unwrap();
+            }
+            let mut m = tx.open_table(META).unwrap();
+            m.insert(meta::FORMAT, 4u32.to_le_bytes().as_slice())
+                .unwrap();
+            m.insert(meta::KEYS_REBUILD_DUE, [].as_slice()).unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let s = Store::open_with(&t.path, opts(false)).unwrap();
+    assert_eq!(
+        s.get_by_key("user:ben", "locker-7")
+            .unwrap()
+            .text
+            .as_deref(),
+        Some("locker 7 code is 7707")
+    );
+    assert!(matches!(
+        s.inscribe(
+            Inscription::new("again")
+                .key("locker-4")
+                .namespace("user:ana")
+        ),
+        Err(oubli::Error::DuplicateKey { .. })
+    ));
+    s.purge(Target::key("user:ana", "locker-10")).unwrap();
+    assert!(s.get_by_key("user:ana", "locker-10").is_err());
+    s.verify_file().unwrap();
+    drop(s);
+    assert_eq!(format_of(&t.path), storage::FORMAT_VERSION);
+    let db = redb::Database::open(&t.path).unwrap();
+    let tx = db.begin_read().unwrap();
+    assert!(
+        tx.open_table(LEGACY).is_err(),
+        "the single key table is gone"
+    );
+    let m = tx.open_table(META).unwrap();
+    assert!(m.get(meta::KEYS_REBUILD_DUE).unwrap().is_none());
+    let keys: usize = storage::KEY_TABLES
+        .iter()
+        .map(|d| tx.open_table(*d).unwrap().len().unwrap() as usize)
+        .sum();
+    assert_eq!(keys, 39);
 }

@@ -64,7 +64,7 @@ impl Batch<'_> {
         });
         drop(inputs);
         let mut t_keys = if run.iter().any(|(ins, _)| ins.key.is_some()) {
-            Some(self.tx.open_table(KEYS)?)
+            Some(storage::KeyTables::new(self.tx))
         } else {
             None
         };
@@ -78,14 +78,14 @@ impl Batch<'_> {
             let p = p?;
             let id = self.next_row;
             if let (Some(key), Some(t_keys)) = (&ins.key, t_keys.as_mut()) {
-                if let Some(holder) = t_keys.get((p.namespace.as_str(), key.as_str()))? {
+                if let Some(holder) = t_keys.get(&p.namespace, key)? {
                     return Err(Error::DuplicateKey {
                         namespace: p.namespace,
                         key: key.clone(),
-                        holder: holder.value(),
+                        holder,
                     });
                 }
-                t_keys.insert((p.namespace.as_str(), key.as_str()), id)?;
+                t_keys.insert(&p.namespace, key, id)?;
             }
             self.next_row += 1;
             self.inner.entropy.skip(1);

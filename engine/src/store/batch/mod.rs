@@ -17,8 +17,8 @@ use crate::index::text::TextIndex;
 use crate::log::{Checkpoint, Event, EventKind, Hash32, RowDigest, Transition, hash_encoded};
 use crate::row::{Inscription, Millis, Row, RowId};
 use crate::storage::{
-    self, CHECKPOINTS, DERIVED, EVENT_TIMES, EVENTS, KEYS, META, PAYLOADS, Payload, ROW_EVENTS,
-    ROWS, VECTORS, meta,
+    self, CHECKPOINTS, DERIVED, EVENT_TIMES, EVENTS, META, PAYLOADS, Payload, ROW_EVENTS, ROWS,
+    VECTORS, meta,
 };
 
 mod bulk;
@@ -249,8 +249,7 @@ impl Batch<'_> {
 
     /// The live row holding `key` in `namespace`.
     pub(crate) fn key_holder(&self, namespace: &str, key: &str) -> Result<Option<RowId>> {
-        let keys = self.tx.open_table(KEYS)?;
-        Ok(keys.get((namespace, key))?.map(|v| v.value()))
+        storage::KeyTables::new(self.tx).get(namespace, key)
     }
 
     /// Writes a row record (its text lives in the payload table and is not rewritten here).
@@ -272,10 +271,10 @@ impl Batch<'_> {
             return Err(Error::Purged(row.id));
         }
         if let Some(key) = &row.key {
-            let holder = self.key_holder(&row.namespace, key)?;
-            let mut keys = self.tx.open_table(KEYS)?;
+            let mut keys = storage::KeyTables::new(self.tx);
+            let holder = keys.get(&row.namespace, key)?;
             if from.is_live() && !to.is_live() && holder == Some(row.id) {
-                keys.remove((row.namespace.as_str(), key.as_str()))?;
+                keys.remove(&row.namespace, key)?;
             } else if !from.is_live() && to.is_live() {
                 match holder {
                     Some(h) if h != row.id => {
@@ -286,7 +285,7 @@ impl Batch<'_> {
                         });
                     }
                     _ => {
-                        keys.insert((row.namespace.as_str(), key.as_str()), row.id)?;
+                        keys.insert(&row.namespace, key, row.id)?;
                     }
                 }
             }
@@ -356,8 +355,7 @@ impl Batch<'_> {
             let mut vectors = self.tx.open_table(VECTORS)?;
             vectors.insert(id, storage::encode_vector(&vector).as_slice())?;
             if let Some(key) = &row.key {
-                let mut keys = self.tx.open_table(KEYS)?;
-                keys.insert((row.namespace.as_str(), key.as_str()), id)?;
+                storage::KeyTables::new(self.tx).insert(&row.namespace, key, id)?;
             }
             let mut derived = self.tx.open_table(DERIVED)?;
             for src in &row.derived_from {
@@ -411,15 +409,11 @@ impl Batch<'_> {
         if let Some(key) = &row.key
             && self.key_holder(&row.namespace, key)? == Some(row.id)
         {
-            self.tx
-                .open_table(KEYS)?
-                .remove((row.namespace.as_str(), key.as_str()))?;
+            storage::KeyTables::new(self.tx).remove(&row.namespace, key)?;
             // A B-tree keeps copies of its keys as separators in live branch pages, which
-            // zeroing freed pages does not reach: the next scrub rebuilds the keys table, so the
+            // zeroing freed pages does not reach: the next scrub rebuilds the key's shard, so the
             // erased key leaves the file too (see `meta::KEYS_REBUILD_DUE`).
-            self.tx
-                .open_table(META)?
-                .insert(storage::meta::KEYS_REBUILD_DUE, [].as_slice())?;
+            storage::mark_key_shard_due(self.tx, storage::key_shard(&row.namespace, key))?;
         }
         self.forget_derivation_records(row.id)?;
         row.text = None;
