@@ -446,6 +446,16 @@ fn kinds(e: &FeedEntry) -> Vec<oubli::log::EventKind> {
     e.frame.events().unwrap().iter().map(|ev| ev.kind).collect()
 }
 
+/// Five notes, the third (row 3) the one the receipt tests purge.
+fn locker_notes(s: &Store) {
+    for i in 0..5 {
+        s.inscribe(Inscription::new(format!(
+            "note {i}: the locker code is 90{i}1"
+        )))
+        .unwrap();
+    }
+}
+
 /// With the scrub deferred, a purge's final receipt is written by a transaction no `scrub`
 /// event records: its `receipt` event makes it a frame, so a replica holds the final receipt
 /// (not the provisional one) and no incomplete mark.
@@ -461,13 +471,7 @@ fn a_purge_with_the_scrub_deferred_replicates_its_final_receipt() {
         replica_opts(clock.clone()),
     )
     .unwrap();
-    for i in 0..5 {
-        leader
-            .inscribe(Inscription::new(format!(
-                "note {i}: the locker code is 90{i}1"
-            )))
-            .unwrap();
-    }
+    locker_notes(&leader);
     let report = leader.purge(Target::id(3)).unwrap();
     assert_eq!(report.completion_seq, None);
     let entries = leader.changes_since(0).unwrap();
@@ -496,13 +500,7 @@ fn a_purge_with_the_scrub_deferred_replicates_its_final_receipt() {
 fn a_promoted_replica_completes_a_purge_its_leader_left_incomplete() {
     let t = temp();
     let (leader, replica, clock) = pair(&t);
-    for i in 0..5 {
-        leader
-            .inscribe(Inscription::new(format!(
-                "note {i}: the locker code is 90{i}1"
-            )))
-            .unwrap();
-    }
+    locker_notes(&leader);
     let report = leader.purge(Target::id(3)).unwrap();
     let entries = leader.changes_since(0).unwrap();
     let erasure = entries

@@ -83,18 +83,24 @@ proptest::proptest! {
     }
 }
 
+/// A graph of `n` vectors with keys `step`, `2 * step`, ..., and its serialized form.
+fn graph(dim: usize, n: u64, step: u64) -> (Index, Vec<u8>) {
+    let index = new_usearch(dim).unwrap();
+    index.reserve(n as usize).unwrap();
+    for i in 1..=n {
+        index.add(i * step, &unit(i, dim)).unwrap();
+    }
+    let mut blob = vec![0u8; index.serialized_length()];
+    index.save_to_buffer(&mut blob).unwrap();
+    (index, blob)
+}
+
 /// The slots kept beside a snapshot give the ranges a full parse finds, for any keys asked
 /// (absent and repeated ones included).
 #[test]
 fn vector_slots_give_the_ranges_of_the_full_parse() {
     let dim = 24;
-    let index = new_usearch(dim).unwrap();
-    index.reserve(300).unwrap();
-    for i in 1..=300u64 {
-        index.add(i * 3, &unit(i, dim)).unwrap();
-    }
-    let mut blob = vec![0u8; index.serialized_length()];
-    index.save_to_buffer(&mut blob).unwrap();
+    let (index, blob) = graph(dim, 300, 3);
     let slots = vector_slots(&blob, dim).unwrap();
     let keys = [3, 900, 450, 451, 3, 12, 600];
     let mut want = removed_vector_ranges(&blob, dim, &keys).unwrap();
@@ -119,13 +125,7 @@ fn vector_slots_give_the_ranges_of_the_full_parse() {
 #[test]
 fn removed_vector_ranges_find_each_slot_and_reject_other_layouts() {
     let dim = 32;
-    let index = new_usearch(dim).unwrap();
-    index.reserve(200).unwrap();
-    for i in 1..=200u64 {
-        index.add(i * 7, &unit(i, dim)).unwrap();
-    }
-    let mut blob = vec![0u8; index.serialized_length()];
-    index.save_to_buffer(&mut blob).unwrap();
+    let (index, mut blob) = graph(dim, 200, 7);
     let ranges = removed_vector_ranges(&blob, dim, &[7 * 5, 7 * 150]).unwrap();
     assert_eq!(ranges.len(), 2);
     // Each range holds exactly the i8 vector usearch stores for the key.
