@@ -11,3 +11,4 @@ pub mod text_control;
 pub mod text_tail;
 pub mod vector;
 pub mod vector_build;
+pub mod vector_layout;

@@ -38,6 +38,8 @@ use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 use super::exact::{ExactMatrix, LANES};
 use super::vector_build::{Built, add_all, reserve, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
+use super::vector_layout::zero_in_chunks;
+pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -353,7 +355,7 @@ impl VectorIndex {
     /// removed vector ([`meta::SNAPSHOT_DIRTY`]) in the serialized snapshot in the file with
     /// zeros, rewriting only the chunks that hold them, instead of rebuilding the graph. Returns
     /// `false` (nothing written) when the serialized bytes do not have the layout
-    /// [`removed_vector_ranges`] knows; the caller then rebuilds the snapshot.
+    /// [`vector_slots`] reads; the caller then rebuilds the snapshot.
     ///
     /// The graph in memory keeps the removed vectors hidden, with their bytes in memory only, and
     /// stays marked dirty, so the next growth of the snapshot rebuilds it as before instead of
@@ -372,44 +374,21 @@ impl VectorIndex {
         };
         if !removed.is_empty() {
             let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
-            let known = self.snapshot.as_ref().and_then(|s| s.slots.as_ref());
-            match known {
-                // Only the chunks holding the removed vectors are read and rewritten.
-                Some(slots) => {
-                    let chunks = zero_in_chunks(&slots.ranges(&removed), CHUNK, |c| {
-                        snap_t.get(c)?.map(|v| v.value().to_vec()).ok_or_else(|| {
-                            Error::Corrupt(format!("vector snapshot chunk {c} missing"))
-                        })
-                    })?;
-                    for (key, bytes) in chunks {
-                        snap_t.insert(key, bytes.as_slice())?;
-                    }
-                }
-                None => {
-                    let mut blob = Vec::new();
-                    let mut chunk_at = Vec::new();
-                    for chunk in snap_t.iter()? {
-                        let (k, v) = chunk?;
-                        chunk_at.push((k.value(), blob.len(), v.value().len()));
-                        blob.extend_from_slice(v.value());
-                    }
-                    let Some(ranges) = removed_vector_ranges(&blob, self.dim, &removed) else {
-                        return Ok(false);
-                    };
-                    let mut touched = std::collections::BTreeSet::new();
-                    for r in ranges {
-                        blob[r.clone()].fill(0);
-                        for (i, &(_, at, len)) in chunk_at.iter().enumerate() {
-                            if r.start < at + len && at < r.end {
-                                touched.insert(i);
-                            }
-                        }
-                    }
-                    for i in touched {
-                        let (key, at, len) = chunk_at[i];
-                        snap_t.insert(key, &blob[at..at + len])?;
-                    }
-                }
+            // The slots are parsed from the stored graph when it was written or loaded; none
+            // means its layout was not recognised, and the caller rebuilds it instead.
+            let Some(slots) = self.snapshot.as_ref().and_then(|s| s.slots.as_ref()) else {
+                return Ok(false);
+            };
+            let ranges = slots.ranges(&removed);
+            // Only the chunks holding the removed vectors are read and rewritten.
+            let chunks = zero_in_chunks(&ranges, CHUNK, |c| {
+                snap_t
+                    .get(c)?
+                    .map(|v| v.value().to_vec())
+                    .ok_or_else(|| Error::Corrupt(format!("vector snapshot chunk {c} missing")))
+            })?;
+            for (key, bytes) in chunks {
+                snap_t.insert(key, bytes.as_slice())?;
             }
         }
         tx.open_table(META)?.remove(meta::SNAPSHOT_DIRTY)?;
@@ -613,133 +592,6 @@ impl VectorIndex {
         }
         Ok(())
     }
-}
-
-/// Zeroes `ranges` of a blob stored in chunks of `chunk` bytes (chunk `i` holds bytes
-/// `i * chunk ..`), reading only the chunks the ranges touch with `read`. Returns those chunks
-/// with the ranges zeroed, by chunk number.
-fn zero_in_chunks(
-    ranges: &[std::ops::Range<usize>],
-    chunk: usize,
-    mut read: impl FnMut(u64) -> Result<Vec<u8>>,
-) -> Result<std::collections::BTreeMap<u64, Vec<u8>>> {
-    let mut chunks = std::collections::BTreeMap::new();
-    for r in ranges.iter().filter(|r| !r.is_empty()) {
-        for c in (r.start / chunk)..=((r.end - 1) / chunk) {
-            let key = c as u64;
-            let bytes = match chunks.entry(key) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => e.insert(read(key)?),
-            };
-            // The part of the range this chunk holds.
-            let at = c * chunk;
-            let (from, to) = (r.start.max(at) - at, r.end.min(at + chunk) - at);
-            bytes
-                .get_mut(from..to)
-                .ok_or_else(|| {
-                    Error::Corrupt(format!(
-                        "vector snapshot chunk {c} is shorter than its slots"
-                    ))
-                })?
-                .fill(0);
-        }
-    }
-    Ok(chunks)
-}
-
-/// The byte ranges of the vectors of `keys` in a serialized usearch snapshot, `None` if the bytes
-/// do not have the layout [`vector_slots`] reads (then nothing may be assumed about them).
-pub fn removed_vector_ranges(
-    blob: &[u8],
-    dim: usize,
-    keys: &[RowId],
-) -> Option<Vec<std::ops::Range<usize>>> {
-    Some(vector_slots(blob, dim)?.ranges(keys))
-}
-
-/// Where each key's vector sits in a serialized snapshot: its slot, sorted by key, and the
-/// length of a vector there. Kept beside a snapshot so that erasing a vector from the file reads
-/// and rewrites only the chunk that holds it, at any size of the graph.
-#[derive(Clone, Debug)]
-pub struct VectorSlots {
-    by_key: Vec<(RowId, u32)>,
-    cols: usize,
-}
-
-impl VectorSlots {
-    /// The byte ranges of the vectors of `keys` (those the snapshot holds), in key order.
-    pub fn ranges(&self, keys: &[RowId]) -> Vec<std::ops::Range<usize>> {
-        let mut keys = keys.to_vec();
-        keys.sort_unstable();
-        keys.dedup();
-        keys.iter()
-            .filter_map(|k| {
-                let i = self.by_key.binary_search_by_key(k, |e| e.0).ok()?;
-                let start = 8 + self.by_key[i].1 as usize * self.cols;
-                Some(start..start + self.cols)
-            })
-            .collect()
-    }
-}
-
-/// The slot of every key of a serialized usearch snapshot, `None` if the bytes do not have the
-/// layout below.
-///
-/// usearch 2.x `index_dense_gt::save_to_stream` writes: the vector matrix (`u32` rows, `u32`
-/// bytes per vector, then each slot's vector, in slot order), a 64-byte dense header, then the
-/// graph (`index_gt::save_to_stream`): a header of five `u64` (`size`, `connectivity`,
-/// `connectivity_base`, `max_level`, `entry_slot`), a `u16` level per node, then each node: its
-/// `u64` key, its `u16` level, and its neighbour lists (a `u32` count and `u32` slots:
-/// `connectivity_base` of them on level 0, `connectivity` on each level above). Node `i` is
-/// slot `i`. The parse checks every size against the next (rows and nodes, bytes per vector and
-/// dimensions at one byte per i8 element, each node's level in both places, the total length),
-/// so a changed layout is detected rather than misread.
-pub fn vector_slots(blob: &[u8], dim: usize) -> Option<VectorSlots> {
-    let u32_at = |at: usize| -> Option<usize> {
-        Some(u32::from_le_bytes(blob.get(at..at + 4)?.try_into().ok()?) as usize)
-    };
-    let u64_at = |at: usize| -> Option<u64> {
-        Some(u64::from_le_bytes(blob.get(at..at + 8)?.try_into().ok()?))
-    };
-    let u16_at = |at: usize| -> Option<usize> {
-        Some(u16::from_le_bytes(blob.get(at..at + 2)?.try_into().ok()?) as usize)
-    };
-    let (rows, cols) = (u32_at(0)?, u32_at(4)?);
-    // i8 quantization: one byte per dimension.
-    if cols != dim {
-        return None;
-    }
-    let matrix = 8usize;
-    let graph = matrix
-        .checked_add(rows.checked_mul(cols)?)?
-        .checked_add(64)?;
-    let size = usize::try_from(u64_at(graph)?).ok()?;
-    let connectivity = usize::try_from(u64_at(graph + 8)?).ok()?;
-    let connectivity_base = usize::try_from(u64_at(graph + 16)?).ok()?;
-    if size != rows || u32::try_from(size).is_err() {
-        return None;
-    }
-    let levels = graph + 40;
-    let base_bytes = 4usize.checked_add(connectivity_base.checked_mul(4)?)?;
-    let level_bytes = 4usize.checked_add(connectivity.checked_mul(4)?)?;
-    let mut at = levels.checked_add(size.checked_mul(2)?)?;
-    let mut by_key = Vec::with_capacity(size);
-    for slot in 0..size {
-        let key = u64_at(at)?;
-        let level = u16_at(at + 8)?;
-        if level != u16_at(levels + 2 * slot)? {
-            return None;
-        }
-        by_key.push((key, slot as u32));
-        at = at
-            .checked_add(10 + base_bytes)?
-            .checked_add(level.checked_mul(level_bytes)?)?;
-    }
-    if at != blob.len() {
-        return None;
-    }
-    by_key.sort_unstable();
-    Some(VectorSlots { by_key, cols })
 }
 
 /// A finished build, written into a transaction, waiting for [`VectorIndex::install`].
