@@ -85,7 +85,13 @@ impl RedbDirectory {
         }
     }
 
+    /// A file's bytes: staged, or read from the table past redb's read cache (the directory
+    /// keeps its own copy of every file it opens, so redb's would be a second one).
     fn read(&self, path: &Path) -> io::Result<Option<Vec<u8>>> {
+        redb::without_read_cache(|| self.read_file(path))
+    }
+
+    fn read_file(&self, path: &Path) -> io::Result<Option<Vec<u8>>> {
         if let Some(change) = self.staged.lock().get(&key(path)) {
             return Ok(change.as_ref().map(|b| b.as_slice().to_vec()));
         }

@@ -382,10 +382,11 @@ impl KeyIndex {
         }
     }
 
-    /// The inverted index of the committed records with the pending changes over them.
+    /// The inverted index of the committed records with the pending changes over them. The
+    /// records are read past redb's read cache (the postings are their copy).
     fn load(&self) -> Result<Postings> {
         let mut postings = Postings::default();
-        for (id, hashes) in self.rows()? {
+        for (id, hashes) in redb::without_read_cache(|| self.rows())? {
             postings.add(id, &distinct(&hashes));
         }
         postings.base = std::mem::take(&mut postings.tail);

@@ -170,7 +170,20 @@ impl VectorIndex {
     }
 
     /// Loads the snapshot (if any) and the vectors newer than it.
+    ///
+    /// What it reads is copied into the index, so the pages are read past redb's read cache
+    /// ([`redb::without_read_cache`]): a second copy of every vector and of the serialized graph
+    /// would stay in the cache, and filling it is most of what a page read costs.
     pub fn load(
+        dim: usize,
+        meta_t: &impl ReadableTable<&'static str, &'static [u8]>,
+        snap_t: Option<&impl ReadableTable<u64, &'static [u8]>>,
+        vec_t: &impl ReadableTable<u64, &'static [u8]>,
+    ) -> Result<Self> {
+        redb::without_read_cache(|| Self::load_uncached(dim, meta_t, snap_t, vec_t))
+    }
+
+    fn load_uncached(
         dim: usize,
         meta_t: &impl ReadableTable<&'static str, &'static [u8]>,
         snap_t: Option<&impl ReadableTable<u64, &'static [u8]>>,
@@ -530,6 +543,11 @@ impl VectorIndex {
     /// threads: see `index::vector_build`) and writes it into the file within `tx`. Scrub uses
     /// this: a graph that only hid removed vectors would still hold their bytes.
     pub fn rebuild_snapshot(&mut self, tx: &WriteTransaction) -> Result<()> {
+        // Every vector is copied into the graph: read past redb's read cache.
+        redb::without_read_cache(|| self.rebuild_snapshot_uncached(tx))
+    }
+
+    fn rebuild_snapshot_uncached(&mut self, tx: &WriteTransaction) -> Result<()> {
         /// Vectors decoded and added at a time (bounds the memory of a rebuild at any size).
         const STEP: usize = 65_536;
         self.build = None;

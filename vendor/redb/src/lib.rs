@@ -97,7 +97,9 @@ pub use table::{
     VacantEntry,
 };
 pub use transactions::{DatabaseStats, Durability, ReadTransaction, WriteTransaction};
-pub use tree_store::{AccessGuard, AccessGuardMut, AccessGuardMutInPlace, Savepoint};
+pub use tree_store::{
+    AccessGuard, AccessGuardMut, AccessGuardMutInPlace, Savepoint, without_read_cache,
+};
 pub use types::{Key, MutInPlaceValue, TypeName, Value};
 
 pub type Result<T = (), E = StorageError> = core::result::Result<T, E>;

@@ -218,16 +218,19 @@ impl Inner {
         // The snapshot grows on a background thread, never here (see `index::vector`).
         let db = self.db.clone();
         let dim = self.dim;
+        // A bulk copy of the vectors: read past redb's read cache.
         self.vectors.maybe_start_build(ann_threshold, |cut| {
-            let tx = db.begin_read()?;
-            let mut all = Vec::new();
-            if let Some(t) = storage::open_read(&tx, VECTORS)? {
-                for e in t.range(..=cut)? {
-                    let (k, v) = e?;
-                    all.push((k.value(), storage::decode_vector(v.value(), dim)?));
+            redb::without_read_cache(|| {
+                let tx = db.begin_read()?;
+                let mut all = Vec::new();
+                if let Some(t) = storage::open_read(&tx, VECTORS)? {
+                    for e in t.range(..=cut)? {
+                        let (k, v) = e?;
+                        all.push((k.value(), storage::decode_vector(v.value(), dim)?));
+                    }
                 }
-            }
-            Ok(all)
+                Ok(all)
+            })
         })?;
         Ok(())
     }

@@ -29,6 +29,6 @@ pub(crate) use page_store::{
     PageNumberHashSet, PageResolver, PageTracker, ScopedBorrow, SerializedSavepoint, ShrinkPolicy,
     TransactionalMemory, WriterLock,
 };
-pub use page_store::{InMemoryBackend, Savepoint};
+pub use page_store::{InMemoryBackend, Savepoint, without_read_cache};
 pub(crate) use table_tree::{PageListMut, TableTree, TableTreeMut};
 pub(crate) use table_tree_base::{InternalTableDefinition, TableType};

@@ -14,6 +14,46 @@ use core::slice::SliceIndex;
 use core::sync::atomic::AtomicU64;
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+// OUBLI PATCH (7): set while the current thread runs inside `without_read_cache`.
+#[cfg(not(redb_no_std))]
+std::thread_local! {
+    static UNCACHED_READS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+#[cfg(not(redb_no_std))]
+fn uncached_reads() -> bool {
+    UNCACHED_READS.with(core::cell::Cell::get)
+}
+
+#[cfg(redb_no_std)]
+fn uncached_reads() -> bool {
+    false
+}
+
+/// Runs `f` with the pages this thread reads from the file left out of the read cache: pages
+/// already cached are still served from it, pages read from the file are returned without
+/// being cached. For a bulk scan whose caller keeps its own copy of what it reads (loading a
+/// table into memory at open), so that the cache neither holds a second copy nor evicts the
+/// pages later reads need. Nesting is allowed; the mode ends with the outermost call. Without
+/// `std` (no thread-local storage) every read is cached, as before.
+pub fn without_read_cache<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(not(redb_no_std))]
+    {
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                UNCACHED_READS.with(|c| c.set(self.0));
+            }
+        }
+        let _restore = Restore(UNCACHED_READS.with(|c| c.replace(true)));
+        f()
+    }
+    #[cfg(redb_no_std)]
+    {
+        f()
+    }
+}
+
 // Allocates an `Arc<[u8]>` in one step. `Arc::<[u8]>::from(vec![0; len])` would
 // allocate the Vec and then allocate a new Arc and memcpy into it.
 fn zero_filled_arc(len: usize) -> Arc<[u8]> {
@@ -733,6 +773,12 @@ impl PagedCachedFile {
         }
 
         let buffer = self.read_direct_into_arc(offset, len)?;
+
+        // OUBLI PATCH (7): a bulk read that copies what it reads elsewhere does not fill the
+        // cache with pages it will not read again (see `crate::without_read_cache`).
+        if uncached_reads() {
+            return Ok(buffer);
+        }
 
         // Pages a non-durable commit left in the write buffer would otherwise hold up to half the
         // cache until the next durable commit. They can always be written out, so reclaim their
