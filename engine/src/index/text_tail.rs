@@ -165,6 +165,18 @@ impl TextTail {
     }
 }
 
+/// Statistics already summed over the segments and the tail for one query: each term's
+/// document frequency and the totals (see `TextIndex::prepare`).
+#[derive(Debug, Default)]
+pub struct KnownStats {
+    /// The query's terms with their document frequencies.
+    pub doc_freqs: Vec<(Term, u64)>,
+    /// Tokens of the text field over every document.
+    pub tokens: u64,
+    /// Documents, as BM25 counts them.
+    pub docs: u64,
+}
+
 /// BM25 statistics over the segments a searcher sees and the tail together: what both the
 /// segments and the tail are scored on.
 pub struct Stats<'a> {
@@ -174,10 +186,17 @@ pub struct Stats<'a> {
     pub tail: &'a TextTail,
     /// The text field.
     pub field: Field,
+    /// Statistics already summed over these segments and the tail, answered from here.
+    pub known: Option<&'a KnownStats>,
 }
 
 impl Bm25StatisticsProvider for Stats<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        if let Some(k) = self.known
+            && field == self.field
+        {
+            return Ok(k.tokens);
+        }
         let seg = Bm25StatisticsProvider::total_num_tokens(self.searcher, field)?;
         let tail = if field == self.field {
             self.tail.total_tokens()
@@ -188,11 +207,20 @@ impl Bm25StatisticsProvider for Stats<'_> {
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
+        if let Some(k) = self.known {
+            return Ok(k.docs);
+        }
         let seg = Bm25StatisticsProvider::total_num_docs(self.searcher)?;
         Ok(seg + self.tail.len() as u64)
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        if let Some((_, df)) = self
+            .known
+            .and_then(|k| k.doc_freqs.iter().find(|(t, _)| t == term))
+        {
+            return Ok(*df);
+        }
         let seg = self.searcher.doc_freq(term)?;
         let tail = match term.value().as_str() {
             Some(t) if term.field() == self.field => self.tail.doc_freq(t),

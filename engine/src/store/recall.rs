@@ -543,45 +543,75 @@ impl Inner {
         // Each leg fetches candidates, keeps those passing the filters, and widens its fetch
         // until it has `pool` survivors or has seen everything.
         let pool = candidate_pool(want);
-        let mut leg =
-            |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>| -> Result<Vec<(RowId, f32)>> {
-                let mut limit = pool;
-                loop {
-                    let cands = search(limit)?;
-                    let exhausted = cands.len() < limit || limit >= total;
-                    let mut kept = Vec::new();
-                    for (id, s) in cands {
-                        if admit(id)? {
-                            kept.push((id, s));
-                            if kept.len() == pool {
-                                break;
-                            }
+        // `first`: the leg's fetch of `pool` candidates, when it was made beforehand.
+        let mut leg = |search: &dyn Fn(usize) -> Result<Vec<(RowId, f32)>>,
+                       mut first: Option<Vec<(RowId, f32)>>|
+         -> Result<Vec<(RowId, f32)>> {
+            let mut limit = pool;
+            loop {
+                let cands = match first.take() {
+                    Some(cands) => cands,
+                    None => search(limit)?,
+                };
+                let exhausted = cands.len() < limit || limit >= total;
+                let mut kept = Vec::new();
+                for (id, s) in cands {
+                    if admit(id)? {
+                        kept.push((id, s));
+                        if kept.len() == pool {
+                            break;
                         }
                     }
-                    if kept.len() >= pool || exhausted {
-                        return Ok(kept);
-                    }
-                    limit = (limit * 4).min(total.max(limit + 1));
                 }
-            };
-        let idfs = if q.legs == Legs::Vector {
-            Vec::new()
-        } else {
-            self.text.term_idfs(&q.text)?
+                if kept.len() >= pool || exhausted {
+                    return Ok(kept);
+                }
+                limit = (limit * 4).min(total.max(limit + 1));
+            }
         };
+        // Analyzed once, its statistics summed once: the IDFs and every search below use it.
+        let prepared = if q.legs == Legs::Vector {
+            None
+        } else {
+            Some(self.text.prepare(&q.text)?)
+        };
+        let idfs = prepared.as_ref().map(|p| p.idfs()).unwrap_or_default();
         let full_match: f32 = idfs.iter().map(|(_, idf)| idf).sum();
         let query_terms: Vec<&str> = idfs.iter().map(|(t, _)| t.as_str()).collect();
-        let lexical = if q.legs == Legs::Vector || full_match <= 0.0 {
-            Vec::new()
-        } else {
-            leg(&|n| self.text.search(&q.text, n))?
-        };
+        let lexical_runs = q.legs != Legs::Vector && full_match > 0.0;
         let vec_t = storage::open_read(tx, storage::VECTORS)?;
         let dim = self.dim;
         let stored = |id: RowId| storage::read_vector(vec_t.as_ref(), id, dim);
         let qv = qv.filter(|_| q.legs != Legs::Lexical);
+        // Both legs' first fetch runs on two threads when the vector leg searches a graph (the
+        // store is above the ANN threshold), where each leg takes milliseconds; below it the
+        // exact scan is cheaper than starting a thread. Each leg's result is the same either
+        // way, and the filters are applied afterwards, in the same order.
+        let (first_lexical, first_vector) = match qv {
+            Some(v)
+                if self.vectors.has_snapshot()
+                    && let Some(p) = &prepared
+                    && lexical_runs =>
+            {
+                let vectors = &self.vectors;
+                let (lexical, vector) = std::thread::scope(|scope| {
+                    let vector = scope.spawn(|| vectors.search(v, pool, &stored));
+                    let lexical = self.text.search_prepared(p, pool);
+                    let vector = vector
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (lexical, vector)
+                });
+                (Some(lexical?), Some(vector?))
+            }
+            _ => (None, None),
+        };
+        let lexical = match &prepared {
+            Some(p) if lexical_runs => leg(&|n| self.text.search_prepared(p, n), first_lexical)?,
+            _ => Vec::new(),
+        };
         let vector = match qv {
-            Some(v) => leg(&|n| self.vectors.search(v, n, &stored))?,
+            Some(v) => leg(&|n| self.vectors.search(v, n, &stored), first_vector)?,
             None => Vec::new(),
         };
         let (lo, hi) = range;

@@ -199,3 +199,67 @@ proptest::proptest! {
         }
     }
 }
+
+/// In a store holding a vector graph, a hybrid recall runs its two legs' first searches on two
+/// threads: each hit's raw leg scores are still those of the same leg run alone, and the same
+/// query gives the same hits every time.
+#[test]
+fn the_legs_of_a_recall_over_a_graph_score_as_each_leg_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.oubli");
+    let opts = || {
+        StoreOptions::default()
+            .ann_threshold(64)
+            .deterministic_seed([5; 32])
+    };
+    let s = Store::create_with(&path, opts()).unwrap();
+    for batch in 0..6 {
+        let rows: Vec<Inscription> = (0..50)
+            .map(|i| {
+                let j = batch * 50 + i;
+                Inscription::new(format!(
+                    "{} {} {} note {j}",
+                    WORDS[j % WORDS.len()],
+                    WORDS[(j / 3) % WORDS.len()],
+                    WORDS[(j / 7) % WORDS.len()]
+                ))
+            })
+            .collect();
+        s.inscribe_batch(rows).unwrap();
+    }
+    // Closing installs a pending graph build: the reopened store searches a graph.
+    drop(s);
+    let s = Store::open_with(&path, opts()).unwrap();
+    for query in [
+        "ana dog lisbon",
+        "budget meeting friday note 17",
+        "coffee guitar",
+    ] {
+        let hybrid = s.recall(&RecallQuery::new(query).k(40)).unwrap();
+        assert_eq!(hybrid, s.recall(&RecallQuery::new(query).k(40)).unwrap());
+        let alone = |legs: Legs| {
+            s.recall(&RecallQuery::new(query).k(200).legs(legs))
+                .unwrap()
+                .into_iter()
+                .map(|h| (h.row.id, h.explain))
+                .collect::<std::collections::HashMap<_, _>>()
+        };
+        let (lexical, vector) = (alone(Legs::Lexical), alone(Legs::Vector));
+        assert!(hybrid.iter().any(|h| h.explain.bm25_rank.is_some()));
+        assert!(hybrid.iter().any(|h| h.explain.vector_rank.is_some()));
+        for h in &hybrid {
+            if h.explain.bm25_rank.is_some() {
+                assert_eq!(
+                    h.explain.bm25_score, lexical[&h.row.id].bm25_score,
+                    "{query}"
+                );
+            }
+            if h.explain.vector_rank.is_some() {
+                assert_eq!(
+                    h.explain.vector_score, vector[&h.row.id].vector_score,
+                    "{query}"
+                );
+            }
+        }
+    }
+}

@@ -15,7 +15,7 @@ use tantivy::{Searcher, Term};
 use super::TextIndex;
 use crate::error::{Error, Result};
 use crate::index::analyzer::analyzer;
-use crate::index::text_tail::Stats;
+use crate::index::text_tail::{KnownStats, Stats};
 use crate::row::RowId;
 
 impl TextIndex {
@@ -66,8 +66,36 @@ impl TextIndex {
 
     /// BM25 top `limit` rows for `text`, best first; ties broken by higher row id.
     pub fn search(&self, text: &str, limit: usize) -> Result<Vec<(RowId, f32)>> {
+        self.search_prepared(&self.prepare(text)?, limit)
+    }
+
+    /// `text` analyzed, with its terms' BM25 statistics summed over the index as it stands:
+    /// what [`Self::search_prepared`] and [`PreparedQuery::idfs`] read, so that a recall that
+    /// needs both (and may search more than once) sums each term's document frequency over the
+    /// segments once, where every scorer built for the query summed it again.
+    pub fn prepare(&self, text: &str) -> Result<PreparedQuery> {
         let terms = self.analyze(text);
-        self.top(&terms, limit)
+        let searcher = self.reader.searcher();
+        let stats = self.stats(&searcher, None);
+        let known = KnownStats {
+            doc_freqs: terms
+                .iter()
+                .map(|t| {
+                    let term = Term::from_field_text(self.f_text, t);
+                    let df = stats.doc_freq(&term)?;
+                    Ok((term, df))
+                })
+                .collect::<tantivy::Result<_>>()?,
+            tokens: stats.total_num_tokens(self.f_text)?,
+            docs: stats.total_num_docs()?,
+        };
+        let live_docs = searcher.num_docs() + self.tail.len() as u64;
+        Ok(PreparedQuery {
+            terms,
+            searcher,
+            known,
+            live_docs,
+        })
     }
 
     /// The BM25 score a row gets for `text` when it holds every query term once and has the
@@ -80,20 +108,10 @@ impl TextIndex {
         Ok(self.term_idfs(text)?.iter().map(|(_, idf)| idf).sum())
     }
 
-    /// The analyzed terms of `text` (as [`Self::analyze`] gives them) with their IDFs, as
-    /// tantivy's BM25 computes them over the indexed rows: `ln(1 + (N - n + 0.5) / (n + 0.5))`
-    /// for a term in `n` of `N` rows, so a term in no row gets the highest IDF.
+    /// The analyzed terms of `text` (as [`Self::analyze`] gives them) with their IDFs (see
+    /// [`PreparedQuery::idfs`]).
     pub fn term_idfs(&self, text: &str) -> Result<Vec<(String, f32)>> {
-        let terms = self.analyze(text);
-        let searcher = self.reader.searcher();
-        let stats = self.stats(&searcher);
-        let n = (searcher.num_docs() + self.tail.len() as u64) as f32;
-        let mut out = Vec::with_capacity(terms.len());
-        for t in terms {
-            let df = stats.doc_freq(&Term::from_field_text(self.f_text, &t))? as f32;
-            out.push((t, (1.0 + (n - df + 0.5) / (df + 0.5)).ln()));
-        }
-        Ok(out)
+        Ok(self.prepare(text)?.idfs())
     }
 
     /// Top `limit` rows sharing match keys with `keys` (see [`crate::index::keys`]), best first
@@ -102,12 +120,14 @@ impl TextIndex {
         self.keys.lookup(keys, self.num_docs(), limit)
     }
 
-    fn top(&self, terms: &[String], limit: usize) -> Result<Vec<(RowId, f32)>> {
+    /// BM25 top `limit` rows for a prepared query, best first; ties broken by higher row id.
+    pub fn search_prepared(&self, p: &PreparedQuery, limit: usize) -> Result<Vec<(RowId, f32)>> {
         let field = self.f_text;
-        if terms.is_empty() || limit == 0 {
+        if p.terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        let queries: Vec<TermQuery> = terms
+        let queries: Vec<TermQuery> = p
+            .terms
             .iter()
             .map(|t| {
                 TermQuery::new(
@@ -116,22 +136,27 @@ impl TextIndex {
                 )
             })
             .collect();
-        let searcher = self.reader.searcher();
-        let stats = self.stats(&searcher);
-        let top = top_k_pruned(&searcher, &queries, &stats, limit)?;
-        let mut out = self.tail.score(terms, &stats)?;
+        let stats = self.stats(&p.searcher, Some(&p.known));
+        let top = top_k_pruned(&p.searcher, &queries, &stats, limit)?;
+        let mut out = self.tail.score(&p.terms, &stats)?;
         out.extend(top);
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
         out.truncate(limit);
         Ok(out)
     }
 
-    /// The BM25 statistics of the segments `searcher` sees and the tail together.
-    fn stats<'a>(&'a self, searcher: &'a tantivy::Searcher) -> Stats<'a> {
+    /// The BM25 statistics of the segments `searcher` sees and the tail together, answering
+    /// from `known` what it holds.
+    fn stats<'a>(
+        &'a self,
+        searcher: &'a tantivy::Searcher,
+        known: Option<&'a KnownStats>,
+    ) -> Stats<'a> {
         Stats {
             searcher,
             tail: &self.tail,
             field: self.f_text,
+            known,
         }
     }
 
@@ -154,7 +179,7 @@ impl TextIndex {
                 .collect(),
         );
         let searcher = self.reader.searcher();
-        let stats = self.stats(&searcher);
+        let stats = self.stats(&searcher, None);
         let weight = query.weight(EnableScoring::enabled_from_statistics_provider(
             &stats, &searcher,
         ))?;
@@ -185,6 +210,35 @@ impl TextIndex {
     /// Number of live documents (segments and tail).
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs() + self.tail.len() as u64
+    }
+}
+
+/// A query analyzed against one view of the text index ([`TextIndex::prepare`]).
+pub struct PreparedQuery {
+    /// The analyzed terms, deduplicated, in first-seen order.
+    terms: Vec<String>,
+    /// The segments as they were when the query was prepared.
+    searcher: Searcher,
+    /// The terms' statistics over those segments and the tail.
+    known: KnownStats,
+    /// Live rows (segments and tail).
+    live_docs: u64,
+}
+
+impl PreparedQuery {
+    /// The analyzed terms with their IDFs, as tantivy's BM25 computes them over the indexed
+    /// rows: `ln(1 + (N - n + 0.5) / (n + 0.5))` for a term in `n` of `N` rows, so a term in no
+    /// row gets the highest IDF.
+    pub fn idfs(&self) -> Vec<(String, f32)> {
+        let n = self.live_docs as f32;
+        self.terms
+            .iter()
+            .zip(&self.known.doc_freqs)
+            .map(|(t, (_, df))| {
+                let df = *df as f32;
+                (t.clone(), (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+            })
+            .collect()
     }
 }
 
