@@ -339,3 +339,70 @@ fn deferred_scrub_of_the_only_row_erases_before_close() {
     drop(s);
     assert!(!file_contains_token(&t.path, b"5150"));
 }
+
+/// A reopened store searches its vector graph in place (usearch's view of the bytes read from
+/// the file): a purged row leaves every search at once, and the graph grows past the rows it
+/// held, after a purge (rebuilt from the vectors) and without one (extended from the view).
+#[test]
+fn a_graph_viewed_after_open_hides_purged_rows_and_grows() {
+    let t = temp();
+    // The hash embedder, and rows of distinct words: each row's own text is its nearest.
+    let opts = || {
+        StoreOptions::default()
+            .ann_threshold(64)
+            .embedder(std::sync::Arc::new(oubli::HashEmbedder::new(64).unwrap()))
+    };
+    const W: [&str; 20] = [
+        "amber", "basil", "cedar", "delta", "ember", "fjord", "glade", "heron", "iris", "juniper",
+        "kelp", "lotus", "maple", "nectar", "olive", "pepper", "quartz", "raven", "sage", "thyme",
+    ];
+    let text = |i: usize| {
+        format!(
+            "{} x{} y{} graph",
+            W[i % 20],
+            W[i / 20 % 20],
+            W[i / 400 % 20]
+        )
+    };
+    let add = |s: &Store, from: usize, to: usize| -> Vec<u64> {
+        let mut ids = Vec::new();
+        for start in (from..to).step_by(40) {
+            let batch = (start..to.min(start + 40))
+                .map(|i| Inscription::new(text(i)))
+                .collect();
+            ids.extend(s.inscribe_batch(batch).unwrap());
+        }
+        ids
+    };
+    let s = Store::create_with(&t.path, opts()).unwrap();
+    let mut ids = add(&s, 0, 300);
+    drop(s);
+    // By raw cosine (the calibrated score ties every close row at 1).
+    let nearest = |s: &Store, i: usize| {
+        let q = RecallQuery::new(text(i)).k(20).legs(oubli::Legs::Vector);
+        let mut hits = s.recall(&q).unwrap();
+        let cos = |h: &oubli::Hit| h.explain.vector_score.unwrap_or(f32::MIN);
+        hits.sort_by(|a, b| cos(b).total_cmp(&cos(a)));
+        hits
+    };
+    // Reopened: the graph is a view. Its rows are found; a purged one is gone from every search.
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    for i in [0, 17, 150, 299] {
+        assert_eq!(nearest(&s, i)[0].row.id, ids[i]);
+    }
+    s.purge(Target::id(ids[17])).unwrap();
+    assert!(nearest(&s, 17).iter().all(|h| h.row.id != ids[17]));
+    assert_eq!(nearest(&s, 18)[0].row.id, ids[18]);
+    // Growth after a purge rebuilds the graph from the vectors; then growth from a clean view.
+    ids.extend(add(&s, 300, 500));
+    drop(s);
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    ids.extend(add(&s, 500, 700));
+    drop(s);
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    for i in [0, 18, 299, 300, 499, 500, 699] {
+        assert_eq!(nearest(&s, i)[0].row.id, ids[i], "row {i}");
+    }
+    assert!(nearest(&s, 17).iter().all(|h| h.row.id != ids[17]));
+    assert!(!file_contains(&t.path, text(17).as_bytes()));
+}

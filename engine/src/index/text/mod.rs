@@ -46,6 +46,7 @@ use crate::row::RowId;
 use crate::storage::Db;
 
 mod search;
+pub use search::PreparedQuery;
 mod segments;
 
 pub use segments::{MAX_SEGMENTS, SEGMENT_DOCS, SegmentRewrite, merge_choice};
