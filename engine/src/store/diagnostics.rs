@@ -85,6 +85,25 @@ impl VectorProbe {
             .count();
         found as f64 / self.exact.len() as f64
     }
+
+    /// Recall@k with ties counted as found (what ANN benchmarks call recall at a distance
+    /// threshold): the share of the exact top `k` matched by approximate hits at least as
+    /// similar as the exact `k`-th, within `1e-6`. Where many rows are as similar as the `k`-th
+    /// (near-duplicate memories), which of them an exact scan keeps is only its tie rule, and
+    /// [`VectorProbe::recall`] counts an equally similar row the approximate leg found instead
+    /// as a miss. 1.0 when the exact top is empty.
+    pub fn recall_with_ties(&self) -> f64 {
+        let Some(&(_, kth)) = self.exact.last() else {
+            return 1.0;
+        };
+        let found = self
+            .approximate
+            .iter()
+            .filter(|(_, score)| *score >= kth - 1e-6)
+            .count()
+            .min(self.exact.len());
+        found as f64 / self.exact.len() as f64
+    }
 }
 
 impl Store {

@@ -109,3 +109,26 @@ fn vectors_are_stored_in_half_precision_and_accounted_for() {
     s.verify_file().unwrap();
     s.verify_log(None).unwrap();
 }
+
+#[test]
+fn recall_with_ties_counts_an_equally_similar_row_as_found() {
+    // Rows 5, 4 and 3 tie at 0.5 for the last two places; the exact scan keeps 5 and 4 (its
+    // tie rule), the approximate leg found 3 instead of 4.
+    let probe = oubli::VectorProbe {
+        approximate: vec![(9, 0.9), (5, 0.5), (3, 0.5)],
+        exact: vec![(9, 0.9), (5, 0.5), (4, 0.5)],
+    };
+    assert!((probe.recall() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(probe.recall_with_ties(), 1.0);
+    // A less similar row is a miss either way; no more than k rows count.
+    let probe = oubli::VectorProbe {
+        approximate: vec![(9, 0.9), (5, 0.5), (2, 0.4)],
+        exact: vec![(9, 0.9), (5, 0.5), (4, 0.5)],
+    };
+    assert!((probe.recall_with_ties() - 2.0 / 3.0).abs() < 1e-12);
+    let empty = oubli::VectorProbe {
+        approximate: vec![],
+        exact: vec![],
+    };
+    assert_eq!(empty.recall_with_ties(), 1.0);
+}
