@@ -306,3 +306,56 @@ fn a_graph_built_on_several_threads_holds_the_same_rows_and_bytes_and_finds_the_
         "recall@10: {r1} (1 thread), {r4} (4)"
     );
 }
+
+/// A table of snapshot chunks in memory: `sizes[i]` bytes for key `i`, byte `j` of the whole
+/// blob being `j % 251`.
+fn chunk_table(sizes: &[usize]) -> (redb::Database, Vec<u8>) {
+    let db = redb::Database::builder()
+        .create_with_backend(redb::backends::InMemoryBackend::new())
+        .unwrap();
+    let total: usize = sizes.iter().sum();
+    let blob: Vec<u8> = (0..total).map(|j| (j % 251) as u8).collect();
+    let tx = db.begin_write().unwrap();
+    {
+        let mut t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
+        let mut at = 0;
+        for (i, n) in sizes.iter().enumerate() {
+            t.insert(i as u64, &blob[at..at + n]).unwrap();
+            at += n;
+        }
+    }
+    tx.commit().unwrap();
+    (db, blob)
+}
+
+#[test]
+fn the_snapshot_blob_reads_the_same_in_halves_and_in_order() {
+    use redb::ReadableDatabase as _;
+    for sizes in [
+        // The current layout, read in two halves: an odd and an even count of chunks.
+        vec![CHUNK, CHUNK, 1000],
+        vec![CHUNK, CHUNK, CHUNK, CHUNK],
+        // One chunk, and chunks of another size (an older layout): read in order.
+        vec![5000],
+        vec![700_000, 700_000, 700_000, 12],
+        // A short chunk in the middle is not the current layout either.
+        vec![CHUNK, 10, CHUNK, 7],
+    ] {
+        let (db, blob) = chunk_table(&sizes);
+        let tx = db.begin_read().unwrap();
+        let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
+        assert_eq!(read_blob(&t, blob.len() as u64).unwrap(), blob, "{sizes:?}");
+        // A recorded length that does not match is an error, never a short or padded blob.
+        assert!(read_blob(&t, blob.len() as u64 - 1).is_err(), "{sizes:?}");
+        assert!(read_blob(&t, blob.len() as u64 + 1).is_err(), "{sizes:?}");
+    }
+    // A missing chunk: the keys do not run 0, 1, 2, ...
+    let (db, blob) = chunk_table(&[CHUNK, CHUNK, CHUNK]);
+    let tx = db.begin_write().unwrap();
+    tx.open_table(VECTOR_SNAPSHOT).unwrap().remove(1).unwrap();
+    tx.commit().unwrap();
+    let tx = db.begin_read().unwrap();
+    let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
+    assert!(read_blob(&t, blob.len() as u64).is_err());
+    assert!(read_blob(&t, 2 * CHUNK as u64).is_err());
+}
