@@ -38,8 +38,8 @@ use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 use super::exact::{ExactMatrix, LANES};
 use super::vector_build::{Built, add_all, reserve, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
-use super::vector_layout::zero_in_chunks;
 pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
+use super::vector_layout::{read_blob, zero_in_chunks};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -171,78 +171,6 @@ fn write_blob(tx: &WriteTransaction, blob: &[u8], max_row: RowId) -> Result<()> 
     Ok(())
 }
 
-/// Reads the serialized graph, `expected` bytes in chunks keyed 0, 1, ..., into one buffer of
-/// that length (never copied to grow; it becomes the buffer the graph views). Chunks of the
-/// current layout ([`CHUNK`] bytes each but the last) are read on two threads, each into its
-/// half of the buffer, past redb's read cache as the caller reads; any other layout (chunks of
-/// another size, written by an older version) is read in key order on this thread. A missing
-/// chunk, or a total that does not match `expected`, is an error.
-fn read_blob(
-    snap_t: &(impl ReadableTable<u64, &'static [u8]> + Sync),
-    expected: u64,
-) -> Result<Vec<u8>> {
-    let mismatch = || Error::Corrupt("vector snapshot length mismatch".into());
-    let chunks = snap_t.len()? as usize;
-    let expected = usize::try_from(expected).map_err(|_| mismatch())?;
-    // Bounded by the chunks the table holds, so a damaged length cannot ask for more memory.
-    if chunks >= 2 && expected > (chunks - 1) * CHUNK && expected <= chunks * CHUNK {
-        let mut blob = vec![0u8; expected];
-        let half = chunks / 2;
-        let (first, second) = blob.split_at_mut(half * CHUNK);
-        // Each part holds its chunks in key order, each of the current size but the very last.
-        let fill = |part: &mut [u8], from: usize| -> Result<bool> {
-            let mut at = 0;
-            for (i, entry) in snap_t.range(from as u64..)?.enumerate() {
-                let (k, v) = entry?;
-                let v = v.value();
-                let end = at + v.len();
-                let key = from + i;
-                if k.value() != key as u64
-                    || (v.len() != CHUNK && key != chunks - 1)
-                    || end > part.len()
-                {
-                    return Ok(false);
-                }
-                part[at..end].copy_from_slice(v);
-                at = end;
-                if at == part.len() {
-                    break;
-                }
-            }
-            Ok(at == part.len())
-        };
-        let (a, b) = std::thread::scope(|scope| {
-            let b = scope.spawn(|| redb::without_read_cache(|| fill(second, half)));
-            let a = fill(first, 0);
-            let b = b
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (a, b)
-        });
-        // Every chunk read, and no chunk after the last.
-        if a? && b? && snap_t.range(chunks as u64..)?.next().is_none() {
-            return Ok(blob);
-        }
-    }
-    let mut blob: Vec<u8> = Vec::new();
-    blob.try_reserve_exact(expected).map_err(|_| mismatch())?;
-    for (i, chunk) in snap_t.iter()?.enumerate() {
-        let (k, v) = chunk?;
-        let v = v.value();
-        if k.value() != i as u64 {
-            return Err(Error::Corrupt(format!("vector snapshot chunk {i} missing")));
-        }
-        if blob.len() + v.len() > blob.capacity() {
-            return Err(mismatch());
-        }
-        blob.extend_from_slice(v);
-    }
-    if blob.len() != expected {
-        return Err(mismatch());
-    }
-    Ok(blob)
-}
-
 fn new_usearch(dim: usize) -> Result<Index> {
     let opts = IndexOptions {
         dimensions: dim,
@@ -306,7 +234,7 @@ impl VectorIndex {
         let max_row = storage::meta_u64(meta_t, meta::SNAPSHOT_MAX_ROW)?;
         if let (Some(max_row), Some(snap_t)) = (max_row, snap_t) {
             let expected = storage::meta_u64(meta_t, meta::SNAPSHOT_LEN)?.unwrap_or(0);
-            let blob = read_blob(snap_t, expected)?;
+            let blob = read_blob(snap_t, expected, CHUNK)?;
             let blob = blob.into_boxed_slice();
             let index =
                 Index::new(&Index::metadata_from_buffer(&blob).map_err(vx)?.into()).map_err(vx)?;

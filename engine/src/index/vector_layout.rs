@@ -1,10 +1,86 @@
 //! The layout of a serialized vector snapshot (usearch's dense index format): where each key's
 //! quantized vector sits in the bytes the store keeps in its `vector_snapshot` table, so that a
 //! scrub overwrites exactly those bytes, in the chunks that hold them, instead of rebuilding the
-//! graph ([`super::vector::VectorIndex::erase_removed`]).
+//! graph ([`super::vector::VectorIndex::erase_removed`]); and reading the chunks back into one
+//! blob at open (`read_blob`).
+
+use redb::ReadableTable;
 
 use crate::error::{Error, Result};
 use crate::row::RowId;
+
+/// Reads the serialized graph, `expected` bytes in chunks keyed 0, 1, ..., into one buffer of
+/// that length (never copied to grow; it becomes the buffer the graph views). Chunks of the
+/// current layout (`chunk` bytes each but the last) are read on two threads, each into its
+/// half of the buffer, past redb's read cache as the caller reads; any other layout (chunks of
+/// another size, written by an older version) is read in key order on this thread. A missing
+/// chunk, or a total that does not match `expected`, is an error.
+pub(super) fn read_blob(
+    snap_t: &(impl ReadableTable<u64, &'static [u8]> + Sync),
+    expected: u64,
+    chunk: usize,
+) -> Result<Vec<u8>> {
+    let mismatch = || Error::Corrupt("vector snapshot length mismatch".into());
+    let chunks = snap_t.len()? as usize;
+    let expected = usize::try_from(expected).map_err(|_| mismatch())?;
+    // Bounded by the chunks the table holds, so a damaged length cannot ask for more memory.
+    if chunks >= 2 && expected > (chunks - 1) * chunk && expected <= chunks * chunk {
+        let mut blob = vec![0u8; expected];
+        let half = chunks / 2;
+        let (first, second) = blob.split_at_mut(half * chunk);
+        // Each part holds its chunks in key order, each of the current size but the very last.
+        let fill = |part: &mut [u8], from: usize| -> Result<bool> {
+            let mut at = 0;
+            for (i, entry) in snap_t.range(from as u64..)?.enumerate() {
+                let (k, v) = entry?;
+                let v = v.value();
+                let end = at + v.len();
+                let key = from + i;
+                if k.value() != key as u64
+                    || (v.len() != chunk && key != chunks - 1)
+                    || end > part.len()
+                {
+                    return Ok(false);
+                }
+                part[at..end].copy_from_slice(v);
+                at = end;
+                if at == part.len() {
+                    break;
+                }
+            }
+            Ok(at == part.len())
+        };
+        let (a, b) = std::thread::scope(|scope| {
+            let b = scope.spawn(|| redb::without_read_cache(|| fill(second, half)));
+            let a = fill(first, 0);
+            let b = b
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (a, b)
+        });
+        // Every chunk read, and no chunk after the last.
+        if a? && b? && snap_t.range(chunks as u64..)?.next().is_none() {
+            return Ok(blob);
+        }
+    }
+    let mut blob: Vec<u8> = Vec::new();
+    blob.try_reserve_exact(expected).map_err(|_| mismatch())?;
+    for (i, entry) in snap_t.iter()?.enumerate() {
+        let (k, v) = entry?;
+        let v = v.value();
+        if k.value() != i as u64 {
+            return Err(Error::Corrupt(format!("vector snapshot chunk {i} missing")));
+        }
+        if blob.len() + v.len() > blob.capacity() {
+            return Err(mismatch());
+        }
+        blob.extend_from_slice(v);
+    }
+    if blob.len() != expected {
+        return Err(mismatch());
+    }
+    Ok(blob)
+}
 
 /// Zeroes `ranges` of a blob stored in chunks of `chunk` bytes (chunk `i` holds bytes
 /// `i * chunk ..`), reading only the chunks the ranges touch with `read`. Returns those chunks

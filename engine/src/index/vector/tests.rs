@@ -344,10 +344,20 @@ fn the_snapshot_blob_reads_the_same_in_halves_and_in_order() {
         let (db, blob) = chunk_table(&sizes);
         let tx = db.begin_read().unwrap();
         let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
-        assert_eq!(read_blob(&t, blob.len() as u64).unwrap(), blob, "{sizes:?}");
+        assert_eq!(
+            read_blob(&t, blob.len() as u64, CHUNK).unwrap(),
+            blob,
+            "{sizes:?}"
+        );
         // A recorded length that does not match is an error, never a short or padded blob.
-        assert!(read_blob(&t, blob.len() as u64 - 1).is_err(), "{sizes:?}");
-        assert!(read_blob(&t, blob.len() as u64 + 1).is_err(), "{sizes:?}");
+        assert!(
+            read_blob(&t, blob.len() as u64 - 1, CHUNK).is_err(),
+            "{sizes:?}"
+        );
+        assert!(
+            read_blob(&t, blob.len() as u64 + 1, CHUNK).is_err(),
+            "{sizes:?}"
+        );
     }
     // A missing chunk: the keys do not run 0, 1, 2, ...
     let (db, blob) = chunk_table(&[CHUNK, CHUNK, CHUNK]);
@@ -356,6 +366,6 @@ fn the_snapshot_blob_reads_the_same_in_halves_and_in_order() {
     tx.commit().unwrap();
     let tx = db.begin_read().unwrap();
     let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
-    assert!(read_blob(&t, blob.len() as u64).is_err());
-    assert!(read_blob(&t, 2 * CHUNK as u64).is_err());
+    assert!(read_blob(&t, blob.len() as u64, CHUNK).is_err());
+    assert!(read_blob(&t, 2 * CHUNK as u64, CHUNK).is_err());
 }
