@@ -550,6 +550,9 @@ const THAI: &[&str] = &[
 
 /// One-letter clitics an Arabic word may carry before its stem: "and", "so", "with", "for".
 const ARABIC_CLITICS: &[char] = &['و', 'ف', 'ب', 'ل'];
+/// Hebrew titles written as acronyms with a quote (ASCII or gershayim) between their letters.
+const HEBREW_TITLE_ACRONYMS: &[&str] = &["ד\"ר", "ד״ר", "עו\"ד", "עו״ד", "רו\"ח", "רו״ח"];
+
 /// One-letter clitics a Hebrew word may carry: "and", "in", "to", "from", "that", "the".
 const HEBREW_CLITICS: &[char] = &['ו', 'ב', 'ל', 'מ', 'ש', 'ה'];
 
@@ -631,6 +634,16 @@ pub fn spans(text: &str, chunks: &[Chunk]) -> Vec<Range<usize>> {
             _ => {}
         }
     }
+    // Hebrew titles written as acronyms with a quote between their letters (ד"ר, Dr.; עו"ד,
+    // advocate; רו"ח, accountant), which the chunks split in two.
+    for form in HEBREW_TITLE_ACRONYMS {
+        for (at, _) in text.match_indices(form) {
+            let end = at + form.len();
+            if starts.contains(&at) && ends.contains(&end) {
+                out.push(at..end);
+            }
+        }
+    }
     for (list, scripts) in [
         (HAN, &[Script::Han, Script::Kana][..]),
         (THAI, &[Script::Thai][..]),
@@ -657,6 +670,54 @@ pub fn covers(spans: &[Range<usize>], c: &Chunk) -> bool {
     spans
         .iter()
         .any(|s| s.start <= c.span.start && c.span.end <= s.end)
+}
+
+/// Particles that follow a possessor (Chinese 的, Japanese の, Korean 의, Hindi का / की / के),
+/// after an optional honorific.
+const POSSESSIVE_AFTER: &[&str] = &["的", "の", "의", "का", "की", "के"];
+/// Honorifics that may stand between a name and its possessive particle.
+const HONORIFICS: &[&str] = &[
+    "さん",
+    "様",
+    "さま",
+    "くん",
+    "ちゃん",
+    "씨",
+    "님",
+    "先生",
+    "女士",
+    "小姐",
+    "जी",
+];
+/// Words that precede a possessor or the person a request is about (Hebrew של, Thai ของ;
+/// English "of", "for", "about"; French, Spanish, Portuguese "de", Italian "di", German "von").
+const POSSESSIVE_BEFORE: &[&str] = &["של", "ของ", "of", "for", "about", "de", "di", "von"];
+
+/// True if `name`, standing between `before` and `after`, is a possessor by the grammar of its
+/// language: a possessive particle after it (王磊的电话, 鈴木さんの電話, 김민준의, राम का खाता) or a
+/// possessive word before it (הטלפון של שרה, "the phone of 王磊"; in Thai, written without
+/// spaces, glued to it: เบอร์ของสมชาย).
+pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
+    if name.starts_with("ของ") {
+        return true;
+    }
+    let mut after = after.trim_start();
+    for h in HONORIFICS {
+        if let Some(rest) = after.strip_prefix(h) {
+            after = rest.trim_start();
+            break;
+        }
+    }
+    let before = before.trim_end();
+    // Thai is written without spaces: ของ may be glued to the name.
+    let last_word = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or_default();
+    POSSESSIVE_AFTER.iter().any(|p| after.starts_with(p))
+        || POSSESSIVE_BEFORE
+            .iter()
+            .any(|p| last_word.eq_ignore_ascii_case(p) || (*p == "ของ" && before.ends_with(p)))
 }
 
 #[cfg(test)]
@@ -687,6 +748,21 @@ mod tests {
         let zh = function_chunks("张伟的银联借记卡已挂失注销，请删除");
         assert_eq!(zh, ["的", "已", "请", "删", "除"]);
         assert_eq!(function_chunks("鈴木由美子さんの電話番号"), ["さんの"]);
+        assert!(marks_possessor("", "王磊", "的电话"));
+        assert!(marks_possessor("", "鈴木", "さんの電話"));
+        assert!(marks_possessor("הטלפון של", "שרה לוי", ""));
+        assert!(marks_possessor("the e-mail of ", "王磊", ""));
+        assert!(marks_possessor("phone ", "ของสมชาย", ""));
+        assert!(!marks_possessor("proof ", "王磊", ""));
+        assert!(!marks_possessor(
+            "Müller group का ",
+            "वाराणसी वाला",
+            " होटल"
+        ));
+        assert_eq!(
+            function_chunks("הביפר של ד\"ר שלמה בן חיים"),
+            ["של", "ד", "ר"]
+        );
         assert_eq!(
             function_chunks("Екатерина Смирнова просит удалить её номер"),
             ["просит", "удалить", "её"]

@@ -246,3 +246,29 @@ fn a_kinship_word_before_a_name_is_no_other_name() {
         assert_eq!(left, vec![facts[1].to_owned()], "{query}");
     }
 }
+
+#[test]
+fn a_name_a_supersede_query_shares_only_with_its_new_text_is_the_new_value() {
+    // "with her sister Mali" names the new value, not a subject: no row holds Mali and the
+    // new text does. Read as a subject, it made the supersede a no-match.
+    let facts = [
+        "Wilai Pongsri's emergency contact is her husband Somsak, phone 081 440 9921.",
+        "Wilai Pongsri flies to Chiang Rai twice a month.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let new = "Wilai Pongsri's emergency contact is now her sister Mali, phone 089 771 3305.";
+    let done = s
+        .supersede(
+            Target::query("Wilai replaced her emergency contact with her sister Mali"),
+            Inscription::new(new),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    // A name neither the rows nor the new text hold still names someone absent.
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("Replace Priya's emergency contact with her sister Mali"),
+        Inscription::new(new),
+    );
+    assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
+}

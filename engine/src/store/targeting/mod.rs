@@ -192,7 +192,11 @@ impl Inner {
             .iter()
             .map(|(r, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
             .collect();
-        let shapes: Vec<QueryShape> = shapes.iter().map(|q| q.anchored(&views)).collect();
+        let new_view = hint.map(|h| RowView::new(&h.text));
+        let shapes: Vec<QueryShape> = shapes
+            .iter()
+            .map(|q| q.anchored(&views, new_view.as_ref()))
+            .collect();
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
         // Rows about the query's named subject (no veto), for a choice by meaning.

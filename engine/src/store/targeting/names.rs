@@ -40,6 +40,17 @@ pub(super) fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<u
     (!after.contains(first)).then_some(end + 1)
 }
 
+/// True if `syllable` (a chunk of Han or Hangul) is a particle or the start of a title, which
+/// ends a name written without spaces rather than continuing it.
+pub(super) fn ends_unspaced_name(syllable: &str, script: Script) -> bool {
+    let after = match script {
+        Script::Han => HAN_AFTER_NAME,
+        Script::Hangul => HANGUL_AFTER_NAME,
+        _ => return false,
+    };
+    syllable.chars().next().is_some_and(|c| after.contains(c))
+}
+
 /// True if chunk `i` of `chunks` (of `text`) is written as part of a name: capitalized (or
 /// from a caseless script), or the lowercase second half of a hyphenated given name ("Ji-su",
 /// "Jun-seo", "Wei-ming"): a Latin chunk glued by a hyphen to a capitalized chunk of two

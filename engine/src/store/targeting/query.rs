@@ -452,7 +452,21 @@ impl QueryShape {
                     let calendar = super::word_match::is_calendar(&w.stem);
                     w.pos > 0 && first_upper && !acronym && !calendar
                 });
-                possessive || cased_name
+                // A run in a script without letter case is marked as a name by the grammar of
+                // possession (王磊的, 鈴木さんの, 김민준의, राम का, של שרה, ของสมชาย, "the e-mail
+                // of 王磊"). Dropped when no row holds it, it would turn a request about someone
+                // absent into one about everyone's phone.
+                let caseless = run
+                    .iter()
+                    .all(|&i| !super::names::cased(words[i].chunk.script));
+                let first = &words[run[0]];
+                let caseless_marked = caseless
+                    && crate::function_words::marks_possessor(
+                        &text[..first.chunk.span.start],
+                        &text[first.chunk.span.start..last.chunk.span.end],
+                        &text[last.chunk.span.end..],
+                    );
+                possessive || cased_name || caseless_marked
             })
             .collect();
 
@@ -578,7 +592,15 @@ impl QueryShape {
     /// person, so it only counts as a word.
     /// Runs the query marks as subjects ([`QueryShape::marked`]) stay: a request about
     /// someone the store does not know must match nothing, not everyone else's rows.
-    pub(crate) fn anchored(&self, views: &[super::score::RowView<'_>]) -> QueryShape {
+    ///
+    /// A supersede's query may name its new value ("Wilai now likes flying Bangkok Airways
+    /// best", "replaced her emergency contact with her sister Mali"): a marked run that no row
+    /// holds and that `new_text` (the supersede's new text) holds is that value, not a subject.
+    pub(crate) fn anchored(
+        &self,
+        views: &[super::score::RowView<'_>],
+        new_text: Option<&super::score::RowView<'_>>,
+    ) -> QueryShape {
         let mut q = self.clone();
         let keep: Vec<bool> = self
             .names
@@ -590,13 +612,18 @@ impl QueryShape {
                 let calendar = run
                     .iter()
                     .all(|&i| super::word_match::is_calendar(&self.words[i].stem));
-                marked
-                    || !calendar
-                        && run.iter().any(|&i| {
-                            views
-                                .iter()
-                                .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
-                        })
+                let in_rows = run.iter().any(|&i| {
+                    views
+                        .iter()
+                        .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
+                });
+                let new_value = !in_rows
+                    && new_text.is_some_and(|v| {
+                        run.iter()
+                            .all(|&i| super::word_match::find_name(&self.words[i], v).is_some())
+                    });
+                marked && !new_value
+                    || !calendar && in_rows
                     || !calendar
                         && views
                             .iter()
