@@ -593,6 +593,20 @@ const SLOTS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Words that name a kind of value rather than an attribute: the head of "phone number",
+/// "passport number", "maiden name", "start date", "door code", "blood type". Alone they say
+/// nothing of which attribute a text states.
+const GENERIC_HEADS: &[&str] = &[
+    "number", "numbers", "no", "nr", "name", "names", "date", "dates", "code", "codes", "id",
+    "ids", "type", "types", "kind",
+];
+
+/// True if `word` (folded) names only a kind of value: "number", "name", "date", "code", "id",
+/// "type", "kind" and their plurals.
+pub fn is_generic_head(word: &str) -> bool {
+    GENERIC_HEADS.contains(&word)
+}
+
 /// Crude inflection folding for lookups: drops "ing", "ed", "er", "es", "s" when a stem of at
 /// least four letters remains, and a final "e" ("smokes", "smoker", "smoking", "smoke" -> "smok").
 pub fn lemma(word: &str) -> String {
@@ -601,7 +615,15 @@ pub fn lemma(word: &str) -> String {
         if let Some(stem) = w.strip_suffix(suffix)
             && stem.chars().count() >= 4
         {
-            return stem.trim_end_matches('e').to_owned();
+            // "smoker" -> "smok", but "career" -> "care", not "car": the folded stem keeps four
+            // letters, or it meets unrelated short words.
+            let trimmed = stem.trim_end_matches('e');
+            return if trimmed.chars().count() >= 4 {
+                trimmed
+            } else {
+                stem
+            }
+            .to_owned();
         }
     }
     if w.chars().count() > 4 {
@@ -677,6 +699,9 @@ mod tests {
         assert_eq!(lemma("smoking"), lemma("smokes"));
         assert_eq!(lemma("cleaning"), lemma("cleaner"));
         assert_eq!(lemma("tea"), "tea");
+        assert_ne!(lemma("career"), lemma("car"));
+        assert_eq!(slots("career"), ["employment"]);
+        assert!(!slots("car").contains(&"employment"));
     }
 
     #[test]

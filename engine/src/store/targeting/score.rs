@@ -228,6 +228,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     let mut attribute_hits = attribute_units - missing.len();
     // Optional words the row holds join the units it is measured against.
     let mut optional_hits = 0usize;
+    // Attribute words that name only a kind of value ("number", "name", "date"): units and hits.
+    let (mut generic_units, mut generic_hits) = (0usize, 0usize);
     for (wi, w) in q.words.iter().enumerate() {
         // Day and month names qualify the attribute ("the appointment in August"); alone they
         // are no evidence of it.
@@ -246,6 +248,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             continue;
         }
         attribute_units += usize::from(attribute);
+        let generic = attribute && crate::lexicon::is_generic_head(&w.chunk.form);
+        generic_units += usize::from(generic);
         if code_parts.contains(&w.pos) {
             hit_units += 1;
             attribute_hits += usize::from(attribute);
@@ -262,6 +266,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 word_hit[wi] = Some(p);
                 hit_units += 1;
                 attribute_hits += usize::from(attribute);
+                generic_hits += usize::from(generic);
                 matched.push(w.stem.clone());
                 let c = &row.chunks[p];
                 let in_topic = row
@@ -280,6 +285,14 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             }
             None => missing.push(w.stem.clone()),
         }
+    }
+
+    // A word that names only a kind of value says nothing of which attribute: "Anna's phone
+    // number" is not held by "Anna's gym locker is number 17". When the request names its
+    // attribute otherwise too, a row holding only such words does not hold it.
+    if attribute_hits > 0 && attribute_hits == generic_hits && attribute_units > generic_units {
+        attribute_hits = 0;
+        reasons.push("holds only words naming a kind of value (number, name, date, ...)".into());
     }
 
     // The days and months the query fixes ("Karan's December leave"; not those that only

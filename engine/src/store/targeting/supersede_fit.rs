@@ -9,13 +9,15 @@ use super::word_match::word_matches;
 use crate::index::keys::{has_digit, name_like};
 use crate::lexicon;
 
-/// Words of a supersede's new text (names aside, four letters or more, request words aside)
-/// that `row` holds: evidence that the row states the attribute the new text restates.
+/// Words of a supersede's new text (names aside, four letters or more, request words and words
+/// naming only a kind of value such as "number" aside) that `row` holds: evidence that the
+/// row states the attribute the new text restates.
 pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize {
     hint.words
         .iter()
         .filter(|w| !w.name && w.stem.chars().count() >= 4)
         .filter(|w| !super::query::is_request_word(&w.stem))
+        .filter(|w| !lexicon::is_generic_head(&w.chunk.form))
         .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
         .count()
 }
@@ -111,16 +113,17 @@ pub(crate) fn relatedness(q: &QueryShape, hint: &QueryShape, row: &RowView<'_>) 
 /// True if the query's own words (names aside) talk about an attribute slot the row also
 /// talks about ("when the motor policy is due" and "car insurance renews").
 pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
+    // Words naming only a kind of value ("number") belong to no one attribute.
     let wanted = lexicon::slots_of(
         q.words
             .iter()
-            .filter(|w| !w.name)
+            .filter(|w| !w.name && !lexicon::is_generic_head(&w.chunk.form))
             .map(|w| w.chunk.form.as_str()),
     );
     let have = lexicon::slots_of(
         row.chunks
             .iter()
-            .filter(|c| !has_digit(c) && !name_like(c))
+            .filter(|c| !has_digit(c) && !name_like(c) && !lexicon::is_generic_head(&c.form))
             .map(|c| c.form.as_str()),
     );
     wanted.iter().any(|s| have.contains(s))

@@ -93,9 +93,11 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     {
         return true;
     }
-    if (w.name || name_like(c))
-        && (canon::same_name(&w.chunk, c) || canon::same_inflected_name(&w.chunk, c))
-    {
+    // Spelling variants of names: for a name of the query, or a word meeting a name of the row
+    // in its own script. An attribute word never meets a name of another script by sound:
+    // "gym" is not 김 ("gim").
+    let name_side = w.name || (name_like(c) && c.script == w.chunk.script);
+    if name_side && (canon::same_name(&w.chunk, c) || canon::same_inflected_name(&w.chunk, c)) {
         return true;
     }
     // A Han surname of the query written in Latin letters in the row ("佐藤" and "Sato").
@@ -106,7 +108,7 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     {
         return true;
     }
-    if w.name || name_like(c) {
+    if name_side {
         let ex = canon::exonyms(&c.form);
         if ex.iter().any(|e| keys::stem(e) == w.stem) {
             return true;
