@@ -214,9 +214,10 @@ fn a_longer_name_is_someone_else_in_every_script() {
 }
 
 /// People the generated stores hold, and people they never hold: no shared name parts in
-/// cased scripts (where a row may name someone by the given name alone), and in Han and Hangul
-/// the same surname or the same first syllables (王芳 and 王磊, 김민수 and 김민호), where a name is
-/// one word and half of it names nobody.
+/// cased scripts (where a row may name someone by the given name alone); in Han and Hangul the
+/// same surname or the same first syllables (王芳 and 王磊, 김민수 and 김민호), where a name is one
+/// word and half of it names nobody; in Hebrew and Arabic the same family name (שרה כהן and רחל
+/// כהן), where nothing tells a surname and a request's name must be held whole.
 const PRESENT: &[&str] = &[
     "Anna Weber",
     "Ben Okafor",
@@ -226,6 +227,8 @@ const PRESENT: &[&str] = &[
     "王芳",
     "최현지",
     "김민수",
+    "שרה כהן",
+    "محمد علي",
 ];
 const ABSENT: &[&str] = &[
     "Priya Raman",
@@ -235,6 +238,8 @@ const ABSENT: &[&str] = &[
     "王磊",
     "최현진",
     "김민호",
+    "רחל כהן",
+    "حسن علي",
 ];
 const ATTRIBUTES: &[(&str, &str)] = &[
     ("phone number", "is 0151 2345 678"),
@@ -480,15 +485,21 @@ proptest! {
 
 #[test]
 fn words_that_name_only_a_kind_of_value_or_sound_like_a_name_hold_no_attribute() {
-    // "number" alone says nothing of which attribute; "gym" is not 김 read aloud ("gim").
+    // "number" alone says nothing of which attribute; "gym" is not 김 read aloud ("gim"), nor
+    // "user" the Hebrew name שרה (consonants s-r).
     let (_t, s) = store_with(&[
         "Anna Weber's gym locker is number 17.",
         "Anna Weber's passport number is X4410982.",
         "김민수's blood type is A negative.",
         "김민수's shoe size is 43.",
+        "The user's phone number is 0151 2345 678.",
     ]);
     let before = live_texts(&s);
-    for request in ["Anna Weber's phone number", "김민수's gym locker"] {
+    for request in [
+        "Anna Weber's phone number",
+        "김민수's gym locker",
+        "the phone number of שרה",
+    ] {
         assert_no_match(s.purge(Target::query(request)), request);
     }
     assert_eq!(live_texts(&s), before);

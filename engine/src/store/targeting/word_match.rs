@@ -94,9 +94,11 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
         return true;
     }
     // Spelling variants of names: for a name of the query, or a word meeting a name of the row
-    // in its own script. An attribute word never meets a name of another script by sound:
-    // "gym" is not 김 ("gim").
-    let name_side = w.name || (name_like(c) && c.script == w.chunk.script);
+    // in its own script. Across scripts both sides must be names: an attribute word never
+    // meets a name by sound ("gym" is not 김, "gim"), nor a name a lowercase word ("user" is
+    // not שרה, whose consonants are s-r).
+    let same_script = c.script == w.chunk.script;
+    let name_side = (w.name && (same_script || name_like(c))) || (name_like(c) && same_script);
     if name_side && (canon::same_name(&w.chunk, c) || canon::same_inflected_name(&w.chunk, c)) {
         return true;
     }
