@@ -27,6 +27,7 @@
 //! through `oubli.minilm()`) makes the choice better; with the hash embedder it is a fuzzy
 //! lexical overlap.
 
+use super::query::QueryShape;
 use crate::error::Result;
 use crate::row::RowId;
 
@@ -129,6 +130,59 @@ impl Meaning<'_> {
             margin,
         }))
     }
+}
+
+/// `text` without the words that match a name of the query, and the rest of the name each of
+/// them is part of ("Weber" of "Anna Weber" for a query naming "Anna"; capitalized words of a
+/// cased script glued to it by white space or a hyphen), with a possessive "'s" after them: what
+/// it says about its subject's attribute.
+pub(crate) fn without_names(q: &QueryShape, text: &str) -> String {
+    let names: Vec<&super::query::QWord> = q.names.iter().flatten().map(|&i| &q.words[i]).collect();
+    let chunks = crate::canon::chunks(text);
+    let mut drop: Vec<bool> = chunks
+        .iter()
+        .map(|c| names.iter().any(|w| super::word_match::word_matches(w, c)))
+        .collect();
+    // The rest of each name: capitalized neighbours glued by white space or a hyphen.
+    let name_word = |i: usize| {
+        let c = &chunks[i];
+        c.capitalized && super::names::cased(c.script) && !crate::index::keys::has_digit(c)
+    };
+    let glued = |a: usize, b: usize| {
+        text[chunks[a].span.end..chunks[b].span.start]
+            .chars()
+            .all(|ch| ch == ' ' || ch == '-')
+    };
+    for _ in 0..2 {
+        for i in 0..chunks.len() {
+            if drop[i] {
+                continue;
+            }
+            let left = i > 0 && drop[i - 1] && glued(i - 1, i);
+            let right = i + 1 < chunks.len() && drop[i + 1] && glued(i, i + 1);
+            if (left || right) && name_word(i) {
+                drop[i] = true;
+            }
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (c, gone) in chunks.iter().zip(&drop) {
+        if !gone || c.span.start < at {
+            continue;
+        }
+        out.push_str(&text[at..c.span.start]);
+        at = c.span.end;
+        // "Kenta's" -> "": the possessive goes with the name.
+        for suffix in ["'s", "’s", "'"] {
+            if text[at..].starts_with(suffix) {
+                at += suffix.len();
+                break;
+            }
+        }
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 #[cfg(test)]

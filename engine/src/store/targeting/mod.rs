@@ -449,7 +449,7 @@ impl Inner {
                 .iter()
                 .map(|(r, _, _)| (r.id, r.text.as_deref().unwrap_or_default()))
                 .collect();
-            let strip = |t: &str| without_names(&shapes[0], t);
+            let strip = |t: &str| meaning::without_names(&shapes[0], t);
             match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
                 Err(sims) => explain_no_choice(&mut rejected, &pool, &sims),
                 Ok(choice) => {
@@ -507,7 +507,7 @@ impl Inner {
                         .filter(|c| tied.contains(&c.row.id))
                         .map(|c| (c.row.id, c.row.text.as_deref().unwrap_or_default()))
                         .collect();
-                    let strip = |t: &str| without_names(&shapes[0], t);
+                    let strip = |t: &str| meaning::without_names(&shapes[0], t);
                     match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
                         Ok(c) => Some((tied[c.index], c)),
                         Err(sims) => {
@@ -611,59 +611,6 @@ impl Inner {
             planner: None,
         })
     }
-}
-
-/// `text` without the words that match a name of the query, and the rest of the name each of
-/// them is part of ("Weber" of "Anna Weber" for a query naming "Anna"; capitalized words of a
-/// cased script glued to it by white space or a hyphen), with a possessive "'s" after them: what
-/// it says about its subject's attribute.
-fn without_names(q: &QueryShape, text: &str) -> String {
-    let names: Vec<&query::QWord> = q.names.iter().flatten().map(|&i| &q.words[i]).collect();
-    let chunks = crate::canon::chunks(text);
-    let mut drop: Vec<bool> = chunks
-        .iter()
-        .map(|c| names.iter().any(|w| word_match::word_matches(w, c)))
-        .collect();
-    // The rest of each name: capitalized neighbours glued by white space or a hyphen.
-    let name_word = |i: usize| {
-        let c = &chunks[i];
-        c.capitalized && names::cased(c.script) && !crate::index::keys::has_digit(c)
-    };
-    let glued = |a: usize, b: usize| {
-        text[chunks[a].span.end..chunks[b].span.start]
-            .chars()
-            .all(|ch| ch == ' ' || ch == '-')
-    };
-    for _ in 0..2 {
-        for i in 0..chunks.len() {
-            if drop[i] {
-                continue;
-            }
-            let left = i > 0 && drop[i - 1] && glued(i - 1, i);
-            let right = i + 1 < chunks.len() && drop[i + 1] && glued(i, i + 1);
-            if (left || right) && name_word(i) {
-                drop[i] = true;
-            }
-        }
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (c, gone) in chunks.iter().zip(&drop) {
-        if !gone || c.span.start < at {
-            continue;
-        }
-        out.push_str(&text[at..c.span.start]);
-        at = c.span.end;
-        // "Kenta's" -> "": the possessive goes with the name.
-        for suffix in ["'s", "’s", "'"] {
-            if text[at..].starts_with(suffix) {
-                at += suffix.len();
-                break;
-            }
-        }
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 /// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
