@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
 /// Items below which [`map`] stays on the calling thread (spawning costs more than it saves).
 pub const MIN_ITEMS_PER_THREAD: usize = 128;
@@ -20,10 +21,20 @@ pub fn max_threads() -> usize {
     if set > 0 {
         return set;
     }
-    std::thread::available_parallelism()
-        .map(NonZeroUsize::get)
-        .unwrap_or(1)
-        .min(8)
+    available_threads()
+}
+
+/// The machine's available parallelism, at most 8, read once per process (the standard
+/// library reads the cgroup quota files on every call, which costs more than a small batch's
+/// work).
+pub fn available_threads() -> usize {
+    static AVAILABLE: OnceLock<usize> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(NonZeroUsize::get)
+            .unwrap_or(1)
+            .min(8)
+    })
 }
 
 thread_local! {
@@ -58,10 +69,37 @@ pub fn map_with<T: Sync, R: Send>(
     map_chunked(items, threads, MIN_ITEMS_PER_THREAD, f)
 }
 
-/// [`map`] for items that each cost milliseconds (a search, not a row): every item may get a
-/// thread of its own, up to [`max_threads`].
+/// Estimated work below which [`map_costly`] keeps the rest of its items on the calling thread:
+/// a thread costs tens of microseconds to start and join, so splitting less would only slow the
+/// map down.
+const SPLIT_WORTH_NANOS: u128 = 500_000;
+
+/// [`map`] for items that may each cost milliseconds (a search in a large store, not a row):
+/// every item may get a thread of its own, up to [`max_threads`]. The first item runs on the
+/// calling thread and is timed; when the rest would take less than [`SPLIT_WORTH_NANOS`] at
+/// that pace (a search in a small store), they stay on the calling thread too. Only the thread
+/// count depends on the timing, never the output.
 pub fn map_costly<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    map_chunked(items, max_threads(), 1, f)
+    let threads = max_threads();
+    let Some((first, rest)) = items.split_first() else {
+        return Vec::new();
+    };
+    if threads == 1 || rest.is_empty() {
+        return items.iter().map(f).collect();
+    }
+    let start = std::time::Instant::now();
+    let mut out = Vec::with_capacity(items.len());
+    out.push(f(first));
+    let estimate = start
+        .elapsed()
+        .as_nanos()
+        .saturating_mul(rest.len() as u128);
+    if estimate < SPLIT_WORTH_NANOS {
+        out.extend(rest.iter().map(&f));
+    } else {
+        out.extend(map_chunked(rest, threads, 1, &f));
+    }
+    out
 }
 
 /// [`map`] on at most `threads` threads, each given at least `min_per_thread` items.

@@ -17,7 +17,6 @@
 //! ninth pass); [`crate::StoreOptions::vector_build_threads`] set to 1 restores the
 //! byte-identical graph where that matters more than the build's speed.
 
-use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use parking_lot::{Condvar, Mutex};
@@ -32,10 +31,7 @@ const MIN_VECTORS_PER_THREAD: usize = 256;
 
 /// Threads a build uses by default: the machine's available parallelism, at most 8.
 pub fn default_build_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(NonZeroUsize::get)
-        .unwrap_or(1)
-        .min(8)
+    crate::parallel::available_threads()
 }
 
 pub(super) fn vx(e: impl std::fmt::Display) -> Error {

@@ -389,8 +389,12 @@ impl Store {
 impl Drop for Inner {
     /// Commits the text index's in-memory tail, writes the text index files still staged, and
     /// makes the last commits of a store opened with `durable(false)` durable, when the store
-    /// closes.
+    /// closes. An in-memory store does none of it: its image goes with it, and the wipe of a
+    /// replaced image (scrub) needs nothing written first.
     fn drop(&mut self) {
+        if self.db.memory_image().is_some() {
+            return;
+        }
         if self.db.is_writable() && self.text.tail_len() > 0 {
             // Best effort: a tail that cannot be committed is re-indexed from the log on open.
             let _ = self.text.commit(self.head_seq);

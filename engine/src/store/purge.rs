@@ -284,7 +284,9 @@ impl Store {
             }
             Ok(())
         })?;
-        inner.text.commit(inner.head_seq)?;
+        // The segments' deletes are committed and rewritten already; rows still in the tail
+        // stay there (it is never written to the file).
+        inner.text.settle(inner.head_seq)?;
         self.finish_erasure(&mut guard, kind)
     }
 

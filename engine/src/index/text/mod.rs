@@ -155,13 +155,11 @@ impl TextIndex {
             return Err(Error::Corrupt("text index is missing".into()));
         };
         register(&index);
-        let writer = if writable {
-            Some(new_writer(&index)?)
-        } else {
-            // Opened on first change: a read-only handle catching up with rows newer than the
-            // index indexes them into staged files that never reach the file (it never writes).
-            None
-        };
+        // The writer (a thread and, per segment, a term table of several MiB) is opened on the
+        // first change that reaches tantivy: a store whose rows stay in the tail never opens
+        // it. A read-only handle catching up with rows newer than the index indexes them into
+        // staged files that never reach the file (it never writes).
+        let writer = None;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)

@@ -154,6 +154,14 @@ impl TextIndex {
             }
         }
         drop(searcher);
+        if with_deletes.is_empty() {
+            // Nothing to rewrite and no file replaced: a commit collects the files it replaces
+            // itself, and its deletions reach the file in the same transaction as its new files.
+            return Ok(SegmentRewrite {
+                merges: Vec::new(),
+                segments: 0,
+            });
+        }
         with_deletes.sort_by_key(|s| (s.0, s.1));
         let writer = self.writer()?;
         // A merge of one segment rewrites it without its deleted documents (a segment whose
@@ -175,6 +183,9 @@ impl TextIndex {
     pub fn finish_erase_deleted(&mut self, mut rewrite: SegmentRewrite) -> Result<usize> {
         rewrite.wait()?;
         let rewritten = rewrite.segments;
+        if rewritten == 0 {
+            return Ok(0);
+        }
         let writer = self.writer()?;
         // Tantivy deletes the replaced files from its own thread; wait for it, so that no file
         // holding an erased term is still in the directory when the store commits.
