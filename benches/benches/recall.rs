@@ -11,7 +11,10 @@
 //! - `OUBLI_RECALL_LEG` (`hybrid`, `vector` or `lexical`): time only that leg;
 //! - `OUBLI_RECALL_PROBES` (default 200): queries the recall@10 probe averages over;
 //! - `OUBLI_RECALL_FRESH=1`: query the store that did the load, right after it, before closing
-//!   it (what `benches/peers/peers.py` does), instead of a reopened one.
+//!   it (what `benches/peers/peers.py` does), instead of a reopened one;
+//! - `OUBLI_RECALL_EMBEDDER=static`: the store's default embedder (the static MiniLM table)
+//!   instead of the hash embedder, and queries that bring only their text (the store embeds
+//!   them, as an application calling `recall("...")` does).
 //!
 //! Rows are memories of 60-120 bytes from the peers script's templates, with 384-d vectors
 //! from the built-in hash embedder; queries are "person word word" and bring their own vector,
@@ -138,7 +141,12 @@ fn main() {
     let n = env("OUBLI_RECALL_ROWS", 10_000);
     let nq = env("OUBLI_RECALL_QUERIES", 1_000);
     let fresh = std::env::var("OUBLI_RECALL_FRESH").is_ok_and(|v| v == "1");
-    let embedder = Arc::new(HashEmbedder::default());
+    let own_vectors = std::env::var("OUBLI_RECALL_EMBEDDER").map_or(true, |e| e != "static");
+    let embedder: Arc<dyn Embedder> = if own_vectors {
+        Arc::new(HashEmbedder::default())
+    } else {
+        oubli::embed::default_embedder()
+    };
     let opts = || StoreOptions::default().embedder(embedder.clone());
     let dir = tempfile::tempdir().unwrap();
     let path = std::env::var("OUBLI_RECALL_STORE")
@@ -182,10 +190,12 @@ fn main() {
         let mut digest = blake3::Hasher::new();
         let cpu0 = thread_cpu_ms();
         for (q, v) in qs.iter().zip(&qvs) {
-            let query = RecallQuery::new(q.as_str())
-                .k(10)
-                .vector(v.clone())
-                .legs(legs);
+            let query = RecallQuery::new(q.as_str()).k(10).legs(legs);
+            let query = if own_vectors {
+                query.vector(v.clone())
+            } else {
+                query
+            };
             let t = Instant::now();
             let hits = store.recall(&query).unwrap();
             lat.push(t.elapsed());

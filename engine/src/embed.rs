@@ -35,6 +35,14 @@ pub trait Embedder: Send + Sync {
     /// use). A store calls it on a second thread while it opens, so that the first query does
     /// not pay for it; the default does nothing.
     fn warm_up(&self) {}
+    /// True when the vector of a text is built from its words alone and embedding a short text
+    /// takes microseconds (a token table, a hash of n-grams). Recall then measures the meaning
+    /// a lexical candidate adds beyond the query words it holds by embedding what is left of
+    /// both texts once those words are taken out (see `docs/recall.md`, "Fusion and scores");
+    /// for other embedders it uses the whole texts' cosine. The default is `false`.
+    fn embeds_words(&self) -> bool {
+        false
+    }
 }
 
 /// The embedder of a new store when none is chosen: the static MiniLM table.
@@ -126,6 +134,10 @@ impl Embedder for HashEmbedder {
 
     fn similarity_range(&self) -> (f32, f32) {
         (0.0, 0.8)
+    }
+
+    fn embeds_words(&self) -> bool {
+        true
     }
 
     fn embed(&self, input: &str) -> Result<Vec<f32>> {

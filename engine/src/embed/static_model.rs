@@ -202,6 +202,10 @@ impl Embedder for StaticEmbedder {
         self.model.wordpiece();
     }
 
+    fn embeds_words(&self) -> bool {
+        true
+    }
+
     fn embed(&self, text: &str) -> Result<Vec<f32>> {
         let m = &self.model;
         let mut v = vec![0f32; m.dim];

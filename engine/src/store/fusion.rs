@@ -8,7 +8,9 @@
 //!   normalization order rows that hold the same query terms by their length, which says
 //!   nothing about which of them answers the query; coverage gives such rows the same
 //!   lexical evidence and leaves the choice among them to the semantic leg;
-//! - the **semantic evidence** is the calibrated cosine;
+//! - the **semantic evidence** is the calibrated cosine; with an embedder that embeds words,
+//!   for a row holding part of the query, the shared part counts as matched (coverage) and the
+//!   embedder judges only the rest of both texts (`super::recall`, module documentation);
 //! - **relevance** = [`LEXICAL_WEIGHT`] x coverage + (1 - [`LEXICAL_WEIGHT`]) x semantic when
 //!   both legs ran, the one leg's calibrated score when only one did (the lexical leg alone
 //!   keeps BM25's own order: calibrated BM25).

@@ -10,7 +10,17 @@
 //! - coverage: for rows the BM25 leg returned, the share of the query's IDF mass carried by the
 //!   query terms the row contains (the lexical evidence fusion weighs, see [`super::fusion`]);
 //! - semantic: the cosine mapped linearly from the embedder's
-//!   [`crate::Embedder::similarity_range`] `(unrelated, match)` onto [0, 1], clipped;
+//!   [`crate::Embedder::similarity_range`] `(unrelated, match)` onto [0, 1], clipped. With an
+//!   embedder that embeds words ([`crate::Embedder::embeds_words`]: the static table, the hash
+//!   embedder) and a query the store embeds, a lexical candidate holding some but not all of
+//!   the query's terms is scored on what the two texts say beyond the words they share:
+//!   semantic = coverage + (1 - coverage) x the calibrated cosine between the query and the
+//!   row once the shared terms are taken out of both (the shared part of the query's
+//!   information is matched word for word; the embedder judges the rest; a row holding every
+//!   query term has nothing left to match and scores 1, a row with nothing beyond the shared
+//!   terms scores its coverage). A bag-of-words vector
+//!   otherwise counts the shared words a second time: every row naming the query's person
+//!   looks alike to it, and the row that answers the question is not told apart;
 //! - relevance = [`LEXICAL_WEIGHT`] x coverage + (1 - [`LEXICAL_WEIGHT`]) x semantic when both
 //!   legs run, the one leg's calibrated score otherwise;
 //! - score = relevance x the depth weight. Ties go to the newer row.
@@ -20,6 +30,7 @@
 //! threshold ([`SUGGESTED_MIN_SCORE`] is the suggested one).
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
@@ -30,6 +41,7 @@ use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};
+use crate::index::text::TextIndex;
 use crate::metadata::{Condition, Filter, Op, Scalar};
 use crate::row::{Kind, Millis, Row, RowId, validate_field};
 use crate::storage::{self, ROWS};
@@ -197,7 +209,10 @@ pub struct Explain {
     /// return the row).
     #[serde(default)]
     pub coverage: f64,
-    /// Calibrated semantic score in [0, 1].
+    /// Calibrated semantic score in [0, 1]: the calibrated cosine, or for a lexical candidate
+    /// holding part of the query with an embedder that embeds words, `coverage` + (1 -
+    /// `coverage`) x the calibrated cosine of what the query and the row say beyond their
+    /// shared terms (see the module documentation; `vector_score` stays the whole texts' cosine).
     #[serde(default)]
     pub semantic: f64,
     /// The fused relevance in [0, 1], before depth weighting: [`LEXICAL_WEIGHT`] x `coverage`
@@ -413,7 +428,11 @@ impl Store {
                 &q.kinds,
                 (q.include_submerged, q.include_expired, q.include_stale),
             )?;
-            inner.fuse(&tx, q, qv.as_deref(), range, &filter)
+            let words = self.opts.embedder.as_ref();
+            // Only a query the store embeds itself: a vector brought by the caller may come
+            // from another model than the one that would embed the rests.
+            let rest = (words.embeds_words() && q.vector.is_none()).then_some(words);
+            inner.fuse(&tx, q, qv.as_deref(), range, &filter, rest)
         })
     }
 
@@ -523,6 +542,7 @@ impl Inner {
         qv: Option<&[f32]>,
         range: (f32, f32),
         filter: &Admission<'_>,
+        rest: Option<&dyn crate::embed::Embedder>,
     ) -> Result<Vec<Hit>> {
         let mut rows: HashMap<RowId, Option<(Row, Admitted)>> = HashMap::new();
         let reader = RowReader::new(tx)?;
@@ -619,7 +639,14 @@ impl Inner {
             let span = (hi - lo).max(1e-6) as f64;
             ((cos as f64 - lo as f64) / span).clamp(0.0, 1.0)
         };
+        // Two rests share no word: unrelated ones sit near a cosine of 0, not at the
+        // embedder's `unrelated` level (the cosine of whole texts, which share function words
+        // and subwords), so the rest's cosine is mapped from (0, match).
+        let rest_semantic =
+            |cos: f32| -> f64 { (cos as f64 / (hi as f64).max(1e-6)).clamp(0.0, 1.0) };
         let mut explain: BTreeMap<RowId, Explain> = BTreeMap::new();
+        // Where the query's terms stand in each lexical candidate (when rests are compared).
+        let mut row_spans: HashMap<RowId, Vec<(usize, Range<usize>)>> = HashMap::new();
         for (rank, (id, s)) in lexical.iter().enumerate() {
             let e = explain.entry(*id).or_default();
             e.bm25_rank = Some(rank + 1);
@@ -627,9 +654,19 @@ impl Inner {
             e.lexical = (*s as f64 / full_match as f64).clamp(0.0, 1.0);
             if let Some(Some((row, _))) = rows.get_mut(id) {
                 reader.fill_text(row)?;
-                let held = self
-                    .text
-                    .holds_terms(row.text.as_deref().unwrap_or(""), &query_terms);
+                let text = row.text.as_deref().unwrap_or("");
+                let held = if rest.is_some() {
+                    // Where the terms stand, for the row's rest below.
+                    let spans = TextIndex::term_spans(text, &query_terms);
+                    let mut held = vec![false; query_terms.len()];
+                    for (i, _) in &spans {
+                        held[*i] = true;
+                    }
+                    row_spans.insert(*id, spans);
+                    held
+                } else {
+                    self.text.holds_terms(text, &query_terms)
+                };
                 e.coverage = fusion::coverage(&idfs, &held);
             }
         }
@@ -639,6 +676,12 @@ impl Inner {
             e.vector_score = Some(*s);
         }
         let lexical_ran = !lexical.is_empty() || (q.legs != Legs::Vector && full_match > 0.0);
+        // The query's rest, embedded once per set of terms a candidate holds.
+        let query_spans = match rest {
+            Some(_) => TextIndex::term_spans(&q.text, &query_terms),
+            None => Vec::new(),
+        };
+        let mut rest_queries: HashMap<Vec<bool>, Option<Vec<f32>>> = HashMap::new();
         let fusion = Fusion::of(lexical_ran, qv.is_some());
         for (id, e) in explain.iter_mut() {
             if let Some(v) = qv {
@@ -654,6 +697,30 @@ impl Inner {
                     }
                 }
                 e.semantic = e.vector_score.map_or(0.0, semantic);
+                if let (Some(emb), Fusion::Both) = (rest, fusion)
+                    && e.coverage > 0.0
+                    && let Some(Some((row, _))) = rows.get(id)
+                    && let Some(spans) = row_spans.get(id)
+                {
+                    let rest = Rest {
+                        query: &q.text,
+                        query_spans: &query_spans,
+                        text: row.text.as_deref().unwrap_or(""),
+                        spans,
+                        terms: query_terms.len(),
+                    };
+                    let rest = if e.coverage >= 1.0 {
+                        // Every query term held: nothing of the query is left to match.
+                        1.0
+                    } else {
+                        match rest.cosine(emb, &mut rest_queries)? {
+                            RestCosine::NothingLeftToMatch => 1.0,
+                            RestCosine::RowHasNoRest => 0.0,
+                            RestCosine::Cosine(cos) => rest_semantic(cos),
+                        }
+                    };
+                    e.semantic = e.coverage + (1.0 - e.coverage) * rest;
+                }
             }
             e.relevance = fusion.relevance(e);
         }
@@ -683,5 +750,70 @@ impl Inner {
             }
         }
         Ok(hits)
+    }
+}
+
+/// What is left of a query and a row once their shared terms are taken out ([`Rest::cosine`]).
+enum RestCosine {
+    /// The row holds every term of the query: nothing of the query is left to match.
+    NothingLeftToMatch,
+    /// The row says nothing beyond the query terms it holds: the rest of the query is unmatched.
+    RowHasNoRest,
+    /// The cosine between the two rests.
+    Cosine(f32),
+}
+
+/// A lexical candidate beside the query, for [`Rest::cosine`].
+struct Rest<'a> {
+    query: &'a str,
+    /// Where the query's terms stand in the query ([`TextIndex::term_spans`]).
+    query_spans: &'a [(usize, Range<usize>)],
+    text: &'a str,
+    /// Where the query's terms stand in the row's text.
+    spans: &'a [(usize, Range<usize>)],
+    /// The number of the query's terms.
+    terms: usize,
+}
+
+impl Rest<'_> {
+    /// The cosine between what is left of the query and of the row's text once the query's
+    /// terms the row holds are taken out of both (see the module documentation): the meaning
+    /// the row adds beyond the words it shares with the query, or which side has nothing left.
+    /// `queries` caches the query's rest by the terms held.
+    fn cosine(
+        &self,
+        embedder: &dyn crate::embed::Embedder,
+        queries: &mut HashMap<Vec<bool>, Option<Vec<f32>>>,
+    ) -> Result<RestCosine> {
+        let mut held = vec![false; self.terms];
+        for (i, _) in self.spans {
+            held[*i] = true;
+        }
+        let has_words = |s: &str| s.chars().any(char::is_alphanumeric);
+        let qv = match queries.get(&held) {
+            Some(v) => v.clone(),
+            None => {
+                let shared = self.query_spans.iter().filter(|(i, _)| held[*i]);
+                let rest = TextIndex::blank_spans(self.query, shared.map(|(_, r)| r));
+                let v = if has_words(&rest) {
+                    Some(embedder.embed(&rest)?)
+                } else {
+                    None
+                };
+                queries.insert(held, v.clone());
+                v
+            }
+        };
+        let Some(qv) = qv else {
+            return Ok(RestCosine::NothingLeftToMatch);
+        };
+        let rest = TextIndex::blank_spans(self.text, self.spans.iter().map(|(_, r)| r));
+        if !has_words(&rest) {
+            return Ok(RestCosine::RowHasNoRest);
+        }
+        Ok(RestCosine::Cosine(crate::embed::dot(
+            &qv,
+            &embedder.embed(&rest)?,
+        )))
     }
 }

@@ -238,7 +238,8 @@ fn the_legs_of_a_recall_over_a_graph_score_as_each_leg_alone() {
         let hybrid = s.recall(&RecallQuery::new(query).k(40)).unwrap();
         assert_eq!(hybrid, s.recall(&RecallQuery::new(query).k(40)).unwrap());
         let alone = |legs: Legs| {
-            s.recall(&RecallQuery::new(query).k(200).legs(legs))
+            // Every row (300): a hybrid hit may sit low in one leg alone.
+            s.recall(&RecallQuery::new(query).k(300).legs(legs))
                 .unwrap()
                 .into_iter()
                 .map(|h| (h.row.id, h.explain))
@@ -262,4 +263,54 @@ fn the_legs_of_a_recall_over_a_graph_score_as_each_leg_alone() {
             }
         }
     }
+}
+
+/// Rows that all name the query's person hold the same share of the query's words; the row that
+/// answers it is the one whose other words mean what the rest of the query asks. With the
+/// built-in embedder, the semantic evidence of such rows is judged on what they say beyond the
+/// shared words (the name), which a bag-of-words vector would otherwise count a second time:
+/// with the whole texts' cosine, the short chit-chat rows came first for most of these queries.
+#[test]
+fn rows_naming_the_querys_subject_are_told_apart_by_what_else_they_say() {
+    let s = Store::in_memory(StoreOptions::default().deterministic_seed([5; 32])).unwrap();
+    let rows = [
+        "Marguerite Okafor sent the slides for the Thursday review.",
+        "Marguerite Okafor will be late to the standup again.",
+        "Marguerite Okafor asked whether the parking permit was renewed.",
+        "Marguerite Okafor works as a pharmacist at the Linden Street clinic.",
+        "Marguerite Okafor liked the idea of a team picnic.",
+        "Marguerite Okafor forwarded the minutes to everyone.",
+        "Tomasz Berg is a carpenter in Gdansk.",
+        "Ines Duarte teaches chemistry at a secondary school.",
+    ];
+    s.inscribe_batch(rows.iter().map(|r| Inscription::new(*r)).collect())
+        .unwrap();
+    for (query, answer) in [
+        (
+            "what medicine does Marguerite Okafor dispense",
+            "pharmacist",
+        ),
+        ("Marguerite Okafor profession", "pharmacist"),
+        ("Marguerite Okafor presentation deck", "slides"),
+        ("Marguerite Okafor outdoor lunch with colleagues", "picnic"),
+        ("Marguerite Okafor car", "parking"),
+    ] {
+        let hits = s.recall(&RecallQuery::new(query).k(3)).unwrap();
+        let top = hits[0].row.text.as_deref().unwrap();
+        assert!(top.contains(answer), "{query:?}: {top:?} first");
+        let e = &hits[0].explain;
+        // The name is part of the query's words: the row holds part of the query, and its
+        // semantic evidence counts that part as matched.
+        assert!(e.coverage > 0.0 && e.coverage < 1.0, "{e:?}");
+        assert!(e.semantic >= e.coverage, "{e:?}");
+    }
+    // A row holding every query term has nothing of the query left to match: it ranks first,
+    // with relevance 1, above rows whose rest is close to nothing.
+    let hits = s
+        .recall(&RecallQuery::new("Marguerite Okafor pharmacist").k(3))
+        .unwrap();
+    assert!(hits[0].row.text.as_deref().unwrap().contains("pharmacist"));
+    assert_eq!(hits[0].explain.coverage, 1.0);
+    assert_eq!(hits[0].explain.relevance, 1.0);
+    assert!(hits[1].explain.relevance < 1.0);
 }

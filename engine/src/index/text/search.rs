@@ -2,6 +2,7 @@
 //! match-key lookups.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -36,6 +37,46 @@ impl TextIndex {
             }
         }
         out
+    }
+
+    /// Every token of `text` whose analyzed term is one of `terms`: the term's index in `terms`
+    /// and the token's byte range in `text`, in text order (what [`Self::holds_terms`] reads,
+    /// with where each term stands; the text is read to its end).
+    pub fn term_spans(text: &str, terms: &[&str]) -> Vec<(usize, Range<usize>)> {
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(terms.len());
+        for (i, t) in terms.iter().enumerate() {
+            index.entry(*t).or_insert(i);
+        }
+        let mut out = Vec::new();
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(text);
+        while let Some(tok) = stream.next() {
+            if let Some(&i) = index.get(tok.text.as_str()) {
+                out.push((i, tok.offset_from..tok.offset_to));
+            }
+        }
+        out
+    }
+
+    /// `text` with the byte ranges `spans` (token ranges, as [`Self::term_spans`] gives them)
+    /// blanked out: replaced by spaces, so the rest keeps its word boundaries. A range that does
+    /// not fall on character boundaries of `text` is left as it is.
+    pub fn blank_spans<'a>(
+        text: &str,
+        spans: impl IntoIterator<Item = &'a Range<usize>>,
+    ) -> String {
+        let mut out = text.as_bytes().to_vec();
+        for r in spans {
+            if r.start <= r.end
+                && r.end <= text.len()
+                && text.is_char_boundary(r.start)
+                && text.is_char_boundary(r.end)
+            {
+                out[r.clone()].fill(b' ');
+            }
+        }
+        // Only whole characters were blanked: the rest is still UTF-8.
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// Which of `terms` (analyzed terms, as [`Self::analyze`] gives them) `text` holds once

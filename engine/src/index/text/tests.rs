@@ -344,3 +344,43 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Blanking the spans of some terms leaves a text of the same length whose analysis is the
+    /// original's without those terms (what recall embeds as a row's rest), and the spans say
+    /// exactly which of the terms the text holds.
+    #[test]
+    fn blanking_a_terms_spans_takes_exactly_that_term_out(
+        words in prop::collection::vec(0usize..WORDS.len(), 0..12),
+        taken in prop::collection::vec(0usize..WORDS.len(), 0..4),
+    ) {
+        let text = text_of(&words);
+        let taken_terms: Vec<String> = taken
+            .iter()
+            .flat_map(|&i| TextIndex::analyze_text(WORDS[i]))
+            .collect();
+        let terms: Vec<&str> = taken_terms.iter().map(String::as_str).collect();
+        let spans = TextIndex::term_spans(&text, &terms);
+        let mut held = vec![false; terms.len()];
+        for (i, r) in &spans {
+            held[*i] = true;
+            prop_assert!(text.get(r.clone()).is_some());
+        }
+        let index = TextIndex::in_memory(std::iter::empty(), 0).unwrap();
+        let holds = index.holds_terms(&text, &terms);
+        // A term listed twice: the spans name its first index, `holds_terms` flags both.
+        for (i, t) in terms.iter().enumerate() {
+            let first = terms.iter().position(|u| u == t).unwrap();
+            prop_assert_eq!(held[first], holds[i]);
+        }
+        let rest = TextIndex::blank_spans(&text, spans.iter().map(|(_, r)| r));
+        prop_assert_eq!(rest.len(), text.len());
+        let want: Vec<String> = TextIndex::analyze_text(&text)
+            .into_iter()
+            .filter(|t| !terms.contains(&t.as_str()))
+            .collect();
+        prop_assert_eq!(TextIndex::analyze_text(&rest), want);
+    }
+}
