@@ -210,9 +210,10 @@ pub struct Explain {
     #[serde(default)]
     pub coverage: f64,
     /// Calibrated semantic score in [0, 1]: the calibrated cosine, or for a lexical candidate
-    /// holding part of the query with an embedder that embeds words, `coverage` + (1 -
+    /// holding some of the query's terms with an embedder that embeds words, `coverage` + (1 -
     /// `coverage`) x the calibrated cosine of what the query and the row say beyond their
-    /// shared terms (see the module documentation; `vector_score` stays the whole texts' cosine).
+    /// shared terms (1 for a row holding all of them; see the module documentation;
+    /// `vector_score` stays the whole texts' cosine).
     #[serde(default)]
     pub semantic: f64,
     /// The fused relevance in [0, 1], before depth weighting: [`LEXICAL_WEIGHT`] x `coverage`
@@ -811,9 +812,17 @@ impl Rest<'_> {
         if !has_words(&rest) {
             return Ok(RestCosine::RowHasNoRest);
         }
-        Ok(RestCosine::Cosine(crate::embed::dot(
-            &qv,
-            &embedder.embed(&rest)?,
-        )))
+        Ok(RestCosine::Cosine(cosine(&qv, &embedder.embed(&rest)?)))
     }
+}
+
+/// The cosine of `a` and `b` whatever their lengths (an embedder need not return unit vectors);
+/// 0 for a zero vector or vectors of different lengths.
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let n = norm(a) * norm(b);
+    if a.len() != b.len() || !n.is_normal() {
+        return 0.0;
+    }
+    crate::embed::dot(a, b) / n
 }
