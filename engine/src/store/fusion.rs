@@ -20,7 +20,12 @@
 //! monotone: a row at least as good as another on both kinds of evidence ranks at least as
 //! high, and a row first on both is first.
 
+use std::collections::HashMap;
+use std::ops::Range;
+
 use super::recall::{Explain, LEXICAL_WEIGHT};
+use crate::error::Result;
+use crate::index::text::TextIndex;
 
 /// Which legs' evidence a recall fuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +75,79 @@ pub(crate) fn coverage(query: &[(String, f32)], held: &[bool]) -> f64 {
         .map(|((_, idf), _)| f64::from(*idf))
         .sum();
     (part / total).clamp(0.0, 1.0)
+}
+
+/// What is left of a query and a row once their shared terms are taken out ([`Rest::cosine`]).
+pub(crate) enum RestCosine {
+    /// The row holds every term of the query: nothing of the query is left to match.
+    NothingLeftToMatch,
+    /// The row says nothing beyond the query terms it holds: the rest of the query is unmatched.
+    RowHasNoRest,
+    /// The cosine between the two rests.
+    Cosine(f32),
+}
+
+/// A lexical candidate beside the query, for [`Rest::cosine`].
+pub(crate) struct Rest<'a> {
+    pub(crate) query: &'a str,
+    /// Where the query's terms stand in the query ([`TextIndex::term_spans`]).
+    pub(crate) query_spans: &'a [(usize, Range<usize>)],
+    pub(crate) text: &'a str,
+    /// Where the query's terms stand in the row's text.
+    pub(crate) spans: &'a [(usize, Range<usize>)],
+    /// The number of the query's terms.
+    pub(crate) terms: usize,
+}
+
+impl Rest<'_> {
+    /// The cosine between what is left of the query and of the row's text once the query's
+    /// terms the row holds are taken out of both (see the module documentation): the meaning
+    /// the row adds beyond the words it shares with the query, or which side has nothing left.
+    /// `queries` caches the query's rest by the terms held.
+    pub(crate) fn cosine(
+        &self,
+        embedder: &dyn crate::embed::Embedder,
+        queries: &mut HashMap<Vec<bool>, Option<Vec<f32>>>,
+    ) -> Result<RestCosine> {
+        let mut held = vec![false; self.terms];
+        for (i, _) in self.spans {
+            held[*i] = true;
+        }
+        let has_words = |s: &str| s.chars().any(char::is_alphanumeric);
+        let qv = match queries.get(&held) {
+            Some(v) => v.clone(),
+            None => {
+                let shared = self.query_spans.iter().filter(|(i, _)| held[*i]);
+                let rest = TextIndex::blank_spans(self.query, shared.map(|(_, r)| r));
+                let v = if has_words(&rest) {
+                    Some(embedder.embed(&rest)?)
+                } else {
+                    None
+                };
+                queries.insert(held, v.clone());
+                v
+            }
+        };
+        let Some(qv) = qv else {
+            return Ok(RestCosine::NothingLeftToMatch);
+        };
+        let rest = TextIndex::blank_spans(self.text, self.spans.iter().map(|(_, r)| r));
+        if !has_words(&rest) {
+            return Ok(RestCosine::RowHasNoRest);
+        }
+        Ok(RestCosine::Cosine(cosine(&qv, &embedder.embed(&rest)?)))
+    }
+}
+
+/// The cosine of `a` and `b` whatever their lengths (an embedder need not return unit vectors);
+/// 0 for a zero vector or vectors of different lengths.
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let n = norm(a) * norm(b);
+    if a.len() != b.len() || !n.is_normal() {
+        return 0.0;
+    }
+    crate::embed::dot(a, b) / n
 }
 
 #[cfg(test)]
