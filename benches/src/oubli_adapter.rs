@@ -293,7 +293,10 @@ impl Adapter for OubliAdapter {
         let store = self.store()?;
         match store.supersede(target(t), inscription(new)) {
             Ok(out) => Ok(out.replaced.len() + out.edited.len()),
-            Err(Error::NoMatch(_)) => {
+            Err(Error::NoMatch(nm)) => {
+                if std::env::var_os("OUBLI_TRACE").is_some() {
+                    eprintln!("TRACE supersede nomatch {:?} new={:?}", nm, new.text);
+                }
                 store.inscribe(inscription(new)).map_err(store_error)?;
                 Ok(0)
             }

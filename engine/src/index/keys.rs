@@ -137,10 +137,10 @@ fn exonym_keys(chunks: &[Chunk], out: &mut Vec<String>) {
         for e in canon::exonyms(&c.form) {
             out.push(key("x:", e));
         }
-        // Syllabic scripts split a place name into one chunk per character: try pairs.
-        if c.script != Script::Latin
-            && let Some(n) = chunks.get(i + 1)
-            && n.script == c.script
+        // Syllabic scripts split a place name into one chunk per character, Vietnamese into one
+        // word per syllable: try pairs.
+        if let Some(n) = chunks.get(i + 1)
+            && canon::place_pair(c, n)
         {
             for sep in ["", " "] {
                 joined.clear();

@@ -292,7 +292,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-7");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-8");
 }
 
 #[test]
@@ -300,11 +300,11 @@ fn match_keys_are_unchanged() {
     let texts = corpus();
     assert_eq!(
         digest(&texts, row_keys),
-        "1dc4d799707bf67b5a3a1435be53317233c5fba3fa15928cac3f50f490f472c7"
+        "857190d75601f3b16ff0d2c186fe731186c8a1d8005ad06dd6fcb5dccc60b5ee"
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "511594091532b89eca5d21b385457dd0f1b8c2184b694aaf83b380ff83958708"
+        "ecb59f49b02e23ad77e934658becf85aa22852e18b4bc5b1310a4e4e90886d04"
     );
 }
 

@@ -272,3 +272,28 @@ fn a_name_a_supersede_query_shares_only_with_its_new_text_is_the_new_value() {
     );
     assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
 }
+
+#[test]
+fn cities_written_in_their_own_script_meet_their_exonyms() {
+    // Each request names the city in English; the row names it in its own script (or in
+    // Vietnamese, a word per syllable). The office of another city, named in the same script,
+    // stays, and so does the row naming no city.
+    for (city, own, other) in [
+        ("Cairo", "القاهرة", "البصرة"),
+        ("Jerusalem", "ירושלים", "חיפה"),
+        ("Bangkok", "กรุงเทพฯ", "ภูเก็ต"),
+        ("Bombay", "मुंबई", "कोलकाता"),
+        ("Saigon", "Sài Gòn", "Đà Nẵng"),
+        ("Kharkov", "Харків", "Одеса"),
+    ] {
+        let own = format!("The {own} branch's fax is 02 555 0101.");
+        let other = format!("The {other} branch's fax is 04 555 0199.");
+        let left = survivors_after_purge(
+            &[own.as_str(), other.as_str(), "The branches open at 8:30."],
+            &format!("the {city} branch's fax number"),
+        );
+        assert_eq!(left.len(), 2, "{city}: {left:?}");
+        assert!(left.contains(&other), "{city}: {left:?}");
+        assert!(!left.contains(&own), "{city}: {left:?}");
+    }
+}

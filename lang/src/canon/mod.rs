@@ -80,12 +80,12 @@ pub use ident::{code, find_code, identifiers, same_identifier};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, same_inflected_name, without_initial_glide,
 };
-pub use tables::{exonyms, han_readings};
+pub use tables::{exonyms, han_readings, place_pair};
 
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-7";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-8";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,10 +4,11 @@
 //! Sources: the surname lists are the most frequent Japanese surnames (kanji, Hepburn
 //! romanization without macrons, as in passports) and Korean surnames (hanja, with the Revised
 //! Romanization and the customary passport spellings), as published in national frequency
-//! tables and standard romanization references. The city list pairs endonyms (in the form
-//! [`crate::canon::transliterate`] gives them, e.g. `Москва` -> `moskva`, `東京` -> `dong jing`)
-//! with their usual English, German, French, Italian and Spanish exonyms. They are generic
-//! language resources, like a transliteration table, not data about anyone.
+//! tables and standard romanization references. The city list pairs the endonyms of major cities
+//! (in their own script, or in the form [`crate::canon::transliterate`] gives them, e.g.
+//! `Москва` -> `moskva`, `東京` -> `dong jing`) with their usual English, German, French, Italian
+//! and Spanish exonyms and their former or customary romanizations (Bombay, Saigon). They are
+//! generic language resources, like a transliteration table, not data about anyone.
 
 /// Han surname -> extra romanizations (Japanese readings, Korean readings). Chinese readings
 /// come from `transliterate` already.
@@ -200,17 +201,151 @@ static EXONYMS: &[&[&str]] = &[
     &["liege", "luik", "luttich"],
     &["mainz", "mayence", "magonza"],
     &["den bosch", "s hertogenbosch", "bois le duc"],
+    // Beyond Europe: endonyms in their own script (transliterated when the index is built),
+    // with the English, French, German, Italian and Spanish exonyms and the customary
+    // romanizations. Cities whose name is a common word or a frequent personal name in some
+    // language (Nice, Medina, Hue) and abjad names of three letters or fewer are left out: a
+    // place name must not meet an unrelated word.
+    &[
+        "القاهرة",
+        "cairo",
+        "le caire",
+        "kairo",
+        "il cairo",
+        "el cairo",
+        "al qahira",
+    ],
+    &[
+        "الإسكندرية",
+        "الاسكندرية",
+        "alexandria",
+        "alexandrie",
+        "alexandrien",
+        "alessandria d egitto",
+        "alejandria",
+        "al iskandariya",
+    ],
+    &[
+        "دمشق", "damascus", "damas", "damaskus", "damasco", "dimashq",
+    ],
+    &["بيروت", "beirut", "beyrouth", "beirute"],
+    &["بغداد", "baghdad", "bagdad"],
+    &["الرياض", "riyadh", "riad", "riyad", "ar riyad"],
+    &["حلب", "aleppo", "alep", "alepo", "halab"],
+    &["الدار البيضاء", "casablanca", "dar el beida"],
+    &["مراكش", "marrakesh", "marrakech", "marrakesch"],
+    &["الخرطوم", "khartoum", "khartum", "jartum"],
+    &["الدوحة", "doha"],
+    &["دبي", "dubai", "dubaj"],
+    &[
+        "ירושלים",
+        "القدس",
+        "jerusalem",
+        "jerusalen",
+        "gerusalemme",
+        "jerusalém",
+        "yerushalayim",
+        "al quds",
+    ],
+    &["תל אביב", "tel aviv", "tel aviv yafo", "tel awiw"],
+    &["חיפה", "haifa", "hefa"],
+    &[
+        "באר שבע",
+        "beersheba",
+        "beer sheva",
+        "beersheva",
+        "bersabee",
+    ],
+    &["נצרת", "الناصرة", "nazareth", "nazaret", "nazaré"],
+    &["تهران", "طهران", "tehran", "teheran", "téhéran"],
+    &["اصفهان", "isfahan", "esfahan", "ispahan"],
+    &["شیراز", "shiraz", "schiras"],
+    &["كابل", "کابل", "kabul", "kaboul"],
+    &[
+        "إسطنبول",
+        "İstanbul",
+        "istanbul",
+        "estambul",
+        "istambul",
+        "stambul",
+    ],
+    &["İzmir", "izmir", "smyrna", "smyrne", "esmirna"],
+    &[
+        "กรุงเทพฯ",
+        "กรุงเทพมหานคร",
+        "กรุงเทพ",
+        "bangkok",
+        "krung thep",
+        "bangkoku",
+    ],
+    &["เชียงใหม่", "chiang mai", "chiengmai"],
+    &["ภูเก็ต", "phuket"],
+    &["พัทยา", "pattaya"],
+    &[
+        "sài gòn",
+        "saigon",
+        "thành phố hồ chí minh",
+        "ho chi minh city",
+        "ho chi minh ville",
+        "hcmc",
+    ],
+    &["hà nội", "hanoi", "hanoï"],
+    &["đà nẵng", "da nang", "danang", "tourane"],
+    &["मुंबई", "मुम्बई", "mumbai", "bombay", "bombaim"],
+    &[
+        "नई दिल्ली",
+        "new delhi",
+        "neu delhi",
+        "nuova delhi",
+        "nueva delhi",
+    ],
+    &["कोलकाता", "kolkata", "calcutta", "kalkutta"],
+    &["चेन्नई", "chennai", "madras"],
+    &["बेंगलुरु", "बेंगलूरु", "bengaluru", "bangalore"],
+    &["पुणे", "pune", "poona"],
+    &["वाराणसी", "varanasi", "benares", "banaras"],
+    &["हैदराबाद", "hyderabad", "haiderabad"],
+    &[
+        "Харків",
+        "Харьков",
+        "kharkiv",
+        "kharkov",
+        "charkiw",
+        "kharkow",
+    ],
+    &[
+        "Львів",
+        "Львов",
+        "lviv",
+        "lvov",
+        "lwow",
+        "lemberg",
+        "leopoli",
+    ],
+    &["Одеса", "Одесса", "odesa", "odessa"],
+    &["Дніпро", "Днепр", "dnipro", "dnepr", "dnjepr"],
+    &["Ηράκλειο", "heraklion", "iraklion", "iraklio"],
+    &["Κέρκυρα", "corfu", "korfu", "corfou", "kerkyra"],
+    &["Ρόδος", "rhodes", "rhodos", "rodi", "rodas"],
+    &["Πάτρα", "patras", "patrai", "patra"],
+    &["부산", "busan", "pusan"],
+    &["평양", "pyongyang", "pjoengjang"],
+    &["인천", "incheon", "inchon"],
+    &["yangon", "rangoon", "rangun"],
+    &["almaty", "alma ata"],
 ];
 
 fn squash(s: &str) -> String {
     s.chars().filter(char::is_ascii_alphanumeric).collect()
 }
 
-/// Other names of a major city: the group of endonym and exonyms (in transliterated,
-/// lowercase form, e.g. `["moskva", "moscow", "moskau", ...]`) that contains `word_form`
-/// (compared after transliteration, ignoring case, spaces and punctuation), or empty.
-/// `exonyms("Москва")`, `exonyms("moscow")` and `exonyms("moskva")` give the same group.
+/// Other names of a major city: the group of endonym and exonyms (in the form a text's chunks
+/// take: transliterated, lowercase, one space between words, e.g. `["moskva", "moscow",
+/// "moskau", ...]`) that contains `word_form` (compared after transliteration, ignoring case,
+/// spaces and punctuation), or empty. `exonyms("Москва")`, `exonyms("moscow")` and
+/// `exonyms("moskva")` give the same group.
 pub fn exonyms(word_form: &str) -> &'static [&'static str] {
+    let table = exonym_table();
     // ASCII transliterates to itself, lowercased (the match keys' forms are all ASCII).
     if word_form.is_ascii() {
         let mut buf = [0u8; MAX_SQUASHED_NAME];
@@ -223,7 +358,7 @@ pub fn exonyms(word_form: &str) -> &'static [&'static str] {
             n += 1;
         }
         return match std::str::from_utf8(&buf[..n]) {
-            Ok(q) if !q.is_empty() => exonym_index().get(q).copied().unwrap_or(&[]),
+            Ok(q) if !q.is_empty() => table.group_of(q),
             _ => &[],
         };
     }
@@ -231,27 +366,68 @@ pub fn exonyms(word_form: &str) -> &'static [&'static str] {
     if q.is_empty() {
         return &[];
     }
-    exonym_index().get(&q).copied().unwrap_or(&[])
+    table.group_of(&q)
+}
+
+/// Whether two neighbouring chunks may together write one place name of [`exonyms`]: two
+/// chunks of a script written a syllable per character (Han, kana, Hangul, Thai...; `東京` is
+/// `dong` `jing`), or two capitalized Latin words (Vietnamese writes a word per syllable:
+/// `Sài Gòn`, `Hà Nội`; two-word names such as `Den Haag`). The caller looks the pair up in
+/// both joined forms (`"sai gon"`, `"saigon"`).
+pub fn place_pair(a: &super::Chunk, b: &super::Chunk) -> bool {
+    if a.script != b.script {
+        return false;
+    }
+    a.script != super::Script::Latin || (a.capitalized && b.capitalized)
 }
 
 /// Upper bound of the squashed length of every name of [`EXONYMS`] (checked by a test), so an
 /// ASCII lookup squashes into a buffer on the stack.
 const MAX_SQUASHED_NAME: usize = 32;
 
-/// Every squashed name of [`EXONYMS`] to its group, built once: lookups are on the indexing
-/// path of every row. (A `BTreeMap`, whose nodes stay reachable from the static, so leak
-/// checkers such as valgrind see the table as still reachable, not possibly lost.)
-fn exonym_index() -> &'static std::collections::BTreeMap<String, &'static [&'static str]> {
-    static INDEX: std::sync::OnceLock<std::collections::BTreeMap<String, &'static [&'static str]>> =
-        std::sync::OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut m = std::collections::BTreeMap::new();
-        for g in EXONYMS {
-            for n in g.iter() {
-                m.entry(squash(n)).or_insert(*g);
+/// [`EXONYMS`] as lookups use it, built once (lookups are on the indexing path of every row).
+struct ExonymTable {
+    /// Each group, every name in the form a text's chunks take.
+    groups: Vec<Vec<&'static str>>,
+    /// Every squashed name to its group's index. (A `BTreeMap`, whose nodes stay reachable from
+    /// the static, so leak checkers such as valgrind see the table as still reachable, not
+    /// possibly lost.)
+    index: std::collections::BTreeMap<String, usize>,
+}
+
+impl ExonymTable {
+    fn group_of(&'static self, squashed: &str) -> &'static [&'static str] {
+        self.index
+            .get(squashed)
+            .map_or(&[], |&g| self.groups[g].as_slice())
+    }
+}
+
+/// A name of the table in the form a text's chunks take ("القاهرة" -> "lqhrh",
+/// "thành phố hồ chí minh" -> "thanh pho ho chi minh"). The string lives as long as the table
+/// that holds it (the static below), so it is leaked once, on purpose.
+fn chunk_form(name: &str) -> &'static str {
+    if name.bytes().all(|b| b.is_ascii_lowercase() || b == b' ') {
+        return Box::leak(name.to_owned().into_boxed_str());
+    }
+    let forms: Vec<String> = super::chunks(name).into_iter().map(|c| c.form).collect();
+    Box::leak(forms.join(" ").into_boxed_str())
+}
+
+fn exonym_table() -> &'static ExonymTable {
+    static TABLE: std::sync::OnceLock<ExonymTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let groups: Vec<Vec<&'static str>> = EXONYMS
+            .iter()
+            .map(|g| g.iter().map(|n| chunk_form(n)).collect())
+            .collect();
+        let mut index = std::collections::BTreeMap::new();
+        for (i, g) in groups.iter().enumerate() {
+            for n in g {
+                index.entry(squash(n)).or_insert(i);
             }
         }
-        m
+        ExonymTable { groups, index }
     })
 }
 
@@ -263,8 +439,22 @@ mod tests {
     fn every_name_fits_the_lookup_buffer() {
         for g in EXONYMS {
             for n in g.iter() {
-                assert!(squash(n).len() <= MAX_SQUASHED_NAME, "{n}");
+                assert!(squash(chunk_form(n)).len() <= MAX_SQUASHED_NAME, "{n}");
                 assert!(!exonyms(n).is_empty(), "{n}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_name_belongs_to_two_cities() {
+        let mut seen = std::collections::BTreeMap::new();
+        for (i, g) in EXONYMS.iter().enumerate() {
+            for n in g.iter() {
+                let k = squash(chunk_form(n));
+                assert!(!k.is_empty(), "{n} has no letters once transliterated");
+                if let Some(j) = seen.insert(k.clone(), i) {
+                    assert_eq!(j, i, "{n} ({k}) names two cities");
+                }
             }
         }
     }

@@ -194,9 +194,11 @@ fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
         .map(|(i, _, _)| i)
 }
 
-/// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing").
+/// Place names written in a syllabic script take two chunks ("東京" is "dong" "jing"), and so
+/// do Vietnamese ones written in Latin letters, a word per syllable ("Sài Gòn" is "sai" "gon"):
+/// in Latin, two capitalized words.
 fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
-    if a.script == Script::Latin || a.script != b.script {
+    if !canon::place_pair(a, b) {
         return false;
     }
     [
