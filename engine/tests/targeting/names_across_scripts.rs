@@ -297,3 +297,27 @@ fn cities_written_in_their_own_script_meet_their_exonyms() {
         assert!(!left.contains(&own), "{city}: {left:?}");
     }
 }
+
+/// An acronym meets the words it abbreviates, capitalized or not, and never a run that only
+/// happens to start with its letters through a function word.
+#[test]
+fn an_acronym_meets_its_expansion() {
+    let facts: &[&str] = &[
+        "As of Q1, the North Rhine Westphalia office has 40 staff.",
+        "As of Q1, the Lower Saxony office has 30 staff.",
+        "The emergency department's pager is 4417.",
+        "The intensive care ward's pager is 4420.",
+    ];
+    let left = survivors_after_purge(facts, "the Q1 staff count of the NRW office");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("Westphalia")), "{left:?}");
+    let left = survivors_after_purge(facts, "the ED pager");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("emergency")), "{left:?}");
+    // "is Dr" has the initials of "ID", but "is" abbreviates nothing.
+    let left = survivors_after_purge(
+        &["Noor is Dr. Haddad's patient.", "Noor's badge is B-77."],
+        "Noor's ID badge",
+    );
+    assert!(left.iter().any(|t| t.contains("Haddad")), "{left:?}");
+}

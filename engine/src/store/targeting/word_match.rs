@@ -163,6 +163,37 @@ pub(crate) fn find_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
                 })
                 .map(|(i, _)| i)
         })
+        .or_else(|| acronym_hit(w, row))
+}
+
+/// Where `row` spells out query word `w` written as an acronym: consecutive content words of
+/// one phrase whose initials are its letters ("HCMC" and "Ho Chi Minh City", "ED" and
+/// "emergency department"). The acronym is written in capitals, two to six letters and no
+/// digit; the words of the expansion are Latin, joined by spaces or hyphens only, and none is a
+/// function word ("ID" is not "is Dr").
+fn acronym_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    let letters: Vec<char> = w.written.chars().collect();
+    if w.chunk.script != Script::Latin
+        || !(2..=6).contains(&letters.len())
+        || !letters.iter().all(char::is_ascii_uppercase)
+    {
+        return None;
+    }
+    let n = letters.len();
+    (0..row.chunks.len().saturating_sub(n - 1)).find(|&i| {
+        let words = &row.chunks[i..i + n];
+        words.iter().zip(&letters).enumerate().all(|(k, (c, l))| {
+            c.script == Script::Latin
+                && !has_digit(c)
+                && c.form.len() >= 2
+                && c.form.starts_with(l.to_ascii_lowercase())
+                && !crate::text::is_stopword(&c.form)
+                && (k == 0
+                    || row.text[row.chunks[i + k - 1].span.end..c.span.start]
+                        .chars()
+                        .all(|ch| ch == ' ' || ch == '-'))
+        })
+    })
 }
 
 /// Where `row` names, in another script, an attribute concept query word `w` names ("room" and
