@@ -147,3 +147,57 @@ fn a_phone_an_e_mail_or_an_address_is_found_by_the_value_the_row_states() {
     ));
     assert_eq!(live_texts(&s).len(), 1);
 }
+
+/// A supersede's request may state the new value ("the new number is 7700-9040"): an
+/// identifier no row holds and the new text holds is that value, not evidence the old row must
+/// hold. One that neither holds still rules every row out.
+#[test]
+fn an_identifier_a_supersede_query_shares_only_with_its_new_text_is_the_new_value() {
+    let facts = [
+        "Iwona Lis's laptop is a Latitude 7440 and her badge number is 5100-2231.",
+        "Iwona Lis parks in space B-14.",
+        "Tomasz Wrona's badge number is 5100-2232.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let new = "Iwona Lis's badge number is now 5100-7788.";
+    let done = s
+        .supersede(
+            Target::query("Iwona's badge was replaced; the new number is 5100-7788"),
+            Inscription::new(new),
+        )
+        .unwrap();
+    assert_eq!(done.edited.len() + done.replaced.len(), 1, "{done:?}");
+    let left = live_texts(&s);
+    assert!(left.iter().any(|t| t.contains("Latitude 7440")), "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("5100-2231")), "{left:?}");
+    assert!(left.iter().any(|t| t.contains("5100-2232")), "{left:?}");
+    // An identifier neither the rows nor the new text hold is still required.
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("Iwona's badge 5100-9999"),
+        Inscription::new(new),
+    );
+    assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
+}
+
+/// A code inside a path, a share or a file name is that whole token: purging one file never
+/// reaches a file whose name extends it, nor a row holding only the code inside it.
+#[test]
+fn a_code_inside_a_path_matches_only_the_whole_path() {
+    let facts = [
+        "Marta Gil's first draft is at /cases/gil/N-400_draft.pdf.",
+        "Marta Gil's reviewed draft is at /cases/gil/N-400_draft_v2.pdf.",
+        "Marta Gil's N-400 is due on 1 March.",
+    ];
+    let left = survivors_after_purge(&facts, "purge /cases/gil/N-400_draft.pdf, it is outdated");
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("first draft")), "{left:?}");
+    // A Windows share is one token too: "hydro" is not "hydro-archive".
+    let facts = [
+        r"The share \\nas2\team\hydro is backed up at 01:00.",
+        r"The share \\nas2\team\hydro-archive is backed up on Sundays.",
+    ];
+    let left = survivors_after_purge(&facts, r"the backup of \\nas2\team\hydro");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].contains("hydro-archive"), "{left:?}");
+}

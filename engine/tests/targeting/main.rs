@@ -168,6 +168,39 @@ fn purge_of_one_clause_rewrites_the_row_and_erases_the_clause() {
     check_store(&t.path, &report.receipt, &doc, &["4821".to_owned()]).unwrap();
 }
 
+/// In a script without capitals or spaces the subject a sentence starts with says which row,
+/// not which clause: a purge of one clause keeps the other, in Chinese, Persian and Urdu alike.
+#[test]
+fn the_name_a_sentence_starts_with_chooses_the_row_not_the_clause() {
+    for (row, other, query, erased, kept) in [
+        (
+            "刘洋的笔记本电脑是联想 T14，他的停车位是 B2-117。",
+            "停车位 B2-118 属于陈静。",
+            "刘洋的停车位",
+            "B2-117",
+            "T14",
+        ),
+        (
+            "سارا کریمی میز ۳۱۲ را برای سه‌شنبه رزرو کرده و لپ‌تاپش Dell XPS 13 است.",
+            "نیما صادقی میز ۳۱۳ را برای سه‌شنبه رزرو کرده است.",
+            "رزرو میز سه‌شنبه‌ی سارا کریمی",
+            "۳۱۲",
+            "Dell XPS 13",
+        ),
+    ] {
+        let (_t, s) = store_with(&[row, other]);
+        let report = s.purge(Target::query(query)).unwrap();
+        assert_eq!(report.erased.len(), 1, "{query}: {report:?}");
+        let left = live_texts(&s);
+        assert!(left.iter().any(|t| t.contains(kept)), "{query}: {left:?}");
+        assert!(
+            !left.iter().any(|t| t.contains(erased)),
+            "{query}: {left:?}"
+        );
+        assert!(left.iter().any(|t| t == other), "{query}: {left:?}");
+    }
+}
+
 #[test]
 fn supersede_of_one_clause_keeps_the_others() {
     let t = temp();

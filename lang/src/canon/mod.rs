@@ -127,7 +127,7 @@ pub struct Chunk {
     /// (so it may be a name).
     pub capitalized: bool,
     /// Separator class between the previous chunk and this one: `None` for the first chunk,
-    /// `Some(Gap::Joiner)` if only identifier separators (space, '-', '_', '.', '/', ':', '(' ')',
+    /// `Some(Gap::Joiner)` if only identifier separators (space, '-', '_', '.', '/', '\\', ':', '(' ')',
     /// '+', '#') and at most one space-run lie between them, `Some(Gap::Break)` otherwise (other
     /// punctuation such as ',', ';', '!', '?', '"', or a sentence end).
     pub gap: Option<Gap>,

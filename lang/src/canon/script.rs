@@ -75,7 +75,10 @@ fn is_strippable_mark(c: char) -> bool {
 
 /// Identifier separators (after NFKC), the ones that make a `Gap::Joiner`.
 pub(crate) fn is_joiner_sep(c: char) -> bool {
-    matches!(c, '-' | '_' | '.' | '/' | ':' | '(' | ')' | '+' | '#') || c.is_whitespace()
+    matches!(
+        c,
+        '-' | '_' | '.' | '/' | '\\' | ':' | '(' | ')' | '+' | '#'
+    ) || c.is_whitespace()
 }
 
 /// Maps dash-like punctuation to '-' and space-like characters to ' ' (after NFKC).

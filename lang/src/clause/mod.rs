@@ -179,6 +179,16 @@ fn sentences(text: &str) -> Vec<Range<usize>> {
 /// The subject a sentence starts with: a run of capitalized words (after an optional
 /// honorific), with its possessive.
 fn subject_of(sentence: &str) -> Option<Subject> {
+    // A script without letter case shows no name by its capitals: every word would read as
+    // one ("刘洋的笔记本电脑是联想 T14，他的停车位是 B2-117" as a single subject). Such a
+    // sentence has no subject here; query targeting reads the names it starts with from the
+    // query instead.
+    let first = words(sentence)
+        .next()
+        .and_then(|w| w.chars().find(|c| c.is_alphabetic()));
+    if first.is_some_and(|c| !c.is_uppercase() && !c.is_lowercase()) {
+        return None;
+    }
     let mut name: Vec<&str> = Vec::new();
     let mut possessive = false;
     let mut verb = None;
@@ -317,7 +327,7 @@ const SEPARATORS: &[(&str, Split)] = &[
     (" whereas ", Split::English),
     (" plus ", Split::English),
     // "and" and "but" in Greek, Russian, Ukrainian, Spanish, Portuguese and Italian, French,
-    // German, Turkish, Vietnamese, Hindi; matched as written (lowercase), so "Vitamin E daily"
+    // German, Turkish, Vietnamese, Hindi, Persian and Urdu; matched as written (lowercase), so "Vitamin E daily"
     // is no conjunction. (Left out: words that are also English names or words, such as
     // Indonesian "dan" and Italian "ma".)
     (" και ", Split::Foreign),
@@ -339,6 +349,9 @@ const SEPARATORS: &[(&str, Split)] = &[
     (" ve ", Split::Foreign),
     (" và ", Split::Foreign),
     (" और ", Split::Foreign),
+    // Persian and Urdu write "and" as a word of its own (و, اور).
+    (" و ", Split::Foreign),
+    (" اور ", Split::Foreign),
     ("，", Split::FullWidth),
     (", ", Split::English),
 ];
@@ -506,7 +519,13 @@ pub fn clauses(text: &str) -> Vec<Clause> {
         let lead = sentence.len() - sentence.trim_start().len();
         let t = topic_of(sentence.trim_start());
         let topic = s.start + lead + t.start..s.start + lead + t.end;
-        for span in split_sentence(text, s.clone()) {
+        let spans = split_sentence(text, s.clone());
+        // The topic never runs past the first clause: a sentence of a script written without
+        // spaces ("黄丽的笔记本电脑是…，她的停车位是 P3-018") is one "word" to the verb test, and
+        // the second clause is about something else.
+        let first_end = spans.first().map_or(topic.end, |r| r.end);
+        let topic = topic.start..topic.end.min(first_end).max(topic.start);
+        for span in spans {
             out.push(Clause {
                 span,
                 sentence: n,

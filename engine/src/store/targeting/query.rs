@@ -268,7 +268,7 @@ fn typed_kind(k: IdKind) -> bool {
 /// True if the text between two chunks glues them into one token ("api-gateway", "1.4").
 fn glued(text: &str, a: &Chunk, b: &Chunk) -> bool {
     let between = &text[a.span.end..b.span.start];
-    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| "-._/:+#@".contains(c))
+    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| "-._/\\:+#@".contains(c))
 }
 
 fn inside(span: &std::ops::Range<usize>, ids: &[Identifier]) -> bool {
@@ -487,7 +487,7 @@ impl QueryShape {
             let token_glue = (i + 1..j).any(|k| {
                 text[chunks[k - 1].span.end..chunks[k].span.start]
                     .chars()
-                    .any(|c| "./:_@".contains(c))
+                    .any(|c| "./\\:_@".contains(c))
             });
             if j - i >= 2
                 && token_glue
@@ -530,6 +530,17 @@ impl QueryShape {
                 last += 1;
             }
             let display = concat(&chunks, first, last + 1);
+            // A code inside a path, a host or a file name ("/clients/ko/I-589_draft.pdf",
+            // "\\fs01\eng\hydro") is that whole token: "I-589" alone is another identifier
+            // ("I-589_draft_v2.pdf" is another file). Only a sub-run holding the whole token
+            // may match.
+            if (first + 1..=last).any(|k| {
+                text[chunks[k - 1].span.end..chunks[k].span.start]
+                    .chars()
+                    .any(|c| "/\\._@:".contains(c))
+            }) {
+                subruns.retain(|(a, b, _)| *a <= first && last < *b);
+            }
             // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
             // a period the row may state with another year.
             let year = bounds
@@ -595,7 +606,9 @@ impl QueryShape {
     ///
     /// A supersede's query may name its new value ("Wilai now likes flying Bangkok Airways
     /// best", "replaced her emergency contact with her sister Mali"): a marked run that no row
-    /// holds and that `new_text` (the supersede's new text) holds is that value, not a subject.
+    /// holds and that `new_text` (the supersede's new text) holds is that value, not a subject;
+    /// so is an identifier that no row holds and the new text does ("the new number is
+    /// 7700-9040").
     pub(crate) fn anchored(
         &self,
         views: &[super::score::RowView<'_>],
@@ -634,6 +647,24 @@ impl QueryShape {
         q.names.retain(|_| *k.next().expect("one flag per run"));
         let mut k = keep.iter();
         q.marked.retain(|_| *k.next().expect("one flag per run"));
+        // Likewise an identifier: "Nikolai's badge was reissued; the new number is 7700-9040",
+        // "Burak's VPN user name changed, now burak.polat", "seat changed to 9C". One that no
+        // row holds and the new text holds is the new value, not evidence of the old row.
+        if let Some(new) = new_text {
+            let holds_code = |v: &super::score::RowView<'_>, run: &CodeRun| {
+                !canon::find_code(&v.chunks, &run.display).is_empty()
+            };
+            q.codes.retain(|run| {
+                run.year.is_some()
+                    || !holds_code(new, run)
+                    || views.iter().any(|v| holds_code(v, run))
+            });
+            let holds_id = |v: &super::score::RowView<'_>, id: &canon::Identifier| {
+                v.ids.iter().any(|r| canon::same_identifier(id, r))
+            };
+            q.typed
+                .retain(|id| !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)));
+        }
         q
     }
 

@@ -100,6 +100,39 @@ impl RowScore {
     }
 }
 
+/// True for a word that places an attribute's value in time ("the new number", "her old
+/// address", "the current plan"): it says which value, never which attribute, so it is no
+/// modifier that tells one compound attribute from another.
+fn is_time_qualifier(stem: &str) -> bool {
+    super::period::OLD_WORDS.contains(&stem)
+        || ["new", "current", "present", "latest", "now"].contains(&stem)
+}
+
+/// True if chunk `p` of `row` belongs to the run of names its sentence starts with: it lies in
+/// the first clause of its sentence, and every chunk before it in that clause is a name the
+/// query gives (`names`, chunk indexes).
+fn leads_sentence(row: &RowView<'_>, p: usize, names: &[usize]) -> bool {
+    let span = &row.chunks[p].span;
+    let Some(clause) = row
+        .clauses
+        .iter()
+        .find(|c| c.span.start <= span.start && span.end <= c.span.end)
+    else {
+        return false;
+    };
+    let first_of_sentence = row
+        .clauses
+        .iter()
+        .filter(|c| c.sentence == clause.sentence)
+        .all(|c| c.span.start >= clause.span.start);
+    first_of_sentence
+        && row.chunks[..p]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.span.start >= clause.span.start)
+            .all(|(i, _)| names.contains(&i))
+}
+
 /// Scores `row` against `q`.
 pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     let mut matched = Vec::new();
@@ -219,6 +252,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .map(|c| c.form)
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
+    // Chunks where the row holds a word of the query's names.
+    let mut name_hits: Vec<usize> = Vec::new();
     // Clauses whose sentence topic holds an attribute word of the query ("the alarm code" in
     // "The alarm code is 8461 and the bins go out on Thursday").
     let mut topic_evidence: BTreeSet<usize> = BTreeSet::new();
@@ -277,13 +312,26 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     || subject_words
                         .iter()
                         .any(|s| s == &c.form || keys::stem(s) == w.stem);
-                if !is_subject {
+                if !is_subject && q.in_name_run(wi) {
+                    // Decided below, once every name the row holds is known.
+                    name_hits.push(p);
+                } else if !is_subject {
                     evidence.extend(row.clause_at(&c.span));
                 } else if in_topic && attribute && !q.in_name_run(wi) {
                     topic_evidence.extend(row.clause_at(&c.span));
                 }
             }
             None => missing.push(w.stem.clone()),
+        }
+    }
+
+    // A name the row's sentence starts with is the sentence's subject, whatever the script
+    // ("黄丽的笔记本电脑是…，她的停车位是 P3-018", "رضا احمدی میز ۴۰۷ را … و لپ‌تاپش …"): it
+    // says which row, not which of the sentence's clauses. A name elsewhere is evidence of the
+    // clause that holds it ("... and her brother Piotr's is ...").
+    for &p in &name_hits {
+        if !leads_sentence(row, p, &name_hits) {
+            evidence.extend(row.clause_at(&row.chunks[p].span));
         }
     }
 
@@ -380,6 +428,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 || !starts_phrase
                 || m.name
                 || h.name
+                || is_time_qualifier(&m.stem)
                 || find_word(m, row).is_some()
             {
                 continue;
