@@ -180,8 +180,10 @@ fn an_identifier_a_supersede_query_shares_only_with_its_new_text_is_the_new_valu
     assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
 }
 
-/// A code inside a path, a share or a file name is that whole token: purging one file never
-/// reaches a file whose name extends it, nor a row holding only the code inside it.
+/// A code inside a path, a share or a file name is that whole token when a row holds it whole:
+/// purging one file then never reaches a file whose name extends it, nor a row holding only the
+/// code inside it. When no row holds the token whole, the code inside it is what a row may write
+/// on its own (a host name embedding a device number).
 #[test]
 fn a_code_inside_a_path_matches_only_the_whole_path() {
     let facts = [
@@ -200,4 +202,11 @@ fn a_code_inside_a_path_matches_only_the_whole_path() {
     let left = survivors_after_purge(&facts, r"the backup of \\nas2\team\hydro");
     assert_eq!(left.len(), 1, "{left:?}");
     assert!(left[0].contains("hydro-archive"), "{left:?}");
+    // No row holds the host name whole: the number inside it is the camera a row names alone.
+    let facts = [
+        "Camera 0412 watches the nursery.",
+        "Camera 0421 watches the front door.",
+    ];
+    let left = survivors_after_purge(&facts, "the nursery feed from cam-0412.home.lan");
+    assert_eq!(left, ["Camera 0421 watches the front door."], "{left:?}");
 }

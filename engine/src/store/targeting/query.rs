@@ -210,6 +210,9 @@ pub(crate) struct CodeRun {
     /// row holds it, never an identifier whose absence rules a row out (the row may state the
     /// period with another year: "until 2023").
     pub year: Option<YearBound>,
+    /// Chunks `[a, b)` of the path, host or file name the code is part of, when its parts are
+    /// glued by `/`, `\\`, `.`, `_`, `@` or `:` ("/cases/gil/N-400_draft.pdf").
+    pub token: Option<(usize, usize)>,
 }
 
 /// A year inside a bound of the query's period ([`super::period::Bound`]): the bound decides
@@ -500,6 +503,7 @@ impl QueryShape {
                     digit_chunks: (i..j).collect(),
                     display: concat(&chunks, i, j),
                     year: None,
+                    token: None,
                 });
             }
             i = j;
@@ -531,17 +535,15 @@ impl QueryShape {
             }
             let display = concat(&chunks, first, last + 1);
             // A code inside a path, a host or a file name ("/clients/ko/I-589_draft.pdf",
-            // "\\fs01\eng\hydro") is that whole token: "I-589" alone is another identifier
-            // ("I-589_draft_v2.pdf" is another file). Only a sub-run holding the whole token
-            // may match.
-            if (first + 1..=last).any(|k| {
-                text[chunks[k - 1].span.end..chunks[k].span.start]
-                    .chars()
-                    .any(|c| "/\\._@:".contains(c))
-            }) {
-                subruns.retain(|(a, b, _)| *a <= first && last < *b);
-            }
-            // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
+            // "cam-0412.home.lan"): the whole token, kept so that `anchored` can prefer the
+            // rows holding it whole.
+            let token = (first + 1..=last)
+                .any(|k| {
+                    text[chunks[k - 1].span.end..chunks[k].span.start]
+                        .chars()
+                        .any(|c| "/\\._@:".contains(c))
+                })
+                .then_some((first, last + 1)); // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
             // a period the row may state with another year.
             let year = bounds
                 .iter()
@@ -557,6 +559,7 @@ impl QueryShape {
                 display,
                 digit_chunks,
                 year,
+                token,
             });
         }
 
@@ -650,6 +653,24 @@ impl QueryShape {
         // Likewise an identifier: "Nikolai's badge was reissued; the new number is 7700-9040",
         // "Burak's VPN user name changed, now burak.polat", "seat changed to 9C". One that no
         // row holds and the new text holds is the new value, not evidence of the old row.
+        // A code inside a path or a file name is that whole token when some row holds it whole:
+        // "/cases/gil/N-400_draft.pdf" is then neither "N-400_draft_v2.pdf" nor the "N-400"
+        // another row names. When no row holds the whole token, the code inside it may still
+        // be what a row writes on its own ("cam-0412.home.lan" and "Camera 0412").
+        for run in &mut q.codes {
+            let Some((a, b)) = run.token else { continue };
+            let held_whole = views.iter().any(|v| {
+                canon::find_code(&v.chunks, &run.display)
+                    .iter()
+                    .any(|r| super::word_match::whole_token(v.text, r))
+            });
+            if held_whole {
+                run.subruns.retain(|(x, y, _)| *x <= a && b <= *y);
+                if run.subruns.is_empty() {
+                    run.subruns.push((a, b, run.display.clone()));
+                }
+            }
+        }
         if let Some(new) = new_text {
             let holds_code = |v: &super::score::RowView<'_>, run: &CodeRun| {
                 !canon::find_code(&v.chunks, &run.display).is_empty()
