@@ -327,8 +327,8 @@ const SEPARATORS: &[(&str, Split)] = &[
     (" whereas ", Split::English),
     (" plus ", Split::English),
     // "and" and "but" in Greek, Russian, Ukrainian, Spanish, Portuguese and Italian, French,
-    // German, Turkish, Vietnamese, Hindi, Persian and Urdu; matched as written (lowercase), so "Vitamin E daily"
-    // is no conjunction. (Left out: words that are also English names or words, such as
+    // German, Turkish, Vietnamese, Hindi, Persian and Urdu; matched as written (lowercase), so
+    // "Vitamin E daily" is no conjunction. (Left out: words that are also English names or words, such as
     // Indonesian "dan" and Italian "ma".)
     (" και ", Split::Foreign),
     (" αλλά ", Split::Foreign),

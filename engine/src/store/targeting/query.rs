@@ -543,7 +543,8 @@ impl QueryShape {
                         .chars()
                         .any(|c| "/\\._@:".contains(c))
                 })
-                .then_some((first, last + 1)); // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
+                .then_some((first, last + 1));
+            // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
             // a period the row may state with another year.
             let year = bounds
                 .iter()
@@ -650,9 +651,6 @@ impl QueryShape {
         q.names.retain(|_| *k.next().expect("one flag per run"));
         let mut k = keep.iter();
         q.marked.retain(|_| *k.next().expect("one flag per run"));
-        // Likewise an identifier: "Nikolai's badge was reissued; the new number is 7700-9040",
-        // "Burak's VPN user name changed, now burak.polat", "seat changed to 9C". One that no
-        // row holds and the new text holds is the new value, not evidence of the old row.
         // A code inside a path or a file name is that whole token when some row holds it whole:
         // "/cases/gil/N-400_draft.pdf" is then neither "N-400_draft_v2.pdf" nor the "N-400"
         // another row names. When no row holds the whole token, the code inside it may still
@@ -671,6 +669,10 @@ impl QueryShape {
                 }
             }
         }
+        // Like a name, an identifier may be the new value: "Nikolai's badge was reissued; the
+        // new number is 7700-9040", "Burak's VPN user name changed, now burak.polat", "seat
+        // changed to 9C". One that no row holds and the new text holds is that value, not
+        // evidence of the old row.
         if let Some(new) = new_text {
             let holds_code = |v: &super::score::RowView<'_>, run: &CodeRun| {
                 !canon::find_code(&v.chunks, &run.display).is_empty()
