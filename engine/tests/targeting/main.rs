@@ -201,6 +201,28 @@ fn the_name_a_sentence_starts_with_chooses_the_row_not_the_clause() {
     }
 }
 
+/// An identifier in a sentence's topic says what the sentence is about ("Room 214 has ... and
+/// is assigned to ..."), not which clause a request means.
+#[test]
+fn an_identifier_in_the_topic_does_not_choose_the_clause() {
+    let (_t, s) = store_with(&[
+        "Room 311 has a leaking radiator and is assigned to Petra Novak.",
+        "Room 312 is assigned to Ivan Horak.",
+    ]);
+    s.supersede(
+        Target::query("who room 311 is assigned to"),
+        Inscription::new("Room 311 is now assigned to Karel Dvorak."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert!(
+        left.iter().any(|t| t.contains("leaking radiator")),
+        "{left:?}"
+    );
+    assert!(!left.iter().any(|t| t.contains("Petra")), "{left:?}");
+    assert!(left.iter().any(|t| t.contains("Ivan Horak")), "{left:?}");
+}
+
 #[test]
 fn supersede_of_one_clause_keeps_the_others() {
     let t = temp();

@@ -431,6 +431,16 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                         && words(left).count() >= 2
                         && words(right).count() >= 1
                         && left_has_verb(left))
+                    // After a cut, a comma and a conjunction before a clause split however
+                    // short the part before them ("speaks Vietnamese and Japanese, and his visa
+                    // expires ..." once "and Japanese" was cut).
+                    || (left_start > 0
+                        && sep.starts_with(", ")
+                        && !comma
+                        && words(left).count() >= 1
+                        && words(right).count() >= 2
+                        && reads_as_clause(right)
+                        && starts_clause(right))
                     // ", lives in Leeds", and lists of three or more items.
                     || (comma
                         && words(right).count() >= 2

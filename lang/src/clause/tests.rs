@@ -24,6 +24,33 @@ fn splits_coordinated_clauses() {
         texts("Ana likes tea; Bo likes coffee"),
         ["Ana likes tea", "Bo likes coffee"]
     );
+    // After a cut, ", and" before a clause still splits, however short the part before it.
+    assert_eq!(
+        texts("Dao Van Long speaks Thai and Lao, and his permit expires in May."),
+        [
+            "Dao Van Long speaks Thai",
+            "Lao",
+            "his permit expires in May"
+        ]
+    );
+    // Persian and Urdu write "and" as a word of its own.
+    assert_eq!(
+        texts("سارا کریمی میز ۳۱۲ را رزرو کرده و لپ‌تاپش Dell XPS 13 است."),
+        ["سارا کریمی میز ۳۱۲ را رزرو کرده", "لپ‌تاپش Dell XPS 13 است"]
+    );
+}
+
+#[test]
+fn a_caseless_sentence_has_no_subject_and_its_topic_ends_with_its_first_clause() {
+    let t = "刘洋的笔记本电脑是联想 T14，他的停车位是 B2-117。";
+    let cs = clauses(t);
+    assert_eq!(cs.len(), 2);
+    assert!(cs.iter().all(|c| c.subject.is_none()));
+    assert!(
+        cs[0].topic.end <= cs[0].span.end,
+        "{:?}",
+        &t[cs[0].topic.clone()]
+    );
 }
 
 #[test]

@@ -108,6 +108,16 @@ fn is_time_qualifier(stem: &str) -> bool {
         || ["new", "current", "present", "latest", "now"].contains(&stem)
 }
 
+/// True if `span` of `row` lies in the topic of a sentence of several clauses (the words
+/// before its first verb, within its first clause).
+fn in_topic(row: &RowView<'_>, span: &Range<usize>) -> bool {
+    row.clauses.len() > 1
+        && row
+            .clauses
+            .iter()
+            .any(|cl| cl.topic.start <= span.start && span.end <= cl.topic.end)
+}
+
 /// True if chunk `p` of `row` belongs to the run of names its sentence starts with: it lies in
 /// the first clause of its sentence, and every chunk before it in that clause is a name the
 /// query gives (`names`, chunk indexes).
@@ -166,7 +176,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 hit_units += 1;
                 matched.push(id.canonical.clone());
                 reasons.push(format!("{:?} {} present", id.kind, id.canonical));
-                evidence.extend(row.clause_at(&span));
+                if !in_topic(row, &span) {
+                    evidence.extend(row.clause_at(&span));
+                }
             }
             None => {
                 identifiers_ok = false;
@@ -231,7 +243,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             hit_units += 1;
             matched.push(run.display.clone());
             reasons.push(format!("identifier {} present as a whole", run.display));
-            for s in &spans {
+            // An identifier in the sentence's topic names what the sentence is about ("Room
+            // 214 has a broken call bell and is assigned to Felix Wagner"), not which clause.
+            for s in spans.iter().filter(|s| !in_topic(row, s)) {
                 evidence.extend(row.clause_at(s));
             }
         } else {
