@@ -193,6 +193,263 @@ const HEBREW: &[&str] = &[
     "ביקשה",
 ];
 
+/// Persian (Arabic script): prepositions, conjunctions, pronouns, particles and question
+/// words, the copula and light verbs, then the request verbs and politeness words.
+const PERSIAN: &[&str] = &[
+    "از",
+    "به",
+    "در",
+    "با",
+    "بی",
+    "برای",
+    "تا",
+    "بر",
+    "درباره",
+    "روی",
+    "زیر",
+    "پیش",
+    "پس",
+    "بین",
+    "میان",
+    "نزد",
+    "جز",
+    "مانند",
+    "مثل",
+    "و",
+    "یا",
+    "اما",
+    "ولی",
+    "که",
+    "اگر",
+    "چون",
+    "هم",
+    "نیز",
+    "من",
+    "تو",
+    "او",
+    "ما",
+    "شما",
+    "آنها",
+    "ایشان",
+    "وی",
+    "این",
+    "آن",
+    "اینها",
+    "خود",
+    "خودش",
+    "همه",
+    "هر",
+    "را",
+    "فقط",
+    "دیگر",
+    "حالا",
+    "اکنون",
+    "الان",
+    "اینک",
+    "چه",
+    "چی",
+    "کی",
+    "کجا",
+    "چند",
+    "چطور",
+    "چرا",
+    "کدام",
+    "است",
+    "هست",
+    "بود",
+    "بودند",
+    "شد",
+    "شده",
+    "شود",
+    "می",
+    "کرد",
+    "کرده",
+    "کند",
+    "کنند",
+    "کنید",
+    "کن",
+    "بکن",
+    "بکنید",
+    "دارد",
+    "داشت",
+    "لطفا",
+    "لطفاً",
+    "خواهشا",
+    "خواهشمندم",
+    "پاک",
+    "عوض",
+    "تغییر",
+    "فراموش",
+    "بشود",
+    "بشه",
+    "لغو",
+];
+
+/// Urdu (Arabic script): postpositions, conjunctions, pronouns and question words, auxiliaries
+/// and light verbs, then the request verbs and politeness words.
+const URDU: &[&str] = &[
+    "کا",
+    "کی",
+    "کے",
+    "کو",
+    "میں",
+    "سے",
+    "پر",
+    "نے",
+    "تک",
+    "لیے",
+    "لئے",
+    "ساتھ",
+    "بارے",
+    "والا",
+    "والی",
+    "والے",
+    "اور",
+    "یا",
+    "لیکن",
+    "مگر",
+    "کہ",
+    "اگر",
+    "تو",
+    "بھی",
+    "ہی",
+    "ہم",
+    "آپ",
+    "تم",
+    "وہ",
+    "یہ",
+    "اس",
+    "ان",
+    "جو",
+    "جس",
+    "جن",
+    "کون",
+    "کیا",
+    "کہاں",
+    "کب",
+    "کتنا",
+    "کتنی",
+    "کتنے",
+    "کیسے",
+    "اپنا",
+    "اپنی",
+    "اپنے",
+    "ہے",
+    "ہیں",
+    "تھا",
+    "تھی",
+    "تھے",
+    "ہو",
+    "ہوا",
+    "ہوئی",
+    "ہوئے",
+    "گیا",
+    "گئی",
+    "گئے",
+    "رہا",
+    "رہی",
+    "رہے",
+    "کر",
+    "کرنا",
+    "کریں",
+    "کرو",
+    "کردیں",
+    "دیں",
+    "اب",
+    "مٹا",
+    "مٹائیں",
+    "ہٹا",
+    "ہٹائیں",
+    "بدلیں",
+    "تبدیل",
+    "براہ",
+    "کرم",
+    "مہربانی",
+];
+
+/// Hebrew question words, time deictics, conjunctions and object pronouns.
+const HEBREW_QUESTIONS: &[&str] = &[
+    "מי",
+    "מה",
+    "איפה",
+    "מתי",
+    "כמה",
+    "איך",
+    "למה",
+    "האם",
+    "עכשיו",
+    "כעת",
+    "כרגע",
+    "כבר",
+    "עוד",
+    "היום",
+    "אבל",
+    "אתה",
+    "אתם",
+    "אותו",
+    "אותה",
+    "אותם",
+    "לו",
+    "לה",
+    "להם",
+    "עבור",
+];
+
+/// Amharic (Ethiopic script): the copula, conjunctions, prepositions, pronouns and question
+/// words, then the request verbs and politeness words.
+const ETHIOPIC: &[&str] = &[
+    "ነው",
+    "ናት",
+    "ነች",
+    "ነበር",
+    "ነበረች",
+    "ናቸው",
+    "እና",
+    "ወይም",
+    "ወደ",
+    "ላይ",
+    "ውስጥ",
+    "ጋር",
+    "ስለ",
+    "እስከ",
+    "ይህ",
+    "ያ",
+    "ይህን",
+    "እሱ",
+    "እሷ",
+    "እነሱ",
+    "እኔ",
+    "እኛ",
+    "እርስዎ",
+    "አሁን",
+    "ግን",
+    "ደግሞ",
+    "ብቻ",
+    "ማን",
+    "ምን",
+    "የት",
+    "መቼ",
+    "ስንት",
+    "እንዴት",
+    "እባክህ",
+    "እባክሽ",
+    "እባክዎ",
+    "እባካችሁ",
+    "ሰርዝ",
+    "ሰርዢ",
+    "ሰርዙ",
+    "ይሰረዝ",
+    "ይጥፋ",
+    "አጥፋ",
+    "አጥፊ",
+    "ቀይር",
+    "ቀይሪ",
+    "ቀይሩ",
+    "ይቀየር",
+    "ተቀይሯል",
+    "አዘምን",
+];
+
 /// Russian and Ukrainian: prepositions, conjunctions, pronouns, particles, then the request
 /// verbs and politeness words.
 const CYRILLIC: &[&str] = &[
@@ -550,6 +807,8 @@ const THAI: &[&str] = &[
 
 /// One-letter clitics an Arabic word may carry before its stem: "and", "so", "with", "for".
 const ARABIC_CLITICS: &[char] = &['و', 'ف', 'ب', 'ل'];
+/// One-syllable clitics an Amharic word may carry: "of", "in", "for", "from".
+const ETHIOPIC_CLITICS: &[char] = &['የ', 'በ', 'ለ', 'ከ'];
 /// Hebrew titles written as acronyms with a quote (ASCII or gershayim) between their letters.
 const HEBREW_TITLE_ACRONYMS: &[&str] = &["ד\"ר", "ד״ר", "עו\"ד", "עו״ד", "רו\"ח", "רו״ח"];
 
@@ -565,14 +824,26 @@ fn hiragana(c: char) -> bool {
 /// `script`, with at most one clitic letter before it in the abjads.
 fn listed_word(word: &str, script: Script) -> bool {
     let (list, clitics): (&[&str], &[char]) = match script {
+        // Persian and Urdu share the script with Arabic; their lists match whole words only
+        // (the clitics are Arabic's).
+        Script::Arabic if PERSIAN.contains(&word) || URDU.contains(&word) => return true,
         Script::Arabic => (ARABIC, ARABIC_CLITICS),
+        // Whole words only: a clitic before a short question word is often a name (ש + למה
+        // is שלמה, Shlomo).
+        Script::Hebrew if HEBREW_QUESTIONS.contains(&word) => return true,
         Script::Hebrew => (HEBREW, HEBREW_CLITICS),
+        Script::Other if word.chars().all(ethiopic) => (ETHIOPIC, ETHIOPIC_CLITICS),
         Script::Cyrillic => (CYRILLIC, &[]),
         Script::Greek => (GREEK, &[]),
         Script::Devanagari => (DEVANAGARI, &[]),
         Script::Hangul => (HANGUL, &[]),
         _ => return false,
     };
+    listed_in(list, clitics, word)
+}
+
+/// True if `word` is in `list`, as it is or after one of `clitics`.
+fn listed_in(list: &[&str], clitics: &[char], word: &str) -> bool {
     let lower = word.to_lowercase();
     if list.contains(&lower.as_str()) {
         return true;
@@ -582,6 +853,11 @@ fn listed_word(word: &str, script: Script) -> bool {
         .next()
         .is_some_and(|c| clitics.contains(&c) && list.contains(&chars.as_str()))
         && lower.chars().count() >= 3
+}
+
+/// True for a letter of the Ethiopic script (Amharic, Tigrinya).
+fn ethiopic(c: char) -> bool {
+    ('\u{1200}'..='\u{139F}').contains(&c) || ('\u{2D80}'..='\u{2DDF}').contains(&c)
 }
 
 /// The byte spans of `text` that are function words or request words of a language written in
@@ -601,6 +877,7 @@ pub fn spans(text: &str, chunks: &[Chunk]) -> Vec<Range<usize>> {
                 | Script::Greek
                 | Script::Devanagari
                 | Script::Hangul
+                | Script::Other
         );
         if !spaced {
             i += 1;
@@ -672,9 +949,12 @@ pub fn covers(spans: &[Range<usize>], c: &Chunk) -> bool {
         .any(|s| s.start <= c.span.start && c.span.end <= s.end)
 }
 
-/// Particles that follow a possessor (Chinese 的, Japanese の, Korean 의, Hindi का / की / के),
-/// after an optional honorific.
-const POSSESSIVE_AFTER: &[&str] = &["的", "の", "의", "का", "की", "के"];
+/// Particles that follow a possessor (Chinese 的, Japanese の, Korean 의), after an optional
+/// honorific.
+const POSSESSIVE_AFTER: &[&str] = &["的", "の", "의"];
+/// Possessive postpositions written as words of their own (Hindi का / की / के, Urdu کا / کی /
+/// کے): after a possessor, and only as a whole word ("केवल" and "کیا" are other words).
+const POSSESSIVE_WORDS_AFTER: &[&str] = &["का", "की", "के", "کا", "کی", "کے"];
 /// Honorifics that may stand between a name and its possessive particle.
 const HONORIFICS: &[&str] = &[
     "さん",
@@ -694,7 +974,7 @@ const HONORIFICS: &[&str] = &[
 const POSSESSIVE_BEFORE: &[&str] = &["של", "ของ", "of", "for", "about", "de", "di", "von"];
 
 /// True if `name`, standing between `before` and `after`, is a possessor by the grammar of its
-/// language: a possessive particle after it (王磊的电话, 鈴木さんの電話, 김민준의, राम का खाता) or a
+/// language (the first of a chain of possessives): a possessive particle after it (王磊的电话, 鈴木さんの電話, 김민준의, राम का खाता) or a
 /// possessive word before it (הטלפון של שרה, "the phone of 王磊"; in Thai, written without
 /// spaces, glued to it: เบอร์ของสมชาย).
 pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
@@ -714,7 +994,18 @@ pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
         .rsplit(|c: char| c.is_whitespace())
         .next()
         .unwrap_or_default();
-    POSSESSIVE_AFTER.iter().any(|p| after.starts_with(p))
+    let whole_word = |p: &&str| {
+        after
+            .strip_prefix(*p)
+            .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphabetic()))
+    };
+    // In a chain of possessives only the first is the person: in "शबनम के तलाक के मुकदमे का
+    // नंबर" (Shabnam's divorce's case's number) the divorce and the case are her attributes.
+    let in_chain = POSSESSIVE_AFTER.iter().any(|p| before.ends_with(p))
+        || POSSESSIVE_WORDS_AFTER.contains(&last_word);
+    (!in_chain
+        && (POSSESSIVE_AFTER.iter().any(|p| after.starts_with(p))
+            || POSSESSIVE_WORDS_AFTER.iter().any(whole_word)))
         || POSSESSIVE_BEFORE
             .iter()
             .any(|p| last_word.eq_ignore_ascii_case(p) || (*p == "ของ" && before.ends_with(p)))
@@ -770,6 +1061,33 @@ mod tests {
     }
 
     #[test]
+    fn persian_urdu_amharic_and_hebrew_questions_have_their_grammar() {
+        assert_eq!(
+            function_chunks("شماره تلفن رضا احمدی را حذف کن"),
+            ["را", "حذف", "کن"]
+        );
+        assert_eq!(
+            function_chunks("ثناء بٹ کا فون نمبر مٹا دیں"),
+            ["کا", "مٹا", "دیں"]
+        );
+        assert_eq!(function_chunks("የመሰረት አለሙ ስልክ ቁጥር ይሰረዝ"), ["ይሰረዝ"]);
+        assert_eq!(function_chunks("ሊያ ወደ አሜሪካ መጥታለች"), ["ወደ"]);
+        assert_eq!(function_chunks("מי מטפל כעת בדוד"), ["מי", "כעת"]);
+        // Urdu possessives are whole words: کیا ("what") is not کی.
+        assert!(marks_possessor("", "ثناء بٹ", " کا فون"));
+        assert!(!marks_possessor("", "نادیہ", " کیا"));
+    }
+
+    #[test]
+    fn only_the_first_of_a_chain_of_possessives_is_the_person() {
+        assert!(marks_possessor("", "شبنم قریشی", " کے طلاق"));
+        assert!(!marks_possessor("شبنم قریشی کے ", "طلاق", " کے مقدمے"));
+        assert!(marks_possessor("", "राम", " के खाते"));
+        assert!(!marks_possessor("राम के ", "खाते", " का नंबर"));
+        assert!(!marks_possessor("王磊的", "房贷", "的月供"));
+    }
+
+    #[test]
     fn names_and_latin_text_are_left_alone() {
         for text in [
             "Fatima Al-Zahrani is allergic to ibuprofen",
@@ -779,6 +1097,10 @@ mod tests {
             "Дмитрий Соколов",
             "박준서",
             "สมชาย แก้วกล้า",
+            "رضا احمدی",
+            "ثناء بٹ",
+            "መሰረት አለሙ",
+            "דוד אשכנזי",
         ] {
             assert!(function_chunks(text).is_empty(), "{text}");
         }

@@ -414,7 +414,7 @@ pub(crate) fn value_at(view: &RowView<'_>, kind: ValueKind) -> Option<usize> {
 /// The row of `pool` a supersede's new text (`hint`) replaces by the kind of its value, when
 /// the words chose none: the rows holding a value of a kind the new text states; of those,
 /// the one sharing the most words with the query (counted twice) and the new text, the
-/// subject's own names aside. A lone row must restate most of the new text's words. A kind that names one attribute on its own ([`ValueKind::specific`])
+/// subject's own names aside (with the rest of the name the new text writes). A lone row must restate most of the new text's words. A kind that names one attribute on its own ([`ValueKind::specific`])
 /// decides alone when one row holds it; other kinds need at least one shared word. A tie
 /// chooses nothing.
 pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -> Option<usize> {
@@ -422,12 +422,26 @@ pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -
     if wanted.is_empty() || pool.is_empty() {
         return None;
     }
-    let subject: BTreeSet<&str> = q
+    let mut subject: BTreeSet<&str> = q
         .names
         .iter()
         .flatten()
         .map(|&i| q.words[i].stem.as_str())
         .collect();
+    // The rest of the subject's name as the new text writes it ("Niran" asked, "Niran
+    // Chaiyaporn moved ..."): every row about the subject repeats it, so it says nothing about
+    // the attribute either.
+    let rest: Vec<&str> = hint
+        .names
+        .iter()
+        .filter(|run| {
+            run.iter()
+                .any(|&i| subject.contains(hint.words[i].stem.as_str()))
+        })
+        .flatten()
+        .map(|&i| hint.words[i].stem.as_str())
+        .collect();
+    subject.extend(rest);
     let words: Vec<(&QWord, usize)> = q
         .words
         .iter()
@@ -619,5 +633,25 @@ mod tests {
             chosen("Rafael's branch", "Rafael Costa banks online now.", &rows),
             None
         );
+    }
+
+    #[test]
+    fn the_rest_of_the_subjects_name_is_no_shared_word() {
+        // The query says "Lucia", the new text "Lucia Ferrante": the surname every row
+        // repeats says nothing about which row holds the attribute, and the date in the new
+        // text (when she joined) is no evidence for the only row holding a date.
+        let rows = [
+            "Lucia Ferrante flies to Lisbon on 12 May.",
+            "Lucia Ferrante plays the cello.",
+        ];
+        let new = "Lucia Ferrante joined the Boulder Loft climbing club in June.";
+        assert_eq!(chosen("Lucia changed her climbing gym", new, &rows), None);
+        // A word of the attribute still counts.
+        let rows = [
+            "Lucia Ferrante's climbing club fee is due on 1 March.",
+            "Lucia Ferrante plays the cello.",
+        ];
+        let new = "Lucia Ferrante's climbing club fee is now due on 1 April.";
+        assert_eq!(chosen("Lucia's membership payment", new, &rows), Some(0));
     }
 }
