@@ -6,7 +6,7 @@
 //! the attributes personal-memory stores hold most (contact details, health care, money,
 //! travel, work), the common words for each in English and in the languages of the scripts the
 //! canonicalizer transliterates: Chinese (simplified and traditional), Japanese, Korean, Arabic,
-//! Hebrew, Russian and Ukrainian, Greek, Hindi and Thai. It is a bilingual-dictionary resource
+//! Hebrew, Persian, Urdu, Russian and Ukrainian, Greek, Hindi and Thai. It is a bilingual-dictionary resource
 //! of general language, written per concept, not per case, and names no entity.
 //!
 //! Generic heads ("number", "name", "date", "code") are left out on purpose: they do not say
@@ -204,6 +204,28 @@ mod tests {
         ] {
             assert!(names(row).contains(&"room"), "{row}: {:?}", names(row));
         }
+    }
+
+    #[test]
+    fn workplace_attributes_and_persian_and_urdu_forms() {
+        for (concept, texts) in [
+            ("badge", &["badge", "张伟的门禁卡号", "김민준의 출입증"][..]),
+            (
+                "parking",
+                &["parking space", "李伟的停车位", "Место на парковке 12"],
+            ),
+            ("computer", &["laptop", "陈明的笔记本电脑", "ноутбук Анны"]),
+            ("phone", &["شماره تلفن رضا", "ثناء کا فون نمبر"]),
+            ("passport", &["شماره گذرنامه", "پاسپورٹ نمبر"]),
+        ] {
+            for t in texts {
+                assert!(names(t).contains(&concept), "{t}: {:?}", names(t));
+            }
+        }
+        // Words that merely contain a short form name nothing: "clean" (تمیز) is no desk,
+        // a capital city (столица) no table.
+        assert!(names("تمیز").is_empty());
+        assert!(names("столица").is_empty());
     }
 
     #[test]
