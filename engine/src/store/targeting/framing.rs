@@ -334,7 +334,7 @@ fn written_as_name(c: &Chunk) -> bool {
 }
 
 /// True if a chunk of content: a word that is not a stopword, a request or reference word, a
-/// negation or an opener; or a digit-bearing chunk.
+/// negation, an opener or the pro-form "one" ("forget that one"); or a digit-bearing chunk.
 fn content(text: &str, c: &Chunk) -> bool {
     has_digit(c)
         || !(text::is_stopword(&c.form)
@@ -343,6 +343,7 @@ fn content(text: &str, c: &Chunk) -> bool {
             || is_pronoun(text, c)
             || CONJUNCTIONS.contains(&c.form.as_str())
             || DEMONSTRATIVES.contains(&c.form.as_str())
+            || matches!(c.form.as_str(), "one" | "ones")
             || super::query::is_negation(&c.form)
             || super::query::is_title(&c.form)
             || c.form.chars().count() < 2)
@@ -488,6 +489,14 @@ mod tests {
             kept("extension 310 for the front desk, that number is out of service"),
             ["extension", "310", "for", "the", "front", "desk"]
         );
+    }
+
+    #[test]
+    fn a_bare_request_describes_nothing() {
+        // "forget that one" asks without describing: the clause before it stays the
+        // description (it used to become commentary, "one" counted as content).
+        let t = "Lena closed the travel savings pot, forget that one";
+        assert_eq!(kept(t).len(), canon::chunks(t).len(), "{:?}", kept(t));
     }
 
     #[test]
