@@ -66,6 +66,24 @@ const PRONOUNS: &[&str] = &[
     "he", "she", "they", "it", "his", "her", "their", "its", "we", "our", "i", "my", "you", "your",
 ];
 
+/// Personal and possessive pronouns of other languages written with letter case (Russian,
+/// Ukrainian, Polish, German, French, Spanish, Portuguese, Italian), lowercase: after a comma
+/// they open a clause as "her" does ("Лена учится в 5 «Б» классе, её классный руководитель —
+/// ..."). Not the forms that are also English words ("on", "son", "o").
+const OTHER_PRONOUNS: &[&str] = &[
+    "он", "она", "они", "его", "её", "ее", "их", "він", "вона", "вони", "його", "її", "їх", "ona",
+    "oni", "jego", "jej", "er", "sie", "sein", "seine", "ihr", "ihre", "il", "elle", "ils",
+    "elles", "sa", "ses", "leur", "él", "ella", "ellos", "su", "sus", "ele", "ela", "seu", "sua",
+    "lui", "lei", "suo",
+];
+
+/// True for a pronoun that may open a clause after a comma, in English or another cased
+/// language.
+fn opens_with_pronoun(w: &str) -> bool {
+    let w = lower(w);
+    PRONOUNS.contains(&w.as_str()) || OTHER_PRONOUNS.contains(&w.as_str())
+}
+
 /// Verbs and auxiliaries that show that a span is a clause and not a noun phrase.
 const VERB_MARKERS: &[&str] = &[
     "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can",
@@ -103,7 +121,7 @@ fn reads_as_clause(s: &str) -> bool {
     if ws.len() < 2 {
         return false;
     }
-    if PRONOUNS.contains(&ws[0].as_str()) {
+    if opens_with_pronoun(&ws[0]) {
         return true;
     }
     ws.iter().any(|w| {
@@ -159,6 +177,16 @@ fn sentences(text: &str) -> Vec<Range<usize>> {
             if ABBREVIATIONS.contains(&last.as_str())
                 || (last.chars().count() == 1 && last.chars().all(char::is_alphabetic))
             {
+                continue;
+            }
+            // "at 8:30 a.m. and Elif at 1:00 p.m.": after a clock time's a.m. or p.m. the
+            // sentence goes on when the next word is not capitalized.
+            let next_lower = text[pos + 1..]
+                .trim_start()
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase);
+            if matches!(last.as_str(), "a.m" | "p.m") && next_lower {
                 continue;
             }
         }
@@ -421,10 +449,19 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                 let right_end = next_separator(&lowered, i + sep.len()).unwrap_or(s.len());
                 let right = &s[i + sep.len()..right_end];
                 let comma = sep.trim() == ",";
+                // "Javier Montoya and Elif Yıldız both have hearings": names coordinated as
+                // the sentence's subject are no clause of their own.
+                let coordinated_names = left_start == 0
+                    && !comma
+                    && words(left).all(|w| {
+                        w.chars().next().is_some_and(char::is_uppercase)
+                            || HONORIFICS.contains(&lower(w).as_str())
+                    });
                 let english = (words(left).count() >= 2
                     && words(right).count() >= 2
                     && reads_as_clause(right)
-                    && (!comma || starts_clause(right)))
+                    && (!comma || starts_clause(right))
+                    && !coordinated_names)
                     // Predicate and object coordination: "is vegetarian and allergic to
                     // sesame", "takes metformin in the morning and atorvastatin at night".
                     || (!comma
@@ -491,11 +528,12 @@ fn left_has_verb(left: &str) -> bool {
     words(left).skip(1).any(is_verb_word)
 }
 
-/// After a bare comma a clause must open with a pronoun or a capitalized word.
+/// After a bare comma a clause must open with a pronoun (of English or another cased language)
+/// or a capitalized word.
 fn starts_clause(right: &str) -> bool {
-    words(right).next().is_some_and(|w| {
-        PRONOUNS.contains(&lower(w).as_str()) || w.chars().next().is_some_and(char::is_uppercase)
-    })
+    words(right)
+        .next()
+        .is_some_and(|w| opens_with_pronoun(w) || w.chars().next().is_some_and(char::is_uppercase))
 }
 
 fn next_separator(lowered: &str, from: usize) -> Option<usize> {

@@ -376,3 +376,46 @@ fn full_width_punctuation_splits_chinese_and_japanese() {
         Some("Ο Γιώργος παίζει μπάσκετ στον Άρη.")
     );
 }
+
+#[test]
+fn a_pronoun_of_another_cased_language_opens_a_clause_after_a_comma() {
+    assert_eq!(
+        texts("Олег живёт в Казани, его машина — серая Лада."),
+        ["Олег живёт в Казани", "его машина — серая Лада"]
+    );
+    assert_eq!(
+        texts("Marie habite à Lyon, sa voiture est rouge."),
+        ["Marie habite à Lyon", "sa voiture est rouge"]
+    );
+    // A preposition that is also a Polish pronoun ("on") does not.
+    assert_eq!(
+        texts("Ben visits the clinic, on Fridays"),
+        ["Ben visits the clinic, on Fridays"]
+    );
+}
+
+#[test]
+fn names_coordinated_as_the_subject_are_no_clause() {
+    assert_eq!(
+        texts("Omar Haddad and Lea Brun share the corner office."),
+        ["Omar Haddad and Lea Brun share the corner office"]
+    );
+    // A clause after them still splits.
+    assert_eq!(
+        texts("Omar Haddad and Lea Brun share an office and Lea has the window desk."),
+        [
+            "Omar Haddad and Lea Brun share an office",
+            "Lea has the window desk"
+        ]
+    );
+}
+
+#[test]
+fn a_clock_times_pm_ends_no_sentence_before_a_lowercase_word() {
+    assert_eq!(
+        texts("Sami sees the dentist at 9:15 a.m. and Noor at 2:40 p.m."),
+        ["Sami sees the dentist at 9:15 a.m", "Noor at 2:40 p.m"]
+    );
+    let c = clauses("The class starts at 9 a.m. Ben drives.");
+    assert_eq!(c.iter().map(|c| c.sentence).collect::<Vec<_>>(), [0, 1]);
+}
