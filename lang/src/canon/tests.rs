@@ -702,3 +702,35 @@ fn fold_is_a_fixed_point_where_one_pass_is_not() {
     assert_eq!(fold(&f), f);
     assert_eq!(f, fold_pass(&once));
 }
+
+#[test]
+fn thai_reads_syllable_by_syllable() {
+    for (thai, latin) in [
+        ("สมชาย", "somchai"),
+        ("แก้วกล้า", "kaewkla"),
+        ("ธาราทิพย์", "tharathip"),
+        ("พงษ์พันธ์", "phongphan"),
+        ("วิไล", "wilai"),
+        ("วงศ์ไทย", "wongthai"),
+        ("เชียงใหม่", "chiangmai"),
+        ("ประเสริฐ", "prasert"),
+        ("กรุงเทพ", "krungthep"),
+        ("ภูเก็ต", "phuket"),
+        ("สบาย", "sabai"),
+        ("หญิง", "ying"),
+        ("เมือง", "mueang"),
+        ("ศรีสุข", "srisuk"),
+        ("จันทร์", "chan"),
+    ] {
+        assert_eq!(transliterate(thai), latin, "{thai}");
+    }
+}
+
+proptest! {
+    /// Any Thai text romanizes without a panic, to lowercase ASCII.
+    #[test]
+    fn thai_never_panics(s in "[\u{0E01}-\u{0E5B}]{0,24}") {
+        let t = transliterate(&s);
+        prop_assert!(t.is_ascii());
+    }
+}

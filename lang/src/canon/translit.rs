@@ -30,6 +30,7 @@ pub(crate) fn word(script: Script, w: &str) -> String {
         Script::Greek => greek(w),
         Script::Devanagari => devanagari(w),
         Script::Hangul => hangul(w),
+        Script::Thai => thai(w),
         _ => lower_ascii(w),
     }
 }
@@ -356,4 +357,270 @@ fn devanagari(w: &str) -> String {
         }
     }
     s
+}
+
+/// Thai consonants with their initial and final sounds in the Royal Thai General System of
+/// Transcription (RTGS), except final ว, written "w" as Thai names are in Latin letters
+/// ("Kaew", not "Kaeo"). อ has no sound of its own at the start of a syllable.
+const THAI_CONSONANTS: &[(char, &str, &str)] = &[
+    ('ก', "k", "k"),
+    ('ข', "kh", "k"),
+    ('ฃ', "kh", "k"),
+    ('ค', "kh", "k"),
+    ('ฅ', "kh", "k"),
+    ('ฆ', "kh", "k"),
+    ('ง', "ng", "ng"),
+    ('จ', "ch", "t"),
+    ('ฉ', "ch", "t"),
+    ('ช', "ch", "t"),
+    ('ซ', "s", "t"),
+    ('ฌ', "ch", "t"),
+    ('ญ', "y", "n"),
+    ('ฎ', "d", "t"),
+    ('ฏ', "t", "t"),
+    ('ฐ', "th", "t"),
+    ('ฑ', "th", "t"),
+    ('ฒ', "th", "t"),
+    ('ณ', "n", "n"),
+    ('ด', "d", "t"),
+    ('ต', "t", "t"),
+    ('ถ', "th", "t"),
+    ('ท', "th", "t"),
+    ('ธ', "th", "t"),
+    ('น', "n", "n"),
+    ('บ', "b", "p"),
+    ('ป', "p", "p"),
+    ('ผ', "ph", "p"),
+    ('ฝ', "f", "p"),
+    ('พ', "ph", "p"),
+    ('ฟ', "f", "p"),
+    ('ภ', "ph", "p"),
+    ('ม', "m", "m"),
+    ('ย', "y", "i"),
+    ('ร', "r", "n"),
+    ('ล', "l", "n"),
+    ('ว', "w", "w"),
+    ('ศ', "s", "t"),
+    ('ษ', "s", "t"),
+    ('ส', "s", "t"),
+    ('ห', "h", ""),
+    ('ฬ', "l", "n"),
+    ('อ', "", ""),
+    ('ฮ', "h", ""),
+];
+
+/// The RTGS initial and final sound of a Thai consonant.
+fn thai_consonant(c: char) -> Option<(&'static str, &'static str)> {
+    THAI_CONSONANTS
+        .iter()
+        .find(|(t, _, _)| *t == c)
+        .map(|&(_, i, f)| (i, f))
+}
+
+/// Vowels written before the consonant they follow in speech.
+const THAI_LEADING: &[char] = &['เ', 'แ', 'โ', 'ใ', 'ไ'];
+/// Vowel signs written above or below a consonant, or after it.
+const THAI_SIGNS: &[char] = &['ั', 'ิ', 'ี', 'ึ', 'ื', 'ุ', 'ู', 'ะ', 'า', 'ำ'];
+
+/// Romanization of a run of Thai in the RTGS, syllable by syllable (`any_ascii` writes the letters in
+/// written order, so "แก้ว" became "aekw" and "สมชาย" "smchay"). A leading vowel is read after
+/// its consonant; tone marks are dropped, and a letter under the silencer ์ (with a ร before it
+/// in ทร์) is not read ("พงษ์" -> "phong", "ทิพย์" -> "thip"); a syllable without a written vowel
+/// reads "o" before its final consonant and "a" when open ("สมชาย" -> "somchai", "สบาย" ->
+/// "sabai"); ร and ล after ก ข ค ต ป ผ พ, and ว after ก ข ค, form a cluster when a vowel follows
+/// ("ประ" -> "pra", "กล้า" -> "kla"); ห before a sonorant and อ before ย are silent ("หญิง" ->
+/// "ying"). Three departures from RTGS follow how Thai names are written in Latin letters: final
+/// ว is "w" ("Kaew"), เ-ิ is "er" ("Prasert"), ศร and สร are "sr" ("Sri").
+/// Thai spelling has exceptions no rule of this size reads (silent letters in loanwords); names
+/// keep their skeleton either way.
+fn thai(w: &str) -> String {
+    // Tone marks, the short-vowel mark and the repetition signs carry no letter.
+    let mut cs: Vec<char> = w
+        .chars()
+        .filter(|c| !matches!(c, '\u{0E47}'..='\u{0E4B}' | 'ๆ' | 'ฯ'))
+        .collect();
+    // The silencer: the consonant under it is not read, nor a vowel sign on it, nor the ท or
+    // ด of ทร์ / ดร์.
+    while let Some(k) = cs.iter().position(|&c| c == '\u{0E4C}') {
+        let mut from = k.saturating_sub(1);
+        if from > 0 && matches!(cs[from], 'ิ' | 'ุ') {
+            from -= 1;
+        }
+        if cs[from] == 'ร' && from > 0 && matches!(cs[from - 1], 'ท' | 'ด') {
+            from -= 1;
+        }
+        cs.drain(from..=k);
+    }
+    let consonant = |c: char| thai_consonant(c).is_some();
+    let sign = |c: char| THAI_SIGNS.contains(&c);
+    let mut out = String::with_capacity(w.len() * 2);
+    let mut i = 0;
+    let n = cs.len();
+    while i < n {
+        let lead = THAI_LEADING.contains(&cs[i]).then(|| {
+            i += 1;
+            cs[i - 1]
+        });
+        let Some((mut initial, _)) = cs.get(i).and_then(|&c| thai_consonant(c)) else {
+            // A lone vowel or another character: letter by letter.
+            if let Some(l) = lead {
+                out.push_str(thai_lead_alone(l));
+            } else if let Some(&c) = cs.get(i) {
+                lower_ascii_char(c, &mut out);
+                i += 1;
+            }
+            continue;
+        };
+        let first = cs[i];
+        i += 1;
+        // ห before a sonorant and อ before ย are silent: they only carry the tone.
+        if (first == 'ห' && cs.get(i).is_some_and(|c| "งญนมยรลว".contains(*c)))
+            || (first == 'อ' && cs.get(i) == Some(&'ย'))
+        {
+            initial = thai_consonant(cs[i]).map_or("", |v| v.0);
+            i += 1;
+        }
+        out.push_str(initial);
+        // A cluster: ร ล ว after a stop, when a vowel (or a leading vowel) makes it one onset.
+        // After a leading vowel ว is the final ("แก้ว" -> "kaew"), not a cluster. ศร and สร
+        // are read "sr" as names write them ("ศรี" -> "sri").
+        if let Some(&c2) = cs.get(i)
+            && (("รล".contains(c2) && "กขคตปผพ".contains(first))
+                || (c2 == 'ว' && "กขค".contains(first) && lead.is_none())
+                || (c2 == 'ร' && "ศส".contains(first) && lead.is_none()))
+            && (lead.is_some() || cs.get(i + 1).is_some_and(|&c| sign(c)))
+        {
+            out.push_str(thai_consonant(c2).map_or("", |v| v.0));
+            i += 1;
+        }
+        // The vowel.
+        let next = cs.get(i).copied();
+        let after = cs.get(i + 1).copied();
+        let vowel: &str = match (lead, next) {
+            (Some('เ'), Some('ี')) if after == Some('ย') => {
+                i += 2;
+                "ia"
+            }
+            (Some('เ'), Some('ื')) if after == Some('อ') => {
+                i += 2;
+                "uea"
+            }
+            // เ-ิ is "oe" in RTGS and "er" in the names people write ("ประเสริฐ" ->
+            // "prasert"); a ร before ิ there is silent.
+            (Some('เ'), Some('ร')) if after == Some('ิ') => {
+                i += 2;
+                "er"
+            }
+            (Some('เ'), Some('ิ')) => {
+                i += 1;
+                "er"
+            }
+            (Some('เ'), Some('า')) => {
+                i += 1;
+                if cs.get(i) == Some(&'ะ') {
+                    i += 1;
+                    "o"
+                } else {
+                    "ao"
+                }
+            }
+            (Some('เ'), Some('อ')) => {
+                i += 1;
+                "oe"
+            }
+            (Some('เ'), Some('ะ')) => {
+                i += 1;
+                "e"
+            }
+            (Some('เ'), _) => "e",
+            (Some('แ'), Some('ะ')) => {
+                i += 1;
+                "ae"
+            }
+            (Some('แ'), _) => "ae",
+            (Some('โ'), Some('ะ')) => {
+                i += 1;
+                "o"
+            }
+            (Some('โ'), _) => "o",
+            (Some(_), _) => "ai",
+            (None, Some('ั')) if after == Some('ว') => {
+                i += 2;
+                "ua"
+            }
+            (None, Some('ั' | 'ะ' | 'า')) => {
+                i += 1;
+                "a"
+            }
+            (None, Some('ำ')) => {
+                i += 1;
+                "am"
+            }
+            (None, Some('ิ' | 'ี')) => {
+                i += 1;
+                "i"
+            }
+            (None, Some('ึ')) => {
+                i += 1;
+                "ue"
+            }
+            (None, Some('ื')) => {
+                i += 1;
+                if cs.get(i) == Some(&'อ') {
+                    i += 1;
+                }
+                "ue"
+            }
+            (None, Some('ุ' | 'ู')) => {
+                i += 1;
+                "u"
+            }
+            // อ or ว between two consonants: the vowels "o" and "ua" ("ก่อน", "สวน").
+            (None, Some('อ')) if after.is_some_and(consonant) || after.is_none() => {
+                i += 1;
+                "o"
+            }
+            (None, Some('ว')) if after.is_some_and(consonant) => {
+                i += 1;
+                "ua"
+            }
+            // No written vowel: "o" before a final consonant, "a" in an open syllable.
+            (None, Some(c)) if consonant(c) => {
+                let closes = after.is_none_or(|a| consonant(a) || THAI_LEADING.contains(&a));
+                if closes { "o" } else { "a" }
+            }
+            (None, _) => "a",
+        };
+        out.push_str(vowel);
+        // The silent ย of ไทย, ไชย.
+        if matches!(lead, Some('ไ'))
+            && cs.get(i) == Some(&'ย')
+            && !cs.get(i + 1).is_some_and(|&a| sign(a))
+        {
+            i += 1;
+        }
+        // The final consonant: one not followed by a vowel sign of its own. Syllables ending in
+        // ะ, ำ, ใ, ไ or เ-า take none.
+        let open = matches!(vowel, "am" | "ao") || matches!(lead, Some('ใ' | 'ไ'));
+        if !open
+            && let Some(&c) = cs.get(i)
+            && let Some((_, fin)) = thai_consonant(c)
+            && !cs.get(i + 1).is_some_and(|&a| sign(a))
+        {
+            // ย after the vowel reads "i": "ai", "oi", "ui" ("ชาย" -> "chai").
+            out.push_str(fin);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A leading vowel with no consonant after it, as `any_ascii` would write it.
+fn thai_lead_alone(c: char) -> &'static str {
+    match c {
+        'เ' => "e",
+        'แ' => "ae",
+        'โ' => "o",
+        _ => "ai",
+    }
 }
