@@ -604,7 +604,8 @@ impl QueryShape {
 
     /// The query without the name runs that no row in `views` holds even in part: a capitalized
     /// word nobody in the store is called ("the user's ISP") cannot anchor the query to a
-    /// person, so it only counts as a word.
+    /// person, so it only counts as a word. A run of Han syllables is one word: a row holds it
+    /// only whole.
     /// Runs the query marks as subjects ([`QueryShape::marked`]) stay: a request about
     /// someone the store does not know must match nothing, not everyone else's rows.
     ///
@@ -629,11 +630,27 @@ impl QueryShape {
                 let calendar = run
                     .iter()
                     .all(|&i| super::word_match::is_calendar(&self.words[i].stem));
-                let in_rows = run.iter().any(|&i| {
-                    views
-                        .iter()
-                        .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
-                });
+                // A run of Han syllables the query does not mark as a name is one word written
+                // without spaces: a row holds it only whole ("能不能在境外用" is not held by a
+                // row that writes 在 or 用 somewhere).
+                let han = run
+                    .iter()
+                    .all(|&i| self.words[i].chunk.script == canon::Script::Han);
+                let in_rows = if han && !marked && run.len() > 1 {
+                    views.iter().any(|v| {
+                        (0..v.chunks.len().saturating_sub(run.len() - 1)).any(|p| {
+                            run.iter().enumerate().all(|(k, &i)| {
+                                super::word_match::word_matches(&self.words[i], &v.chunks[p + k])
+                            })
+                        })
+                    })
+                } else {
+                    run.iter().any(|&i| {
+                        views
+                            .iter()
+                            .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
+                    })
+                };
                 let new_value = !in_rows
                     && new_text.is_some_and(|v| {
                         run.iter()
@@ -753,6 +770,19 @@ mod tests {
                 q.names
             );
         }
+    }
+
+    #[test]
+    fn a_han_run_no_row_holds_whole_is_no_name() {
+        let q = QueryShape::parse("李明的护照能不能在境外用");
+        assert_eq!(q.names.len(), 2, "{:?}", q.names);
+        // The row writes 在 and 用, not the run: only 李明 stays a name.
+        let views = [super::super::score::RowView::new(
+            "李明的护照在抽屉里，用完放回。",
+        )];
+        let a = q.anchored(&views, None);
+        assert_eq!(a.names.len(), 1, "{:?}", a.names);
+        assert_eq!(q.words[a.names[0][0]].chunk.form, "li");
     }
 
     #[test]
