@@ -13,8 +13,10 @@
 //! politeness words a request to a records system uses. They name no entity.
 //!
 //! Matching ([`spans`]): in scripts written with spaces (Arabic, Hebrew, Cyrillic, Greek,
-//! Devanagari, Hangul) a listed form must be a whole word, after the one-letter conjunction and
-//! preposition clitics of the abjads (Arabic و ف ب ل, Hebrew ו ב ל מ ש ה); in scripts written
+//! Devanagari, Hangul, Ethiopic) a listed form must be a whole word, after the one-letter
+//! conjunction and preposition clitics of the abjads (Arabic و ف ب ل, Hebrew ו ב ל מ ש ה) and the
+//! one-syllable prepositions of Amharic (የ በ ለ ከ); Persian, Urdu and the Hebrew question words
+//! match whole words only, without clitics; in scripts written
 //! without spaces (Han, kana, Thai) a listed form of two characters or more is found anywhere,
 //! a one-character particle only where a word ends. Hiragana is the grammar of Japanese (names
 //! are written in kanji or katakana): a run of hiragana is always grammar here.
@@ -974,7 +976,8 @@ const HONORIFICS: &[&str] = &[
 const POSSESSIVE_BEFORE: &[&str] = &["של", "ของ", "of", "for", "about", "de", "di", "von"];
 
 /// True if `name`, standing between `before` and `after`, is a possessor by the grammar of its
-/// language (the first of a chain of possessives): a possessive particle after it (王磊的电话, 鈴木さんの電話, 김민준의, राम का खाता) or a
+/// language (the first of a chain of possessives): a possessive particle after it (王磊的电话,
+/// 鈴木さんの電話, 김민준의, राम का खाता) or a
 /// possessive word before it (הטלפון של שרה, "the phone of 王磊"; in Thai, written without
 /// spaces, glued to it: เบอร์ของสมชาย).
 pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {

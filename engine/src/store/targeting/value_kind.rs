@@ -414,9 +414,10 @@ pub(crate) fn value_at(view: &RowView<'_>, kind: ValueKind) -> Option<usize> {
 /// The row of `pool` a supersede's new text (`hint`) replaces by the kind of its value, when
 /// the words chose none: the rows holding a value of a kind the new text states; of those,
 /// the one sharing the most words with the query (counted twice) and the new text, the
-/// subject's own names aside (with the rest of the name the new text writes). A lone row must restate most of the new text's words. A kind that names one attribute on its own ([`ValueKind::specific`])
-/// decides alone when one row holds it; other kinds need at least one shared word. A tie
-/// chooses nothing.
+/// subject's own names aside (with the rest of the name the new text writes). A lone row must
+/// restate most of the new text's words. A kind that names one attribute on its own
+/// ([`ValueKind::specific`]) decides alone when one row holds it; other kinds need at least one
+/// shared word. A tie chooses nothing.
 pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -> Option<usize> {
     let wanted = value_kinds(&RowView::new(&hint.text));
     if wanted.is_empty() || pool.is_empty() {
