@@ -27,6 +27,7 @@
 //! why.
 
 mod candidate;
+mod codes;
 mod consult;
 pub(crate) mod framing;
 pub(crate) mod meaning;

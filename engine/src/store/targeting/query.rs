@@ -1,7 +1,8 @@
 //! What a targeting query asks for: identifiers, names, words, polarity and width.
 
+use super::codes::{CodeRun, glued, inside};
 use crate::canon::{self, Chunk, Gap, IdKind, Identifier};
-use crate::index::keys::{self, concat, has_digit, name_like};
+use crate::index::keys::{self, has_digit, name_like};
 use crate::text;
 
 /// Words that make a query negative ("does not drink", "is no longer", "never").
@@ -196,35 +197,6 @@ fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str
     out
 }
 
-/// A run of query chunks joined by identifier separators that holds a digit: every digit chunk
-/// in it must be found, whole, in a targeted row.
-#[derive(Clone, Debug)]
-pub(crate) struct CodeRun {
-    /// Sub-runs `(a, b, code)` that contain a digit chunk, longest first.
-    pub subruns: Vec<(usize, usize, String)>,
-    /// Query chunk indexes of the digit chunks.
-    pub digit_chunks: Vec<usize>,
-    /// The code of the whole run, for explanations.
-    pub display: String,
-    /// The run is a year bounding a period ("before 2024", "since 2019"): evidence where a
-    /// row holds it, never an identifier whose absence rules a row out (the row may state the
-    /// period with another year: "until 2023").
-    pub year: Option<YearBound>,
-    /// Chunks `[a, b)` of the path, host or file name the code is part of, when its parts are
-    /// glued by `/`, `\\`, `.`, `_`, `@` or `:` ("/cases/gil/N-400_draft.pdf").
-    pub token: Option<(usize, usize)>,
-}
-
-/// A year inside a bound of the query's period ([`super::period::Bound`]): the bound decides
-/// which rows it admits, the year is no identifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct YearBound {
-    /// The year.
-    pub year: u32,
-    /// The bound as written ("before March 2023").
-    pub display: String,
-}
-
 /// A parsed targeting query.
 #[derive(Clone, Debug)]
 pub(crate) struct QueryShape {
@@ -266,17 +238,6 @@ fn typed_kind(k: IdKind) -> bool {
         k,
         IdKind::Code | IdKind::Phone | IdKind::Hostname | IdKind::Url
     )
-}
-
-/// True if the text between two chunks glues them into one token ("api-gateway", "1.4").
-fn glued(text: &str, a: &Chunk, b: &Chunk) -> bool {
-    let between = &text[a.span.end..b.span.start];
-    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| "-._/\\:+#@".contains(c))
-}
-
-fn inside(span: &std::ops::Range<usize>, ids: &[Identifier]) -> bool {
-    ids.iter()
-        .any(|i| i.span.start <= span.start && span.end <= i.span.end)
 }
 
 impl QueryShape {
@@ -473,96 +434,7 @@ impl QueryShape {
             })
             .collect();
 
-        let mut codes = Vec::new();
-        // Tokens glued from several parts ("github.com/acme/api", "api:1.4", "acme.co") are
-        // identifiers even without a digit: they match only whole.
-        let mut i = 0;
-        while i < chunks.len() {
-            let mut j = i + 1;
-            while j < chunks.len() && glued(text, &chunks[j - 1], &chunks[j]) {
-                j += 1;
-            }
-            let covered = typed.iter().any(|t| {
-                t.span.start <= chunks[i].span.start && chunks[j - 1].span.end <= t.span.end
-            });
-            let name_part = (i..j).any(|k| name_like(&chunks[k]));
-            // Hyphenated words ("co-working") are words; dots, slashes and colons make a token.
-            let token_glue = (i + 1..j).any(|k| {
-                text[chunks[k - 1].span.end..chunks[k].span.start]
-                    .chars()
-                    .any(|c| "./\\:_@".contains(c))
-            });
-            if j - i >= 2
-                && token_glue
-                && !covered
-                && !name_part
-                && !(i..j).any(|k| has_digit(&chunks[k]))
-            {
-                codes.push(CodeRun {
-                    subruns: vec![(i, j, concat(&chunks, i, j))],
-                    digit_chunks: (i..j).collect(),
-                    display: concat(&chunks, i, j),
-                    year: None,
-                    token: None,
-                });
-            }
-            i = j;
-        }
-        for (start, end) in keys::joined_runs(&chunks) {
-            let digit_chunks: Vec<usize> = (start..end)
-                .filter(|&i| has_digit(&chunks[i]) && !inside(&chunks[i].span, &typed))
-                .collect();
-            if digit_chunks.is_empty() {
-                continue;
-            }
-            let mut subruns = Vec::new();
-            for a in start..end {
-                for b in a + 1..=end.min(a + keys::MAX_CODE_CHUNKS) {
-                    if digit_chunks.iter().any(|&d| a <= d && d < b) {
-                        subruns.push((a, b, concat(&chunks, a, b)));
-                    }
-                }
-            }
-            subruns.sort_by(|x, y| (y.1 - y.0).cmp(&(x.1 - x.0)).then(x.0.cmp(&y.0)));
-            let mut first = digit_chunks[0];
-            let mut last = digit_chunks[digit_chunks.len() - 1];
-            // The displayed identifier includes the parts glued to it ("B-56935").
-            while first > start && glued(text, &chunks[first - 1], &chunks[first]) {
-                first -= 1;
-            }
-            while last + 1 < end && glued(text, &chunks[last], &chunks[last + 1]) {
-                last += 1;
-            }
-            let display = concat(&chunks, first, last + 1);
-            // A code inside a path, a host or a file name ("/clients/ko/I-589_draft.pdf",
-            // "cam-0412.home.lan"): the whole token, kept so that `anchored` can prefer the
-            // rows holding it whole.
-            let token = (first + 1..=last)
-                .any(|k| {
-                    text[chunks[k - 1].span.end..chunks[k].span.start]
-                        .chars()
-                        .any(|c| "/\\._@:".contains(c))
-                })
-                .then_some((first, last + 1));
-            // A year after a word that makes it a bound ("before 2024", "until 2023") bounds
-            // a period the row may state with another year.
-            let year = bounds
-                .iter()
-                .find(|b| digit_chunks.iter().all(|d| b.chunks.contains(d)))
-                .and_then(|b| {
-                    Some(YearBound {
-                        year: b.at.year?,
-                        display: b.display.clone(),
-                    })
-                });
-            codes.push(CodeRun {
-                subruns,
-                display,
-                digit_chunks,
-                year,
-                token,
-            });
-        }
+        let codes = super::codes::code_runs(text, &chunks, &typed, &bounds);
 
         let keys = keys::query_keys(text)
             .into_iter()
