@@ -79,6 +79,43 @@ fn supersede_of_an_absent_subject_overwrites_nothing() {
 }
 
 #[test]
+fn an_absent_subject_restated_by_the_new_text_or_first_in_the_request_is_still_absent() {
+    // One phone row only: no tie protects it. The new text naming the absent subject does not
+    // make that name the new value, and a request that begins with the name (capitalized like
+    // any first word) still names someone the store does not hold.
+    let facts = [
+        "Anna's phone number is +49 151 2345 6789.",
+        "Ben lives in Leeds.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "Priya's phone number",
+            "Priya's phone number is 0176 5550 1234.",
+        ),
+        (
+            "Priya now uses a new phone",
+            "Priya now uses 0176 5550 1234 as her phone.",
+        ),
+        ("Priya phone number", "Her phone number is 0176 5550 1234."),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    for query in ["Priya phone number", "Priya Raman phone number"] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // The subject present, a first word is still only capitalized by grammar.
+    s.purge(Target::query("Anna phone number")).unwrap();
+    assert_eq!(live_texts(&s), vec!["Ben lives in Leeds.".to_owned()]);
+}
+
+#[test]
 fn purge_of_an_absent_attribute_erases_nothing() {
     let (_t, s) = store_with(&[
         "Kenta lives in Osaka.",
@@ -264,20 +301,37 @@ fn fact() -> impl Strategy<Value = String> {
     })
 }
 
-fn request() -> impl Strategy<Value = String> {
-    (0..ABSENT.len(), 0..ATTRIBUTES.len(), 0..6usize).prop_map(|(p, a, form)| {
-        let name = ABSENT[p];
-        let first = name.split(' ').next().unwrap();
-        let attr = ATTRIBUTES[a].0;
-        match form {
-            0 => format!("{first}'s {attr}"),
-            1 => format!("{name}'s {attr}"),
-            2 => format!("the {attr} of {name}"),
-            3 => format!("Delete {first}'s {attr}"),
-            4 => format!("everything about {name}"),
-            _ => format!("please forget the {attr} we hold for {first}"),
-        }
-    })
+/// A request about an absent subject, and a new text for a supersede of it: one naming nobody,
+/// or one restating the request with the absent subject's name (a supersede's new text that
+/// names its subject must not turn that name into the new value).
+fn request() -> impl Strategy<Value = (String, String)> {
+    (
+        0..ABSENT.len(),
+        0..ATTRIBUTES.len(),
+        0..8usize,
+        any::<bool>(),
+    )
+        .prop_map(|(p, a, form, restated)| {
+            let name = ABSENT[p];
+            let first = name.split(' ').next().unwrap();
+            let (attr, value) = ATTRIBUTES[a];
+            let q = match form {
+                0 => format!("{first}'s {attr}"),
+                1 => format!("{name}'s {attr}"),
+                2 => format!("the {attr} of {name}"),
+                3 => format!("Delete {first}'s {attr}"),
+                4 => format!("everything about {name}"),
+                5 => format!("{first} {attr}"),
+                6 => format!("{name} {attr}"),
+                _ => format!("please forget the {attr} we hold for {first}"),
+            };
+            let new = if restated {
+                format!("{first}'s {attr} {value}.")
+            } else {
+                "A new fact about nobody here.".to_owned()
+            };
+            (q, new)
+        })
 }
 
 proptest! {
@@ -293,12 +347,12 @@ proptest! {
         let refs: Vec<&str> = facts.iter().map(String::as_str).collect();
         let (_t, s) = store_with(&refs);
         let before = live_texts(&s);
-        for (q, op) in &requests {
+        for ((q, new), op) in &requests {
             let r = match op {
                 0 => s.purge(Target::query(q.as_str())).map(|_| ()),
                 1 => s.release(Target::query(q.as_str())).map(|_| ()),
                 _ => s
-                    .supersede(Target::query(q.as_str()), Inscription::new("A new fact about nobody here."))
+                    .supersede(Target::query(q.as_str()), Inscription::new(new.as_str()))
                     .map(|_| ()),
             };
             prop_assert!(matches!(r, Err(Error::NoMatch(_))), "{q:?} (op {op}): {r:?}");

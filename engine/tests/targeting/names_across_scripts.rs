@@ -271,6 +271,41 @@ fn a_name_a_supersede_query_shares_only_with_its_new_text_is_the_new_value() {
         Inscription::new(new),
     );
     assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
+    // A new value some of whose words a row holds ("Airways") is still the new value when no
+    // row holds it whole and the query's subject is named by another run.
+    let facts = [
+        "Wilai Pongsri's preferred airline is Thai Airways.",
+        "Wilai Pongsri flies to Chiang Rai twice a month.",
+        "Prasert Pongsri's preferred airline is Thai Airways.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let done = s
+        .supersede(
+            Target::query("Wilai now likes flying Bangkok Airways best"),
+            Inscription::new("Wilai Pongsri now prefers Bangkok Airways."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    // With no subject in the query, a name the new text holds only as its value is that value
+    // ("moved to Robin"); one the new text begins with is its subject, absent from the store.
+    let facts = [
+        "Our desk booking software vendor is Condeco.",
+        "Our visitor management software vendor is Envoy.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let done = s
+        .supersede(
+            Target::query("we moved desk booking over to Robin"),
+            Inscription::new("Desk booking now runs on Robin."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("desk booking for Robin"),
+        Inscription::new("Robin's desk booking vendor is Joan."),
+    );
+    assert!(matches!(r, Err(oubli::Error::NoMatch(_))), "{r:?}");
 }
 
 #[test]

@@ -173,6 +173,58 @@ pub(crate) struct QWord {
     pub plural_possessive: bool,
 }
 
+/// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's").
+fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
+    let (Some(last), Some(next)) = (chunks.get(pos), chunks.get(pos + 1)) else {
+        return false;
+    };
+    next.form == "s"
+        && text
+            .get(last.span.end..next.span.start)
+            .is_some_and(|gap| gap.chars().all(|ch| ch == '\'' || ch == '’'))
+}
+
+/// True if `text` has the possessive "'s" at byte `end` (the end of a name).
+fn possessive_suffix(text: &str, end: usize) -> bool {
+    let mut after = text.get(end..).unwrap_or_default().chars();
+    matches!(after.next(), Some('\'' | '’'))
+        && after.next() == Some('s')
+        && !after.next().is_some_and(char::is_alphanumeric)
+}
+
+/// True if the grammar of possession around the run from chunk `first` to chunk `last` marks
+/// it as a possessor in a script without letter case (王磊的, राम का, של שרה, ของสมชาย).
+fn marks_possessor_at(text: &str, first: &Chunk, last: &Chunk) -> bool {
+    let (a, b) = (first.span.start, last.span.end);
+    match (text.get(..a), text.get(a..b), text.get(b..)) {
+        (Some(before), Some(run), Some(after)) => {
+            crate::function_words::marks_possessor(before, run, after)
+        }
+        _ => false,
+    }
+}
+
+/// True if the run of query words `run` is the subject of `view` (a supersede's new text):
+/// it begins the text, or the text marks it as a possessor ("Priya's phone number is ...").
+fn subject_of(words: &[QWord], run: &[usize], view: &super::score::RowView<'_>) -> bool {
+    let find = |i: usize| super::word_match::find_name(&words[i], view);
+    let (Some(&a), Some(&b)) = (run.first(), run.last()) else {
+        return false;
+    };
+    let (Some(first), Some(last)) = (find(a), find(b)) else {
+        return false;
+    };
+    let grammar = crate::function_words::spans(view.text, &view.chunks);
+    let begins = view.chunks[..first].iter().all(|c| {
+        is_title(&c.form)
+            || text::is_stopword(&c.form)
+            || crate::function_words::covers(&grammar, c)
+    });
+    begins
+        || possessive_after(view.text, &view.chunks, last)
+        || last >= first && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last])
+}
+
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
 fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str> {
     let mut out = Vec::new();
@@ -396,12 +448,7 @@ impl QueryShape {
             .iter()
             .map(|run| {
                 let last = &words[*run.last().expect("runs are not empty")];
-                let possessive = chunks.get(last.pos + 1).is_some_and(|c| {
-                    c.form == "s"
-                        && text[last.chunk.span.end..c.span.start]
-                            .chars()
-                            .all(|ch| ch == '\'' || ch == '’')
-                });
+                let possessive = possessive_after(&text, &chunks, last.pos);
                 let cased_name = run.iter().any(|&i| {
                     let w = &words[i];
                     let raw = &text[w.chunk.span.clone()];
@@ -424,13 +471,17 @@ impl QueryShape {
                     .iter()
                     .all(|&i| !super::names::cased(words[i].chunk.script));
                 let first = &words[run[0]];
-                let caseless_marked = caseless
-                    && crate::function_words::marks_possessor(
-                        &text[..first.chunk.span.start],
-                        &text[first.chunk.span.start..last.chunk.span.end],
-                        &text[last.chunk.span.end..],
-                    );
-                possessive || cased_name || caseless_marked
+                let caseless_marked =
+                    caseless && marks_possessor_at(&text, &first.chunk, &last.chunk);
+                // So is a caseless run inside a request written in a cased script ("王磊
+                // employer", "שרה phone number"): there it can only be a name.
+                let embedded = caseless
+                    && words.iter().any(|w| !w.name)
+                    && words
+                        .iter()
+                        .filter(|w| !w.name)
+                        .all(|w| super::names::cased(w.chunk.script));
+                possessive || cased_name || caseless_marked || embedded
             })
             .collect();
 
@@ -482,9 +533,10 @@ impl QueryShape {
     /// someone the store does not know must match nothing, not everyone else's rows.
     ///
     /// A supersede's query may name its new value ("Wilai now likes flying Bangkok Airways
-    /// best", "replaced her emergency contact with her sister Mali"): a marked run that no row
-    /// holds and that `new_text` (the supersede's new text) holds is that value, not a subject;
-    /// so is an identifier that no row holds and the new text does ("the new number is
+    /// best", "replaced her emergency contact with her sister Mali"): a run that no row holds
+    /// whole and that `new_text` (the supersede's new text) holds whole is that value, not a
+    /// subject, when another run of the query, held whole by a row, names the subject; so is
+    /// an identifier that no row holds and the new text does ("the new number is
     /// 7700-9040").
     pub(crate) fn anchored(
         &self,
@@ -492,11 +544,26 @@ impl QueryShape {
         new_text: Option<&super::score::RowView<'_>>,
     ) -> QueryShape {
         let mut q = self.clone();
+        let held = |i: usize, v: &super::score::RowView<'_>| {
+            super::word_match::find_name(&self.words[i], v).is_some()
+        };
+        // Per run: held by some row in part, held whole by one row, held whole by the new text.
+        let seen: Vec<(bool, bool, bool)> = self
+            .names
+            .iter()
+            .map(|run| {
+                let part = run.iter().any(|&i| views.iter().any(|v| held(i, v)));
+                let whole = views.iter().any(|v| run.iter().all(|&i| held(i, v)));
+                let in_new = new_text.is_some_and(|v| run.iter().all(|&i| held(i, v)));
+                (part, whole, in_new)
+            })
+            .collect();
         let keep: Vec<bool> = self
             .names
             .iter()
             .zip(&self.marked)
-            .map(|(run, &marked)| {
+            .enumerate()
+            .map(|(n, (run, &marked))| {
                 // Day and month names qualify a fact ("the address from before April"); unless
                 // the query marks them as a subject ("April's phone"), they are words.
                 let calendar = run
@@ -517,23 +584,43 @@ impl QueryShape {
                         })
                     })
                 } else {
-                    run.iter().any(|&i| {
-                        views
-                            .iter()
-                            .any(|v| super::word_match::find_name(&self.words[i], v).is_some())
-                    })
+                    seen[n].0
                 };
-                let new_value = !in_rows
-                    && new_text.is_some_and(|v| {
-                        run.iter()
-                            .all(|&i| super::word_match::find_name(&self.words[i], v).is_some())
-                    });
-                marked && !new_value
-                    || !calendar && in_rows
-                    || !calendar
-                        && views
-                            .iter()
-                            .any(|v| !super::names::japanese_run(self, run, v).0.is_empty())
+                // The new value: a run the new text holds whole and no row does, in a query
+                // that another run, held whole by a row, anchors to its subject ("Wilai now
+                // flies Bangkok Airways"). Without that anchor the run is the new value only
+                // when neither the query nor the new text makes it the subject ("desk booking
+                // moved to Robin"): "Priya's phone number" restated as "Priya's phone number
+                // is ..." in a store without Priya is a no-match, not Anna's phone.
+                let possessor = {
+                    let (a, b) = (&self.words[run[0]], &self.words[run[run.len() - 1]]);
+                    possessive_suffix(&self.text, b.chunk.span.end)
+                        || marks_possessor_at(&self.text, &a.chunk, &b.chunk)
+                };
+                let anchored_elsewhere = seen
+                    .iter()
+                    .enumerate()
+                    .any(|(m, &(_, whole, _))| m != n && whole);
+                let new_value = seen[n].2
+                    && !seen[n].1
+                    && (anchored_elsewhere
+                        || !possessor
+                            && !new_text.is_some_and(|v| subject_of(&self.words, run, v)));
+                // The first word of a request is capitalized by grammar, but when nothing
+                // else in it is a name, an unknown first word is its subject: "Priya phone
+                // number" in a store without Priya is a no-match, not Anna's phone.
+                let only_initial = self.names.len() == 1
+                    && self.words[run[0]].pos == 0
+                    && run
+                        .iter()
+                        .all(|&i| super::names::cased(self.words[i].chunk.script));
+                !new_value
+                    && (marked
+                        || !calendar && (in_rows || only_initial)
+                        || !calendar
+                            && views
+                                .iter()
+                                .any(|v| !super::names::japanese_run(self, run, v).0.is_empty()))
             })
             .collect();
         let mut k = keep.iter();
