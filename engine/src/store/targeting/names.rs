@@ -207,6 +207,64 @@ pub(super) fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize
     (RELATIONS.contains(&c.form.as_str()) && c.script == Script::Latin).then_some(i)
 }
 
+/// The chunk of a relation noun that makes the query ask about a relative of a person it
+/// names: "Priya's (late) husband's e-mail", "the bonus of Yosef's sister", "Yuki son licence
+/// plate", "the employee number of the mother of Maria Rossi", "his son's staff number". Only
+/// when the relation is part of the description (not commentary) and the query asks
+/// something of the relative besides the relation itself: "Sakura's manager" asks for the
+/// relation, an attribute of Sakura.
+pub(super) fn query_relation(q: &QueryShape) -> Option<usize> {
+    let chunks = canon::chunks(&q.text);
+    let relation = |i: usize| {
+        chunks.get(i).is_some_and(|c| {
+            c.script == Script::Latin && !c.capitalized && RELATIONS.contains(&c.form.as_str())
+        })
+    };
+    // The family words open the list; "friend" starts the others.
+    let family = |i: usize| {
+        chunks.get(i).is_some_and(|c| {
+            RELATIONS
+                .iter()
+                .take_while(|w| **w != "friend")
+                .any(|w| *w == c.form)
+        })
+    };
+    let view = RowView::new(&q.text);
+    let of_name = |run: &Vec<usize>| -> Option<usize> {
+        let (first, last) = (q.words[*run.first()?].pos, q.words[*run.last()?].pos);
+        possessive_relation(&view, last)
+            // Telegraphic ("Yuki son licence plate"): family words only ("Busan manager
+            // role" is a role at Busan).
+            .or_else(|| (relation(last + 1) && family(last + 1)).then_some(last + 1))
+            .or_else(|| {
+                let of = first.checked_sub(1)?;
+                let at = of.checked_sub(1)?;
+                (chunks[of].form == "of" && relation(at)).then_some(at)
+            })
+    };
+    let rel = q.names.iter().find_map(of_name).or_else(|| {
+        // "Mehmet asked us to wipe his husband's anniversary": a possessive pronoun's relation.
+        // The relation is itself a possessor there: "with her sister Mali" names the new
+        // value, "change it to her mother" asks for the relation.
+        (1..chunks.len()).find(|&i| {
+            relation(i)
+                && POSSESSIVE_PRONOUNS.contains(&chunks[i - 1].form.as_str())
+                && chunks.get(i + 1).is_some_and(|c| {
+                    c.form == "s" && matches!(&q.text[chunks[i].span.end..c.span.start], "'" | "’")
+                })
+        })
+    })?;
+    let counted = q.words.iter().any(|w| w.pos == rel);
+    let asks_more = q
+        .words
+        .iter()
+        .any(|w| !w.name && !w.optional && w.pos != rel && !super::query::is_request_word(&w.stem));
+    (counted && asks_more).then_some(rel)
+}
+
+/// Possessive pronouns before a relation noun ("his husband's", "her son's").
+const POSSESSIVE_PRONOUNS: &[&str] = &["his", "her", "their", "my", "our", "your"];
+
 /// Where `row` writes the query's name `run` (Latin) as consecutive words of an abjad whose
 /// joined consonant skeleton is the run's joined skeleton: "Abdullah" is عبد الله, "Al-Zahrani"
 /// is الزهراني, "Muhammad Abdullah" is محمد عبد الله. The first of those chunks.

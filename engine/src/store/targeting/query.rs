@@ -173,6 +173,12 @@ pub(crate) struct QWord {
     pub plural_possessive: bool,
 }
 
+/// Determiners: a word after one is a common noun ("the inspector's visit"), not a name.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "our", "my", "your", "his", "her", "their", "its", "this", "that", "these",
+    "those", "each", "every", "some", "any",
+];
+
 /// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's").
 fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
     let (Some(last), Some(next)) = (chunks.get(pos), chunks.get(pos + 1)) else {
@@ -205,8 +211,14 @@ fn marks_possessor_at(text: &str, first: &Chunk, last: &Chunk) -> bool {
 }
 
 /// True if the run of query words `run` is the subject of `view` (a supersede's new text):
-/// it begins the text, or the text marks it as a possessor ("Priya's phone number is ...").
-fn subject_of(words: &[QWord], run: &[usize], view: &super::score::RowView<'_>) -> bool {
+/// it begins the text (when `or_first`), or the text marks it as a possessor ("Priya's phone
+/// number is ...").
+pub(crate) fn subject_of(
+    words: &[QWord],
+    run: &[usize],
+    view: &super::score::RowView<'_>,
+    or_first: bool,
+) -> bool {
     let find = |i: usize| super::word_match::find_name(&words[i], view);
     let (Some(&a), Some(&b)) = (run.first(), run.last()) else {
         return false;
@@ -215,14 +227,26 @@ fn subject_of(words: &[QWord], run: &[usize], view: &super::score::RowView<'_>) 
         return false;
     };
     let grammar = crate::function_words::spans(view.text, &view.chunks);
-    let begins = view.chunks[..first].iter().all(|c| {
-        is_title(&c.form)
-            || text::is_stopword(&c.form)
-            || crate::function_words::covers(&grammar, c)
-    });
-    begins
-        || possessive_after(view.text, &view.chunks, last)
-        || last >= first && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last])
+    let begins = or_first
+        && view.chunks[..first].iter().all(|c| {
+            is_title(&c.form)
+                || text::is_stopword(&c.form)
+                || crate::function_words::covers(&grammar, c)
+        });
+    // Possession is marked by "'s" in a cased script, by the grammar around the name in a
+    // caseless one ("of" before "April" marks no possessor).
+    let caseless = run
+        .iter()
+        .all(|&i| !super::names::cased(words[i].chunk.script));
+    let calendar = run
+        .iter()
+        .all(|&i| super::word_match::is_calendar(&words[i].stem));
+    !calendar
+        && (begins
+            || possessive_after(view.text, &view.chunks, last)
+            || caseless
+                && last >= first
+                && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
 }
 
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
@@ -605,7 +629,7 @@ impl QueryShape {
                     && !seen[n].1
                     && (anchored_elsewhere
                         || !possessor
-                            && !new_text.is_some_and(|v| subject_of(&self.words, run, v)));
+                            && !new_text.is_some_and(|v| subject_of(&self.words, run, v, true)));
                 // The first word of a request is capitalized by grammar, but when nothing
                 // else in it is a name, an unknown first word is its subject: "Priya phone
                 // number" in a store without Priya is a no-match, not Anna's phone.
@@ -627,6 +651,52 @@ impl QueryShape {
         q.names.retain(|_| *k.next().expect("one flag per run"));
         let mut k = keep.iter();
         q.marked.retain(|_| *k.next().expect("one flag per run"));
+        // A possessor written in lowercase ("jonas' blood type", "delete priya's number") is a
+        // subject like a capitalized one when the request names no one else, no row holds it,
+        // and it opens its noun phrase as a name does (not "the fire inspector's visit", not
+        // "the spare key holder's details"): a request about someone the store does not know
+        // matches nothing. Held by a row ("the user's phone"), it stays a word.
+        let chunks = canon::chunks(&self.text);
+        let opens_phrase = |pos: usize| {
+            pos == 0 || {
+                let prev = &chunks[pos - 1].form;
+                is_request_word(&keys::stem(prev))
+                    || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
+            }
+        };
+        for i in 0..q.words.len() {
+            if !q.names.is_empty() {
+                break;
+            }
+            let w = &q.words[i];
+            let possessor = !w.name
+                && opens_phrase(w.pos)
+                && !w.optional
+                && w.chunk.script == canon::Script::Latin
+                && !w.chunk.capitalized
+                && (possessive_suffix(&self.text, w.chunk.span.end) || w.plural_possessive)
+                && !text::is_stopword(&w.chunk.form)
+                && !is_request_word(&w.stem)
+                && !super::word_match::is_calendar(&w.stem)
+                && !super::word_match::is_date_word(w);
+            let held = || {
+                views.iter().any(|v| {
+                    v.chunks
+                        .iter()
+                        .any(|c| super::word_match::word_matches(w, c))
+                })
+            };
+            if possessor && !held() {
+                q.words[i].name = true;
+                let at = q
+                    .names
+                    .iter()
+                    .position(|run| run[0] > i)
+                    .unwrap_or(q.names.len());
+                q.names.insert(at, vec![i]);
+                q.marked.insert(at, true);
+            }
+        }
         // A code inside a path or a file name is that whole token when some row holds it whole:
         // "/cases/gil/N-400_draft.pdf" is then neither "N-400_draft_v2.pdf" nor the "N-400"
         // another row names. When no row holds the whole token, the code inside it may still
