@@ -472,7 +472,7 @@ impl QueryShape {
             .iter()
             .map(|run| {
                 let last = &words[*run.last().expect("runs are not empty")];
-                let possessive = possessive_after(&text, &chunks, last.pos);
+                let possessive = possessive_after(text, &chunks, last.pos);
                 let cased_name = run.iter().any(|&i| {
                     let w = &words[i];
                     let raw = &text[w.chunk.span.clone()];
@@ -496,7 +496,7 @@ impl QueryShape {
                     .all(|&i| !super::names::cased(words[i].chunk.script));
                 let first = &words[run[0]];
                 let caseless_marked =
-                    caseless && marks_possessor_at(&text, &first.chunk, &last.chunk);
+                    caseless && marks_possessor_at(text, &first.chunk, &last.chunk);
                 // So is a caseless run inside a request written in a cased script ("王磊
                 // employer", "שרה phone number"): there it can only be a name.
                 let embedded = caseless
