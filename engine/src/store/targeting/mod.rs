@@ -653,7 +653,8 @@ fn drop_other_kinds(
 ///   medication is sertraline" is not Carmen's medication; the name a new text begins with
 ///   may be its new value: "Dr. Haddad has taken over the pager");
 /// - a query that is only one name in a cased script ("Noa") reaches only rows holding
-///   something of what the new text states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year").
+///   something of what the new text states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi
+///   earns 102,000 USD a year").
 fn drop_unlike_the_new_text(
     query: &QueryShape,
     new: &QueryShape,

@@ -213,7 +213,7 @@ pub(super) fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize
 /// when the relation is part of the description (not commentary) and the query asks
 /// something of the relative besides the relation itself: "Sakura's manager" asks for the
 /// relation, an attribute of Sakura.
-pub(super) fn query_relation(q: &QueryShape) -> Option<usize> {
+pub(crate) fn query_relation(q: &QueryShape) -> Option<usize> {
     let chunks = canon::chunks(&q.text);
     let relation = |i: usize| {
         chunks.get(i).is_some_and(|c| {

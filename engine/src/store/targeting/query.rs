@@ -306,6 +306,10 @@ pub(crate) struct QueryShape {
     /// True if the query asks for the earlier of two facts ("the old address",
     /// [`super::period::OLD_WORDS`]).
     pub old: bool,
+    /// The relative the query asks about (the relation noun's chunk and form: "brother" in
+    /// "Aisha's brother's standing order"), set by [`QueryShape::anchored`]
+    /// ([`super::names::query_relation`]).
+    pub relative: Option<(usize, String)>,
 }
 
 /// Identifier kinds matched as typed wholes rather than as code runs.
@@ -531,6 +535,7 @@ impl QueryShape {
             keys,
             bounds,
             old,
+            relative: None,
         }
     }
 
@@ -734,6 +739,13 @@ impl QueryShape {
             q.typed
                 .retain(|id| !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)));
         }
+        q.relative = super::names::query_relation(&q).map(|r| {
+            let form = canon::chunks(&q.text)
+                .get(r)
+                .map(|c| c.form.clone())
+                .unwrap_or_default();
+            (r, form)
+        });
         q
     }
 

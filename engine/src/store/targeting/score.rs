@@ -10,7 +10,7 @@ use crate::index::keys::{self, has_digit, name_like};
 
 use super::names::{
     abjad_run, cased, continues_unspaced_name, ends_unspaced_name, japanese_run,
-    latin_skeleton_run, name_part, possessive_relation, query_relation, syllable_run,
+    latin_skeleton_run, name_part, possessive_relation, syllable_run,
 };
 use super::word_match::{
     find_name, find_word, is_bound_word, is_date_word, whole_token, word_matches,
@@ -724,25 +724,20 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // council tax is paid by standing order"); one that names the relative must also hold
     // what is asked of them ("Kanya's husband is Claire" is no allergy of his).
     if veto.is_none()
-        && let Some(r) = query_relation(q)
+        && let Some((r, relation)) = &q.relative
     {
-        let chunks = canon::chunks(&q.text);
-        let wanted = keys::stem(&chunks[r].form);
+        let wanted = keys::stem(relation);
         let names_relative = row.chunks.iter().any(|c| keys::stem(&c.form) == wanted);
         let asked_of_them = q
             .words
             .iter()
             .enumerate()
-            .any(|(i, w)| !w.name && w.pos != r && !w.optional && word_hit[i].is_some());
+            .any(|(i, w)| !w.name && w.pos != *r && !w.optional && word_hit[i].is_some());
         if !names_relative {
-            veto = Some(format!(
-                "does not name the {} the query asks about",
-                chunks[r].form
-            ));
+            veto = Some(format!("does not name the {relation} the query asks about"));
         } else if !asked_of_them {
             veto = Some(format!(
-                "names the {}, but nothing the query asks of them",
-                chunks[r].form
+                "names the {relation}, but nothing the query asks of them"
             ));
         }
     }
