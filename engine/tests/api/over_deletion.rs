@@ -495,7 +495,10 @@ fn dense_request(name: &str, attr: &str, form: usize) -> String {
         0 => format!("{name}'s {attr}"),
         1 => format!("the {attr} of {first}"),
         2 => format!("Delete {first}'s {attr}"),
-        _ => format!("please forget the {attr} we hold for {name}"),
+        3 => format!("please forget the {attr} we hold for {name}"),
+        // Names written in lowercase, as people type them.
+        4 => format!("{attr} for {}", first.to_lowercase()),
+        _ => format!("{}: {attr}", name.to_lowercase()),
     }
 }
 
@@ -512,7 +515,7 @@ proptest! {
     fn requests_for_an_absent_attribute_of_a_present_subject_change_nothing(
         person in 0..PRESENT.len(),
         held in proptest::sample::subsequence((0..DENSE.len()).collect::<Vec<_>>(), 10..=12),
-        requests in proptest::collection::vec((0..DENSE.len(), 0..4usize, 0..2usize), 1..4),
+        requests in proptest::collection::vec((0..DENSE.len(), 0..6usize, 0..2usize), 1..4),
     ) {
         let name = PRESENT[person];
         let facts: Vec<String> = held
@@ -535,6 +538,47 @@ proptest! {
             prop_assert_eq!(&live_texts(&s), &before, "{:?}", q);
         }
     }
+}
+
+#[test]
+fn a_name_written_in_lowercase_is_a_subject_not_an_attribute() {
+    // The rows write "Kanya" as a name (and "kanya" only inside an e-mail address): in
+    // "allergy for kanya" it says whose allergy, and no row states one.
+    let (_t, s) = store_with(&[
+        "Kanya Srisuk's e-mail is kanya.s@example.org.",
+        "Kanya Srisuk lives in Chiang Mai.",
+        "Kanya's blood type is O+.",
+        "Lars has a peanut allergy.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "allergy for kanya",
+        "kanya allergy",
+        "the allergy of kanya srisuk",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // Asked of the right attribute, the lowercase name still reaches that row alone.
+    s.purge(Target::query("blood type for kanya")).unwrap();
+    let mut left = before.clone();
+    left.retain(|t| t != "Kanya's blood type is O+.");
+    assert_eq!(live_texts(&s), left);
+    // In a supersede's new text, the lowercase name is no evidence of which fact: the new
+    // text states a medication, so the row with one is replaced, not the badge row.
+    let (_t, s) = store_with(&[
+        "Yuki Tanaka's current medication is metformin.",
+        "Yuki's badge number is B-6189.",
+        "Haruto Sato takes sertraline daily.",
+    ]);
+    let done = s
+        .supersede(
+            Target::query("yuki's prescription"),
+            Inscription::new("yuki's medication is sertraline"),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
 }
 
 #[test]

@@ -201,6 +201,8 @@ impl Inner {
             .iter()
             .map(|q| q.anchored(&views, new_view.as_ref()))
             .collect();
+        let hint = hint.map(|h| h.with_names_of(&shapes[0]));
+        let hint = hint.as_ref();
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
         // Rows about the query's named subject (no veto), for a choice by meaning.

@@ -249,6 +249,41 @@ pub(crate) fn subject_of(
                 && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
 }
 
+/// True if the query word `w`, written in lowercase, is one the rows of `views` write only as
+/// a name: capitalized wherever they hold it, except inside an identifier ("kanya" in
+/// "kanya.s@mail.example"), and not a word the lexicon knows as naming an attribute.
+fn written_only_as_name(w: &QWord, views: &[super::score::RowView<'_>]) -> bool {
+    let plain = !w.name
+        && !w.optional
+        && w.chunk.script == canon::Script::Latin
+        && !w.chunk.capitalized
+        && w.concepts.is_empty()
+        && !text::is_stopword(&w.chunk.form)
+        && !is_request_word(&w.stem)
+        && !super::word_match::is_calendar(&w.stem)
+        && crate::lexicon::slots(&w.chunk.form).is_empty();
+    if !plain {
+        return false;
+    }
+    let mut as_name = false;
+    for v in views {
+        for c in &v.chunks {
+            let inside_id = v
+                .ids
+                .iter()
+                .any(|id| id.span.start <= c.span.start && c.span.end <= id.span.end);
+            if inside_id || !super::word_match::word_matches(w, c) {
+                continue;
+            }
+            if !c.capitalized {
+                return false;
+            }
+            as_name = true;
+        }
+    }
+    as_name
+}
+
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
 fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str> {
     let mut out = Vec::new();
@@ -702,6 +737,25 @@ impl QueryShape {
                 q.marked.insert(at, true);
             }
         }
+        // A word the request writes in lowercase and the store writes only as a name ("allergy
+        // for kanya" where rows say "Kanya", and "kanya" only inside an e-mail address) is
+        // that name when the request names no one else: it says whose fact is asked, not which
+        // fact, so a row naming Kanya and no allergy is not a match. Beside a name the request
+        // writes as one, such a word is a common noun the rows write inside a name ("Zoe's
+        // milk" and "Aptamil First Infant Milk", "Lukas's nursery" and "Maple Grove Nursery").
+        let names_nobody = q.names.is_empty();
+        for i in 0..q.words.len() {
+            if names_nobody && !q.in_name_run(i) && written_only_as_name(&q.words[i], views) {
+                q.words[i].name = true;
+                let at = q
+                    .names
+                    .iter()
+                    .position(|run| run[0] > i)
+                    .unwrap_or(q.names.len());
+                q.names.insert(at, vec![i]);
+                q.marked.insert(at, true);
+            }
+        }
         // A code inside a path or a file name is that whole token when some row holds it whole:
         // "/cases/gil/N-400_draft.pdf" is then neither "N-400_draft_v2.pdf" nor the "N-400"
         // another row names. When no row holds the whole token, the code inside it may still
@@ -747,6 +801,25 @@ impl QueryShape {
             (r, form)
         });
         q
+    }
+
+    /// This shape (a supersede's new text) with the words that `query` (anchored) reads as
+    /// names marked as names too: "yuki's medication is sertraline" for "yuki's prescription"
+    /// says whose medication, and "yuki" is no evidence of which fact a row of Yuki's states.
+    pub(crate) fn with_names_of(&self, query: &QueryShape) -> QueryShape {
+        let mut out = self.clone();
+        let named: Vec<&str> = query
+            .names
+            .iter()
+            .flatten()
+            .map(|&i| query.words[i].stem.as_str())
+            .collect();
+        for w in &mut out.words {
+            if named.contains(&w.stem.as_str()) {
+                w.name = true;
+            }
+        }
+        out
     }
 
     /// True if `words[i]` belongs to a name run (a subject, not the attribute).
