@@ -301,8 +301,9 @@ fn fact() -> impl Strategy<Value = String> {
     })
 }
 
-/// A request about an absent subject, and a new text for a supersede of it: one naming nobody,
-/// or one restating the request with the absent subject's name (a supersede's new text that
+/// A request about an absent subject (its name capitalized or in lowercase), and a new text for
+/// a supersede of it: one naming nobody, or one restating the request with the absent subject's
+/// name (a supersede's new text that
 /// names its subject must not turn that name into the new value).
 fn request() -> impl Strategy<Value = (String, String)> {
     (
@@ -310,9 +311,16 @@ fn request() -> impl Strategy<Value = (String, String)> {
         0..ATTRIBUTES.len(),
         0..8usize,
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(p, a, form, restated)| {
-            let name = ABSENT[p];
+        .prop_map(|(p, a, form, restated, lowercase)| {
+            // People type names in lowercase too ("the badge of jonas").
+            let name = if lowercase {
+                ABSENT[p].to_lowercase()
+            } else {
+                ABSENT[p].to_owned()
+            };
+            let name = name.as_str();
             let first = name.split(' ').next().unwrap();
             let (attr, value) = ATTRIBUTES[a];
             let q = match form {
@@ -579,6 +587,58 @@ fn a_name_written_in_lowercase_is_a_subject_not_an_attribute() {
         )
         .unwrap();
     assert_eq!(done.replaced, vec![1]);
+}
+
+#[test]
+fn an_absent_name_written_in_lowercase_where_a_subject_stands_is_a_no_match() {
+    // No row names Jonas, Chen Mei, Yosef, Rahul Verma or Gus: wherever a request puts a name
+    // (possessor, before a colon, after a preposition at its end, opening a telegraphic
+    // request), one typed in lowercase is a subject like a capitalized one.
+    let (_t, s) = store_with(&[
+        "Anna Weber's badge number is B-1938.",
+        "Ben Okafor's social security number is 467-57-4944.",
+        "Chloe Martin travels on passport LA4663261.",
+        "Dmitri's blood type is O+.",
+        "Emeka received an annual bonus of 8,000 EUR.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "the badge of jonas",
+        "the badge number you have for jonas",
+        "chen mei: social security number",
+        "yosef passport",
+        "change rahul verma's blood type",
+        "gus' annual bonus",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(
+            s.supersede(
+                Target::query(request),
+                Inscription::new("A value for someone else."),
+            ),
+            request,
+        );
+    }
+    // The new text of a supersede may state the absent subject in lowercase too.
+    assert_no_match(
+        s.supersede(
+            Target::query("the badge number"),
+            Inscription::new("jonas's badge number is now B-7459."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    // The same slots with a person the store holds reach that person's row.
+    s.purge(Target::query("the badge of anna")).unwrap();
+    s.purge(Target::query("dmitri: blood type")).unwrap();
+    assert_eq!(live_texts(&s).len(), before.len() - 2);
+    assert!(
+        live_texts(&s)
+            .iter()
+            .all(|t| !t.contains("B-1938") && !t.contains("O+")),
+        "{:?}",
+        live_texts(&s)
+    );
 }
 
 #[test]

@@ -30,6 +30,7 @@ mod candidate;
 mod codes;
 mod consult;
 pub(crate) mod framing;
+mod lowercase_names;
 pub(crate) mod meaning;
 mod names;
 mod period;
@@ -201,7 +202,13 @@ impl Inner {
             .iter()
             .map(|q| q.anchored(&views, new_view.as_ref()))
             .collect();
-        let hint = hint.map(|h| h.with_names_of(&shapes[0]));
+        // The new text's names, as the query reads them and as a name written in lowercase
+        // reads ("priya's phone number is ...").
+        let hint = hint.map(|h| {
+            let mut h = h.with_names_of(&shapes[0]);
+            lowercase_names::mark(&mut h, &views, None);
+            h
+        });
         let hint = hint.as_ref();
         let mut scored = Vec::new();
         let mut rejected = Vec::new();

@@ -174,7 +174,7 @@ pub(crate) struct QWord {
 }
 
 /// Determiners: a word after one is a common noun ("the inspector's visit"), not a name.
-const DETERMINERS: &[&str] = &[
+pub(super) const DETERMINERS: &[&str] = &[
     "the", "a", "an", "our", "my", "your", "his", "her", "their", "its", "this", "that", "these",
     "those", "each", "every", "some", "any",
 ];
@@ -191,7 +191,7 @@ fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
 }
 
 /// True if `text` has the possessive "'s" at byte `end` (the end of a name).
-fn possessive_suffix(text: &str, end: usize) -> bool {
+pub(super) fn possessive_suffix(text: &str, end: usize) -> bool {
     let mut after = text.get(end..).unwrap_or_default().chars();
     matches!(after.next(), Some('\'' | '’'))
         && after.next() == Some('s')
@@ -247,41 +247,6 @@ pub(crate) fn subject_of(
             || caseless
                 && last >= first
                 && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
-}
-
-/// True if the query word `w`, written in lowercase, is one the rows of `views` write only as
-/// a name: capitalized wherever they hold it, except inside an identifier ("kanya" in
-/// "kanya.s@mail.example"), and not a word the lexicon knows as naming an attribute.
-fn written_only_as_name(w: &QWord, views: &[super::score::RowView<'_>]) -> bool {
-    let plain = !w.name
-        && !w.optional
-        && w.chunk.script == canon::Script::Latin
-        && !w.chunk.capitalized
-        && w.concepts.is_empty()
-        && !text::is_stopword(&w.chunk.form)
-        && !is_request_word(&w.stem)
-        && !super::word_match::is_calendar(&w.stem)
-        && crate::lexicon::slots(&w.chunk.form).is_empty();
-    if !plain {
-        return false;
-    }
-    let mut as_name = false;
-    for v in views {
-        for c in &v.chunks {
-            let inside_id = v
-                .ids
-                .iter()
-                .any(|id| id.span.start <= c.span.start && c.span.end <= id.span.end);
-            if inside_id || !super::word_match::word_matches(w, c) {
-                continue;
-            }
-            if !c.capitalized {
-                return false;
-            }
-            as_name = true;
-        }
-    }
-    as_name
 }
 
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
@@ -691,71 +656,8 @@ impl QueryShape {
         q.names.retain(|_| *k.next().expect("one flag per run"));
         let mut k = keep.iter();
         q.marked.retain(|_| *k.next().expect("one flag per run"));
-        // A possessor written in lowercase ("jonas' blood type", "delete priya's number") is a
-        // subject like a capitalized one when the request names no one else, no row holds it,
-        // and it opens its noun phrase as a name does (not "the fire inspector's visit", not
-        // "the spare key holder's details"): a request about someone the store does not know
-        // matches nothing. Held by a row ("the user's phone"), it stays a word.
-        let chunks = canon::chunks(&self.text);
-        let opens_phrase = |pos: usize| {
-            pos == 0 || {
-                let prev = &chunks[pos - 1].form;
-                is_request_word(&keys::stem(prev))
-                    || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
-            }
-        };
-        for i in 0..q.words.len() {
-            if !q.names.is_empty() {
-                break;
-            }
-            let w = &q.words[i];
-            let possessor = !w.name
-                && opens_phrase(w.pos)
-                && !w.optional
-                && w.chunk.script == canon::Script::Latin
-                && !w.chunk.capitalized
-                && (possessive_suffix(&self.text, w.chunk.span.end) || w.plural_possessive)
-                && !text::is_stopword(&w.chunk.form)
-                && !is_request_word(&w.stem)
-                && !super::word_match::is_calendar(&w.stem)
-                && !super::word_match::is_date_word(w);
-            let held = || {
-                views.iter().any(|v| {
-                    v.chunks
-                        .iter()
-                        .any(|c| super::word_match::word_matches(w, c))
-                })
-            };
-            if possessor && !held() {
-                q.words[i].name = true;
-                let at = q
-                    .names
-                    .iter()
-                    .position(|run| run[0] > i)
-                    .unwrap_or(q.names.len());
-                q.names.insert(at, vec![i]);
-                q.marked.insert(at, true);
-            }
-        }
-        // A word the request writes in lowercase and the store writes only as a name ("allergy
-        // for kanya" where rows say "Kanya", and "kanya" only inside an e-mail address) is
-        // that name when the request names no one else: it says whose fact is asked, not which
-        // fact, so a row naming Kanya and no allergy is not a match. Beside a name the request
-        // writes as one, such a word is a common noun the rows write inside a name ("Zoe's
-        // milk" and "Aptamil First Infant Milk", "Lukas's nursery" and "Maple Grove Nursery").
-        let names_nobody = q.names.is_empty();
-        for i in 0..q.words.len() {
-            if names_nobody && !q.in_name_run(i) && written_only_as_name(&q.words[i], views) {
-                q.words[i].name = true;
-                let at = q
-                    .names
-                    .iter()
-                    .position(|run| run[0] > i)
-                    .unwrap_or(q.names.len());
-                q.names.insert(at, vec![i]);
-                q.marked.insert(at, true);
-            }
-        }
+        // Names written in lowercase ("jonas' blood type", "allergy for kanya").
+        super::lowercase_names::mark(&mut q, views, new_text);
         // A code inside a path or a file name is that whole token when some row holds it whole:
         // "/cases/gil/N-400_draft.pdf" is then neither "N-400_draft_v2.pdf" nor the "N-400"
         // another row names. When no row holds the whole token, the code inside it may still

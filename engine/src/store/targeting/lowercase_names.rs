@@ -1,0 +1,239 @@
+//! Names a request writes in lowercase ("jonas' blood type", "allergy for kanya", "chen mei:
+//! social security number"): which lowercase words of a request say whose fact is asked.
+//!
+//! A capital marks a name in a cased script, and people often type without one. A lowercase
+//! word that reads as a subject must not count as evidence of the attribute: "the badge of
+//! jonas" in a store without Jonas would otherwise reach another person's badge through the
+//! word "badge" alone, and "allergy for kanya" every row about Kanya through the word "kanya".
+//! A word is read as a name in two ways, both only when the request names no one else:
+//!
+//! - the rows write it, wherever they hold it outside an identifier, only capitalized
+//!   ([`written_only_as_name`]);
+//! - no row holds it and it stands where a name stands ([`absent_subject_runs`]): as a possessor
+//!   that opens its noun phrase, before a colon that opens the request, or at the end of the
+//!   request after a preposition ("the badge of jonas", "the card you have for mei").
+
+use super::query::{DETERMINERS, QWord, QueryShape, is_request_word, possessive_suffix};
+use super::score::RowView;
+use super::word_match::{is_calendar, is_date_word, word_matches};
+use crate::canon::{self, Chunk, Script};
+use crate::index::keys::{self, has_digit};
+use crate::text;
+
+/// Words that frame a request to forget ("stop remembering", "stop keeping") beside the
+/// request words of [`super::query`]: never a name.
+const FRAMING: &[&str] = &[
+    "stop",
+    "remembering",
+    "keeping",
+    "storing",
+    "saving",
+    "holding",
+    "tracking",
+    "using",
+];
+
+/// Longest run of lowercase words read as one name ("maria del carmen").
+const MAX_RUN: usize = 3;
+
+/// Marks as subjects the words of `q` (anchored to `views`) that are names written in
+/// lowercase, when `q` names no one else. A run that a supersede's `new_text` holds, other
+/// than as its subject, is the new value ("move the meeting to lisbon"), not a subject.
+pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&RowView<'_>>) {
+    // An acronym ("SSN", "ID") is capitalized as a word, not as a person's name.
+    let acronym = |run: &Vec<usize>| {
+        run.iter().all(|&i| {
+            let original = &q.text[q.words[i].chunk.span.clone()];
+            original.chars().count() <= 5 && original.chars().all(|c| c.is_ascii_uppercase())
+        })
+    };
+    if !q.names.iter().all(acronym) {
+        return;
+    }
+    let new_value = |run: &[usize]| {
+        new_text.is_some_and(|v| {
+            run.iter().all(|&i| word_matches_any(&q.words[i], v))
+                && !super::query::subject_of(&q.words, run, v, true)
+        })
+    };
+    // Names where a subject stands (held by no row, or by rows only as names), else the words
+    // the rows write only as names, wherever they stand.
+    let runs: Vec<Vec<usize>> = match absent_subject_runs(q, views) {
+        runs if !runs.is_empty() => runs,
+        _ => (0..q.words.len())
+            .filter(|&i| written_only_as_name(&q.words[i], views))
+            .map(|i| vec![i])
+            .collect(),
+    };
+    let runs: Vec<Vec<usize>> = runs.into_iter().filter(|r| !new_value(r)).collect();
+    for run in runs {
+        for &i in &run {
+            q.words[i].name = true;
+        }
+        let at = q
+            .names
+            .iter()
+            .position(|r| r[0] > run[0])
+            .unwrap_or(q.names.len());
+        q.names.insert(at, run);
+        q.marked.insert(at, true);
+    }
+}
+
+/// True if chunk `c` of `v` lies inside one of its identifiers ("kanya" in
+/// "kanya.s@mail.example").
+fn inside_identifier(v: &RowView<'_>, c: &Chunk) -> bool {
+    v.ids
+        .iter()
+        .any(|id| id.span.start <= c.span.start && c.span.end <= id.span.end)
+}
+
+/// True if some chunk of `v` holds the query word `w`.
+fn word_matches_any(w: &QWord, v: &RowView<'_>) -> bool {
+    v.chunks.iter().any(|c| word_matches(w, c))
+}
+
+/// True for a lowercase Latin word that may be a name: not a function, request, calendar or
+/// attribute word the lexicon knows, and no digits.
+fn may_be_name(w: &QWord) -> bool {
+    !w.name
+        && !w.optional
+        && w.chunk.script == Script::Latin
+        && !w.chunk.capitalized
+        && !has_digit(&w.chunk)
+        && w.concepts.is_empty()
+        && !text::is_stopword(&w.chunk.form)
+        && !is_request_word(&w.stem)
+        && !FRAMING.contains(&w.stem.as_str())
+        && !is_calendar(&w.stem)
+        && !is_date_word(w)
+        && crate::lexicon::slots(&w.chunk.form).is_empty()
+}
+
+/// True if the query word `w`, written in lowercase, is one the rows of `views` write only as
+/// a name: capitalized wherever they hold it, except inside an identifier ("kanya" in
+/// "kanya.s@mail.example").
+pub(super) fn written_only_as_name(w: &QWord, views: &[RowView<'_>]) -> bool {
+    if !may_be_name(w) {
+        return false;
+    }
+    let mut as_name = false;
+    for v in views {
+        for c in &v.chunks {
+            if inside_identifier(v, c) || !word_matches(w, c) {
+                continue;
+            }
+            if !c.capitalized {
+                return false;
+            }
+            as_name = true;
+        }
+    }
+    as_name
+}
+
+/// The runs of lowercase words of `q` that no row of `views` holds and that stand where a
+/// subject stands: a possessor opening its noun phrase ("jonas' blood type", "change rahul
+/// verma's blood type"), the words before a colon that opens the request ("chen mei: social
+/// security number"), or the words ending the request after a preposition ("the badge of
+/// jonas", "the credit card you have for mei"), or, when no other place of the request holds
+/// one, the words opening it ("yosef passport"). Not after a determiner
+/// ("the fire inspector's visit"), and not words a row holds ("the user's phone").
+fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>> {
+    let chunks = canon::chunks(&q.text);
+    // Held as a word: a row writes it outside an identifier, and not only as a name ("Kanya",
+    // "nikos.p@mail.example").
+    let held = |w: &QWord| {
+        views.iter().any(|v| {
+            v.chunks
+                .iter()
+                .any(|c| !inside_identifier(v, c) && word_matches(w, c))
+        }) && !written_only_as_name(w, views)
+    };
+    let opens_phrase = |pos: usize| {
+        pos == 0 || {
+            let prev = &chunks[pos - 1].form;
+            is_request_word(&keys::stem(prev))
+                || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
+        }
+    };
+    let mut runs = Vec::new();
+    let mut opening = None;
+    let mut i = 0;
+    while i < q.words.len() {
+        // The longest run of adjacent words that may be names and that no row holds.
+        let mut j = i;
+        while j < q.words.len()
+            && j - i < MAX_RUN
+            && may_be_name(&q.words[j])
+            && !held(&q.words[j])
+            && (j == i || adjacent(&q.text, &q.words[j - 1].chunk, &q.words[j].chunk))
+        {
+            j += 1;
+        }
+        if j == i {
+            i += 1;
+            continue;
+        }
+        let (first, last) = (&q.words[i], &q.words[j - 1]);
+        let possessor = opens_phrase(first.pos)
+            && (possessive_suffix(&q.text, last.chunk.span.end)
+                || last.plural_possessive
+                || bare_apostrophe(&q.text, last));
+        let before_colon =
+            opens_phrase(first.pos) && q.text[last.chunk.span.end..].trim_start().starts_with(':');
+        let ends_request = last.pos + 1 == chunks.len()
+            && first.pos > 0
+            && after_preposition(&chunks, first.pos)
+            && q.text[last.chunk.span.end..]
+                .chars()
+                .all(|c| c.is_whitespace() || ".?!".contains(c));
+        // A telegraphic request begins with its subject: "yosef passport", "claire dubois shoe
+        // size", "priya home address", when a word a row holds or an attribute word follows.
+        let begins_request = (first.pos == 0
+            || is_request_word(&keys::stem(&chunks[first.pos - 1].form)))
+            && q.words.get(j).is_some_and(|next| {
+                adjacent(&q.text, &last.chunk, &next.chunk)
+                    && (held(next)
+                        || !next.concepts.is_empty()
+                        || !crate::lexicon::slots(&next.chunk.form).is_empty())
+            });
+        if possessor || before_colon || ends_request {
+            runs.push((i..j).collect());
+        } else if begins_request {
+            opening = Some((i..j).collect());
+        }
+        i = j;
+    }
+    // The opening words are the subject only when no other place in the request holds one
+    // ("private email address for nikos" is Nikos's, not Private's).
+    if runs.is_empty() {
+        runs.extend(opening);
+    }
+    runs
+}
+
+/// True if chunk `b` follows chunk `a` of `text` within one name: only spaces or a hyphen
+/// between them ("chen mei", "seo-yeon"), not a colon or a comma.
+fn adjacent(text: &str, a: &Chunk, b: &Chunk) -> bool {
+    text.get(a.span.end..b.span.start)
+        .is_some_and(|gap| !gap.is_empty() && gap.chars().all(|c| c == ' ' || c == '-'))
+}
+
+/// True if `w` ends in "s" and is followed by a bare apostrophe, the possessive of a name
+/// ending in "s" ("gus' bonus", "jonas' blood type").
+fn bare_apostrophe(text: &str, w: &QWord) -> bool {
+    let mut after = text.get(w.chunk.span.end..).unwrap_or_default().chars();
+    w.chunk.form.ends_with('s')
+        && matches!(after.next(), Some('\'' | '’'))
+        && !after.next().is_some_and(char::is_alphanumeric)
+}
+
+/// True if the chunk before `pos` is a preposition that may introduce a person ("of", "for",
+/// "about", "from", "with", "to"), so that the words from `pos` on are its object.
+fn after_preposition(chunks: &[Chunk], pos: usize) -> bool {
+    const PREPOSITIONS: &[&str] = &["of", "for", "about", "from", "with", "to", "by"];
+    chunks
+        .get(pos.wrapping_sub(1))
+        .is_some_and(|c| PREPOSITIONS.contains(&c.form.as_str()))
+}
