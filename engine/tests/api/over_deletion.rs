@@ -642,6 +642,39 @@ fn an_absent_name_written_in_lowercase_where_a_subject_stands_is_a_no_match() {
 }
 
 #[test]
+fn a_full_name_the_store_knows_under_another_surname_is_someone_else() {
+    // The store knows Jonas Weber, and writes some of his facts with the given name alone: a
+    // request about Jonas Wolf, whom it does not know, reaches none of them.
+    let (_t, s) = store_with(&[
+        "Jonas Weber's mobile is +49 30 3536824.",
+        "Jonas' access badge is B-2063.",
+        "Dmitri Ivanov's social security number is 360-82-6373.",
+        "Dmitri's access badge is B-8037.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "the badge of Jonas Wolf",
+        "Dmitri Sokolov's badge number",
+        "everything about Jonas Wolf",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // Asked by the name the store knows, or by the given name, the badge row is reached.
+    s.purge(Target::query("Jonas Weber's access badge"))
+        .unwrap();
+    s.purge(Target::query("Dmitri's badge")).unwrap();
+    assert_eq!(
+        live_texts(&s),
+        vec![
+            "Dmitri Ivanov's social security number is 360-82-6373.".to_owned(),
+            "Jonas Weber's mobile is +49 30 3536824.".to_owned(),
+        ]
+    );
+}
+
+#[test]
 fn words_that_name_only_a_kind_of_value_or_sound_like_a_name_hold_no_attribute() {
     // "number" alone says nothing of which attribute; "gym" is not 김 read aloud ("gim"), nor
     // "user" the Hebrew name שרה (consonants s-r).

@@ -90,6 +90,61 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
         && !crate::text::is_stopword(&c.form)
 }
 
+/// True if the full name `run` of `q` (two words or more, in a cased script) is held whole by
+/// no row of `views`, while a row writes a word of it as part of another full name: "Jonas
+/// Wolf" where a row says "Jonas Weber". The rows that write only "Jonas" are then about
+/// Jonas Weber as much as anyone, and a request about Jonas Wolf, whom the store does not
+/// know, must not reach them.
+pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'_>]) -> bool {
+    // Titles and kinship words before a name are not part of it ("Grandpa Boris").
+    let run: Vec<usize> = run
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let w = &q.words[i];
+            !super::query::is_title(&w.chunk.form)
+                && !super::query::is_kinship(&q.text[w.chunk.span.clone()])
+        })
+        .collect();
+    if run.len() < 2 || !run.iter().all(|&i| cased(q.words[i].chunk.script)) {
+        return false;
+    }
+    let matches = |i: usize, c: &Chunk| super::word_match::word_matches(&q.words[i], c);
+    let held_whole = views
+        .iter()
+        .any(|v| run.iter().all(|&i| v.chunks.iter().any(|c| matches(i, c))));
+    if held_whole {
+        return false;
+    }
+    // A chunk that continues a name: capitalized, spaced from it, not a title, a kinship
+    // word or a word of the query.
+    let continues = |v: &RowView<'_>, a: usize, b: usize| {
+        let c = &v.chunks[b];
+        let (lo, hi) = (a.min(b), a.max(b));
+        name_part(v.text, &v.chunks, b)
+            && c.capitalized
+            && cased(c.script)
+            && !has_digit(c)
+            && !crate::text::is_stopword(&c.form)
+            && !super::query::is_title(&c.form)
+            && !super::query::is_kinship(&v.text[c.span.clone()])
+            && !q
+                .words
+                .iter()
+                .any(|w| super::word_match::word_matches(w, c))
+            && v.text[v.chunks[lo].span.end..v.chunks[hi].span.start]
+                .chars()
+                .all(|ch| ch == ' ')
+    };
+    views.iter().any(|v| {
+        (0..v.chunks.len()).any(|p| {
+            run.iter().any(|&i| matches(i, &v.chunks[p]))
+                && (p.checked_sub(1).is_some_and(|b| continues(v, p, b))
+                    || (p + 1 < v.chunks.len() && continues(v, p, p + 1)))
+        })
+    })
+}
+
 /// Nouns that name a person by their relation to someone: family, household and the people
 /// who serve or work with them. After a possessive ("Priya's husband", "Ahmad's father") they
 /// make that other person the subject of what follows.

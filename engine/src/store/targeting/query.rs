@@ -310,6 +310,11 @@ pub(crate) struct QueryShape {
     /// "Aisha's brother's standing order"), set by [`QueryShape::anchored`]
     /// ([`super::names::query_relation`]).
     pub relative: Option<(usize, String)>,
+    /// Name runs a row must hold whole: a full name no row holds whole, whose given name the
+    /// rows write as part of another full name ("Jonas Wolf" where rows say "Jonas Weber"
+    /// and "Jonas' badge"), set by [`QueryShape::anchored`]
+    /// ([`super::names::borne_by_another`]).
+    pub whole_runs: Vec<Vec<usize>>,
 }
 
 /// Identifier kinds matched as typed wholes rather than as code runs.
@@ -536,6 +541,7 @@ impl QueryShape {
             bounds,
             old,
             relative: None,
+            whole_runs: Vec::new(),
         }
     }
 
@@ -695,6 +701,12 @@ impl QueryShape {
             q.typed
                 .retain(|id| !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)));
         }
+        q.whole_runs = q
+            .names
+            .iter()
+            .filter(|run| super::names::borne_by_another(&q, run, views))
+            .cloned()
+            .collect();
         q.relative = super::names::query_relation(&q).map(|r| {
             let form = canon::chunks(&q.text)
                 .get(r)

@@ -516,7 +516,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 .iter()
                 .position(|r| r == run)
                 .is_some_and(|ri| q.marked[ri]);
-        let need = if uncased || unspaced_query || marked_caseless {
+        let need = if uncased || unspaced_query || marked_caseless || q.whole_runs.contains(run) {
             run.len()
         } else {
             run.len().div_ceil(2)
