@@ -783,6 +783,44 @@ fn a_supersede_replaces_only_a_fact_of_the_kind_about_the_person_its_new_text_st
     assert_eq!(done.replaced, vec![1]);
 }
 
+#[test]
+fn a_supersede_naming_only_its_subject_replaces_only_the_attribute_its_new_text_states() {
+    let (_t, s) = store_with(&[
+        "Ahmed Hassan's work address is Istiklal Cd. 88, Istanbul.",
+        "Ahmed Hassan's passport number is PN1990576.",
+        "Kanya's driver's licence number is DL-728945.",
+    ]);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "Ahmed Hassan",
+            "Ahmed Hassan's new home address is 4-2-8 Shibakoen, Tokyo.",
+        ),
+        (
+            "Ahmed Hassan's details changed",
+            "Ahmed Hassan's home address is 4-2-8 Shibakoen, Tokyo.",
+        ),
+        (
+            "update Kanya's record",
+            "Kanya's new licence plate is B-AS 8904.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+    // The attribute the row holds is replaced (here by a clause-level edit of its row).
+    let done = s
+        .supersede(
+            Target::query("Ahmed Hassan"),
+            Inscription::new("Ahmed Hassan's new work address is Ermou 33, Athens."),
+        )
+        .unwrap();
+    assert_eq!([done.replaced, done.edited].concat(), vec![1]);
+}
+
 /// Family words first (see the telegraphic form below), then a role.
 const RELATIVES: &[&str] = &["brother", "sister", "son", "mother", "assistant", "lawyer"];
 

@@ -661,9 +661,11 @@ fn drop_other_kinds(
 ///   file") reaches only rows holding the name the new text marks as possessor ("Bogdan's
 ///   medication is sertraline" is not Carmen's medication; the name a new text begins with
 ///   may be its new value: "Dr. Haddad has taken over the pager");
-/// - a query that is only one name in a cased script ("Noa") reaches only rows holding
-///   something of what the new text states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi
-///   earns 102,000 USD a year").
+/// - a query that is only one name in a cased script ("Noa", "update Noa's record", "Noa's
+///   details changed") reaches only rows holding something of what the new text
+///   states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year"), and
+///   every word of the attribute it states of its subject ("Noa's new home address is ..."
+///   is not her work address).
 fn drop_unlike_the_new_text(
     query: &QueryShape,
     new: &QueryShape,
@@ -681,10 +683,16 @@ fn drop_unlike_the_new_text(
         && query.words.iter().all(|w| names::cased(w.chunk.script))
         && !query.fan_out
         && !query.has_identifiers()
-        && query
-            .words
-            .iter()
-            .all(|w| w.name || w.optional || query::is_request_word(&w.stem));
+        && query.words.iter().all(|w| {
+            w.name
+                || w.optional
+                || query::is_request_word(&w.stem)
+                || framing::is_reference_word(&w.chunk.form)
+                || supersede_fit::marks_restatement(&w.stem)
+        });
+    // The attribute the new text states of its subject ("home address" in "Ahmed Hassan's new
+    // home address is ..."): with a query that names only the subject, the row must hold it.
+    let stated = supersede_fit::stated_attribute(new);
     scored.retain(|c| {
         let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
         let reason = if query.names.is_empty()
@@ -705,6 +713,18 @@ fn drop_unlike_the_new_text(
                 "holds nothing of what the new text states, and the query names only its subject"
                     .into(),
             )
+        } else if names_only
+            && let Some(missing) = stated.iter().find(|&&i| {
+                !view
+                    .chunks
+                    .iter()
+                    .any(|ch| word_match::word_matches(&new.words[i], ch))
+            })
+        {
+            Some(format!(
+                "does not hold {:?}, which the new text states, and the query names only its subject",
+                new.words[*missing].written
+            ))
         } else {
             None
         };

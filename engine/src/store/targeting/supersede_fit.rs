@@ -22,6 +22,55 @@ pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize
         .count()
 }
 
+/// Words that mark a restated value as new, not part of the attribute ("new home address",
+/// "Noa's details changed").
+const RESTATING: &[&str] = &["new", "current", "now", "updated", "latest", "changed"];
+
+/// True for a word that marks a value as restated ("new", "changed"), naming no attribute.
+pub(crate) fn marks_restatement(stem: &str) -> bool {
+    RESTATING.contains(&stem)
+}
+
+/// The words of the attribute a supersede's new text states of its subject, when it reads
+/// "NAME's ATTRIBUTE is ...": the words between the possessive and the first function word
+/// or value ("home address" in "Ahmed Hassan's new home address is 4-2-8 Shibakoen"), without
+/// words marking the value as new or naming only a kind of value ("number"). Empty for any
+/// other shape.
+pub(crate) fn stated_attribute(new: &QueryShape) -> Vec<usize> {
+    let chunks = crate::canon::chunks(&new.text);
+    let Some(&last) = new.names.first().and_then(|run| run.last()) else {
+        return Vec::new();
+    };
+    let end = new.words[last].chunk.span.end;
+    let rest = new.text.get(end..).unwrap_or_default();
+    let possessive = rest.starts_with("'s")
+        || rest.starts_with("’s")
+        || rest.starts_with('\'') && new.words[last].chunk.form.ends_with('s');
+    if !possessive {
+        return Vec::new();
+    }
+    let after = new.words[last].pos + 1;
+    // Chunks after the name: the "s" of "'s", then the attribute up to a function word.
+    let mut stop = after;
+    while stop < chunks.len() {
+        let c = &chunks[stop];
+        let glued_s = stop == after && c.form == "s";
+        if !glued_s && (crate::text::is_stopword(&c.form) || has_digit(c)) {
+            break;
+        }
+        stop += 1;
+    }
+    new.words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.pos >= after && w.pos < stop)
+        .filter(|(_, w)| !w.name && !crate::text::is_stopword(&w.chunk.form))
+        .filter(|(_, w)| !marks_restatement(&w.stem))
+        .filter(|(_, w)| !lexicon::is_generic_head(&w.chunk.form))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Content words of `text` shared with clause `c` of `row` (for choosing which clause a
 /// supersede's new text replaces).
 pub(crate) fn overlap_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
