@@ -821,6 +821,25 @@ fn a_supersede_naming_only_its_subject_replaces_only_the_attribute_its_new_text_
     assert_eq!([done.replaced, done.edited].concat(), vec![1]);
 }
 
+#[test]
+fn a_modifier_tells_an_attribute_from_a_close_one() {
+    // "private email" is not the work email a row holds, "business address" not the
+    // home address; "office email" and "work email" are one attribute.
+    let (_t, s) = store_with(&[
+        "David Okafor's work email is dokafor@litware.io.",
+        "Nikos Papadopoulos's home address is Ermou 33, Athens.",
+        "Mehmet Yılmaz's work email is myilmaz@fabrikam.de.",
+    ]);
+    let before = live_texts(&s);
+    for request in ["David's private email", "Nikos business address"] {
+        assert_no_match(s.purge(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    s.purge(Target::query("Mehmet office email")).unwrap();
+    assert_eq!(live_texts(&s).len(), before.len() - 1);
+    assert!(live_texts(&s).iter().all(|t| !t.contains("myilmaz")));
+}
+
 /// Family words first (see the telegraphic form below), then a role.
 const RELATIVES: &[&str] = &["brother", "sister", "son", "mother", "assistant", "lawyer"];
 

@@ -191,7 +191,7 @@ fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
 }
 
 /// True if `text` has the possessive "'s" at byte `end` (the end of a name).
-pub(super) fn possessive_suffix(text: &str, end: usize) -> bool {
+pub(crate) fn possessive_suffix(text: &str, end: usize) -> bool {
     let mut after = text.get(end..).unwrap_or_default().chars();
     matches!(after.next(), Some('\'' | '’'))
         && after.next() == Some('s')

@@ -435,8 +435,19 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             let (m, h) = (&pair[0], &pair[1]);
             // Only a two-word compound that ends its phrase: "passport number", not "taking
             // new" in "taking new patients".
-            let ends_phrase = q.words.get(k + 2).is_none_or(|n| !adjacent(h, n));
-            let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m);
+            // A word naming only a kind of value may close it ("private email address"), and a
+            // name opening the request or a possessor may open it ("Nikos business address",
+            // "Ayşe's office email"; not "Giulia avoids contactless").
+            let ends_phrase = q
+                .words
+                .get(k + 2)
+                .is_none_or(|n| !adjacent(h, n) || crate::lexicon::is_generic_head(&n.chunk.form));
+            let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m) || {
+                let prev = &q.words[k - 1];
+                prev.name
+                    && (prev.pos == 0
+                        || super::query::possessive_suffix(&q.text, prev.chunk.span.end))
+            };
             if !adjacent(m, h)
                 || !ends_phrase
                 || !starts_phrase
@@ -458,7 +469,13 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     && !name_like(prev)
                     && !crate::text::is_stopword(&prev.form)
                     && !super::query::is_negated(&prev.form);
-                (word_matches(h, c) && modifier)
+                // Modifiers evoking one attribute slot are one attribute ("office email" and
+                // "work email").
+                let slots = crate::lexicon::slots(&prev.form);
+                let same_slot = crate::lexicon::slots(&m.chunk.form)
+                    .iter()
+                    .any(|s| slots.contains(s));
+                (word_matches(h, c) && modifier && !same_slot)
                     .then(|| row.text[prev.span.start..c.span.end].to_owned())
             });
             if let Some(phrase) = contrast {
