@@ -749,12 +749,21 @@ fn a_supersede_replaces_only_a_fact_of_the_kind_about_the_person_its_new_text_st
     let (_t, s) = store_with(&[
         "Carmen García's current medication is metformin.",
         "Carmen García's phone number is +49 30 3260557.",
+        "Min-jun Kim's social security number is 884-41-5597.",
     ]);
     let before = live_texts(&s);
     assert_no_match(
         s.supersede(
             Target::query("prescription"),
             Inscription::new("Bogdan's medication is sertraline."),
+        ),
+        "supersede",
+    );
+    // An acronym is no name: "update the SSN" names nobody either.
+    assert_no_match(
+        s.supersede(
+            Target::query("update the SSN"),
+            Inscription::new("Claire Dubois' new social security number is 505-64-4379."),
         ),
         "supersede",
     );

@@ -40,14 +40,7 @@ const MAX_RUN: usize = 3;
 /// lowercase, when `q` names no one else. A run that a supersede's `new_text` holds, other
 /// than as its subject, is the new value ("move the meeting to lisbon"), not a subject.
 pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&RowView<'_>>) {
-    // An acronym ("SSN", "ID") is capitalized as a word, not as a person's name.
-    let acronym = |run: &Vec<usize>| {
-        run.iter().all(|&i| {
-            let original = &q.text[q.words[i].chunk.span.clone()];
-            original.chars().count() <= 5 && original.chars().all(|c| c.is_ascii_uppercase())
-        })
-    };
-    if !q.names.iter().all(acronym) {
+    if !q.names_nobody() {
         return;
     }
     let new_value = |run: &[usize]| {

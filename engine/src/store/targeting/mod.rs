@@ -658,7 +658,7 @@ fn drop_other_kinds(
 /// A supersede's new text states a fact about someone, and the row it replaces must be a fact
 /// of that kind about that person, also when its query leaves either out:
 /// - a query that names no subject ("the prescription", "replace the allergy we have on
-///   file") reaches only rows holding the name the new text marks as possessor ("Bogdan's
+///   file", "update the SSN": an acronym names no one) reaches only rows holding the name the new text marks as possessor ("Bogdan's
 ///   medication is sertraline" is not Carmen's medication; the name a new text begins with
 ///   may be its new value: "Dr. Haddad has taken over the pager");
 /// - a query that is only one name in a cased script ("Noa", "update Noa's record", "Noa's
@@ -695,7 +695,7 @@ fn drop_unlike_the_new_text(
     let stated = supersede_fit::stated_attribute(new);
     scored.retain(|c| {
         let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let reason = if query.names.is_empty()
+        let reason = if query.names_nobody()
             && let Some(run) = subjects.iter().find(|run| {
                 !run.iter()
                     .all(|&i| word_match::find_name(&new.words[i], &view).is_some())

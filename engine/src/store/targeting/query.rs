@@ -179,9 +179,20 @@ pub(super) const DETERMINERS: &[&str] = &[
     "those", "each", "every", "some", "any",
 ];
 
-/// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's").
+/// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's"), or ends in
+/// "s" and is followed by a bare apostrophe ("Claire Dubois' number").
 fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
-    let (Some(last), Some(next)) = (chunks.get(pos), chunks.get(pos + 1)) else {
+    let Some(last) = chunks.get(pos) else {
+        return false;
+    };
+    let mut after = text.get(last.span.end..).unwrap_or_default().chars();
+    if last.form.ends_with('s')
+        && matches!(after.next(), Some('\'' | '’'))
+        && !after.next().is_some_and(char::is_alphanumeric)
+    {
+        return true;
+    }
+    let Some(next) = chunks.get(pos + 1) else {
         return false;
     };
     next.form == "s"
@@ -734,6 +745,17 @@ impl QueryShape {
             }
         }
         out
+    }
+
+    /// True if the query names no person: it has no name run, or only acronyms, which are
+    /// capitalized as words ("the SSN", "employee ID"), not as names.
+    pub(crate) fn names_nobody(&self) -> bool {
+        self.names.iter().all(|run| {
+            run.iter().all(|&i| {
+                let original = &self.text[self.words[i].chunk.span.clone()];
+                original.chars().count() <= 5 && original.chars().all(|c| c.is_ascii_uppercase())
+            })
+        })
     }
 
     /// True if `words[i]` belongs to a name run (a subject, not the attribute).
