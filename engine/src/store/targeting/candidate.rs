@@ -1,7 +1,8 @@
 //! A row chosen by query targeting, with its score and the clauses of it the call acts on.
 
 use super::query::QueryShape;
-use super::score::{RowScore, RowView};
+use super::row_view::RowView;
+use super::score::RowScore;
 use super::{names, supersede_fit};
 use crate::row::Row;
 

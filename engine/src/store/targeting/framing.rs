@@ -165,7 +165,7 @@ fn states_a_fact(seg: &[Chunk]) -> bool {
         return false;
     };
     let opens_phrase = DETERMINERS.contains(&first.form.as_str())
-        || (first.capitalized && !super::query::is_title(&first.form));
+        || (first.capitalized && !super::word_classes::is_title(&first.form));
     if seg.len() < 3
         || !opens_phrase
         || seg
@@ -220,7 +220,7 @@ const REFERENCE_WORDS: &[&str] = &[
 
 /// Request verbs (shared with the query parser's list).
 fn is_request(form: &str) -> bool {
-    super::query::is_request_word(form)
+    super::word_classes::is_request_word(form)
 }
 
 /// True for a word that names a stored record ("entry", "note", "status").
@@ -311,7 +311,7 @@ fn clause_break(text: &str, prev: &Chunk, next: &Chunk) -> Break {
     // initial ("Dr. Katz", "J. Smith").
     if between.contains(". ")
         && prev.form.chars().count() > 1
-        && !super::query::is_title(&prev.form)
+        && !super::word_classes::is_title(&prev.form)
     {
         Break::Strong
     } else {
@@ -344,8 +344,8 @@ fn content(text: &str, c: &Chunk) -> bool {
             || CONJUNCTIONS.contains(&c.form.as_str())
             || DEMONSTRATIVES.contains(&c.form.as_str())
             || matches!(c.form.as_str(), "one" | "ones")
-            || super::query::is_negation(&c.form)
-            || super::query::is_title(&c.form)
+            || super::word_classes::is_negation(&c.form)
+            || super::word_classes::is_title(&c.form)
             || c.form.chars().count() < 2)
 }
 
@@ -444,7 +444,7 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
         + usize::from(caseless >= 5);
     let identifiers = desc().any(has_digit);
     let names = desc().any(|c| written_as_name(c) && content(text, c));
-    let fan_out = desc().any(|c| super::query::is_fan_out(&c.form));
+    let fan_out = desc().any(|c| super::word_classes::is_fan_out(&c.form));
     Framing {
         drop_commentary: commentary.iter().any(|&c| c)
             && (attribute_words > 0 || identifiers || fan_out),

@@ -13,8 +13,10 @@
 //!   that opens its noun phrase, before a colon that opens the request, or at the end of the
 //!   request after a preposition ("the badge of jonas", "the card you have for mei").
 
-use super::query::{DETERMINERS, QWord, QueryShape, is_request_word, possessive_suffix};
-use super::score::RowView;
+use super::possession::possessive_suffix;
+use super::query::{DETERMINERS, QWord, QueryShape};
+use super::row_view::RowView;
+use super::word_classes::is_request_word;
 use super::word_match::{is_calendar, is_date_word, word_matches};
 use crate::canon::{self, Chunk, Script};
 use crate::index::keys::{self, has_digit};
@@ -46,7 +48,7 @@ pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&
     let new_value = |run: &[usize]| {
         new_text.is_some_and(|v| {
             run.iter().all(|&i| word_matches_any(&q.words[i], v))
-                && !super::query::subject_of(&q.words, run, v, true)
+                && !super::possession::subject_of(&q.words, run, v, true)
         })
     };
     // Names where a subject stands (held by no row, or by rows only as names), else the words

@@ -28,22 +28,27 @@
 
 mod candidate;
 mod codes;
+mod compound;
 mod consult;
 pub(crate) mod framing;
 mod lowercase_names;
 pub(crate) mod meaning;
 mod names;
 mod period;
+mod possession;
 pub(crate) mod query;
+mod row_view;
 pub(crate) mod score;
 mod supersede_fit;
 mod target;
 mod value_kind;
+mod word_classes;
 mod word_match;
 
 use self::candidate::{Candidate, choose_clauses, names_someone};
 use self::query::QueryShape;
-use self::score::{RowScore, RowView};
+use self::row_view::RowView;
+use self::score::RowScore;
 use super::Inner;
 use crate::error::{Error, NoMatch, Result};
 use crate::row::{Row, RowId, validate_field};
@@ -430,7 +435,7 @@ impl Inner {
             Some(h) if width == Width::One => value_kind::value_kinds(&RowView::new(&h.text)),
             _ => Default::default(),
         };
-        drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
         // A supersede whose words reach no row, of a subject the store holds rows about: the
         // row holding a value of the kind the new text states ([`value_kind`]).
         if scored.is_empty()
@@ -492,11 +497,11 @@ impl Inner {
             }
         }
         // Nor is a row chosen by meaning or relatedness.
-        drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
         if width == Width::One
             && let Some(h) = hint
         {
-            drop_unlike_the_new_text(&shapes[0], h, &mut scored, &mut rejected);
+            supersede_fit::drop_unlike_the_new_text(&shapes[0], h, &mut scored, &mut rejected);
         }
         // A single-row call never guesses: when the best rows tie on every piece of evidence
         // (coverage, polarity, relatedness to the new text), recency is no reason to pick one,
@@ -629,115 +634,6 @@ impl Inner {
             planner: None,
         })
     }
-}
-
-/// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
-/// new text's ([`value_kind::other_kind`]), and says why.
-fn drop_other_kinds(
-    scored: &mut Vec<Candidate>,
-    rejected: &mut Vec<Rejected>,
-    new_kinds: &std::collections::BTreeSet<value_kind::ValueKind>,
-) {
-    if new_kinds.is_empty() {
-        return;
-    }
-    scored.retain(|c| {
-        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let other = value_kind::other_kind(&value_kind::value_kinds(&view), new_kinds);
-        if other {
-            rejected.push(Rejected {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                reason: "holds values of another kind than the new text states".into(),
-            });
-        }
-        !other
-    });
-}
-
-/// A supersede's new text states a fact about someone, and the row it replaces must be a fact
-/// of that kind about that person, also when its query leaves either out:
-/// - a query that names no subject ("the prescription", "replace the allergy we have on
-///   file", "update the SSN": an acronym names no one) reaches only rows holding the name the new text marks as possessor ("Bogdan's
-///   medication is sertraline" is not Carmen's medication; the name a new text begins with
-///   may be its new value: "Dr. Haddad has taken over the pager");
-/// - a query that is only one name in a cased script ("Noa", "update Noa's record", "Noa's
-///   details changed") reaches only rows holding something of what the new text
-///   states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year"), and
-///   every word of the attribute it states of its subject ("Noa's new home address is ..."
-///   is not her work address).
-fn drop_unlike_the_new_text(
-    query: &QueryShape,
-    new: &QueryShape,
-    scored: &mut Vec<Candidate>,
-    rejected: &mut Vec<Rejected>,
-) {
-    let new_view = RowView::new(&new.text);
-    let subjects: Vec<&Vec<usize>> = new
-        .names
-        .iter()
-        .filter(|run| query::subject_of(&new.words, run, &new_view, false))
-        .collect();
-    // Cased scripts only: in a caseless one, a request's attribute words may read as a name.
-    let names_only = query.names.len() == 1
-        && query.words.iter().all(|w| names::cased(w.chunk.script))
-        && !query.fan_out
-        && !query.has_identifiers()
-        && query.words.iter().all(|w| {
-            w.name
-                || w.optional
-                || query::is_request_word(&w.stem)
-                || framing::is_reference_word(&w.chunk.form)
-                || supersede_fit::marks_restatement(&w.stem)
-        });
-    // The attribute the new text states of its subject ("home address" in "Ahmed Hassan's new
-    // home address is ..."): with a query that names only the subject, the row must hold it.
-    let stated = supersede_fit::stated_attribute(new);
-    scored.retain(|c| {
-        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let reason = if query.names_nobody()
-            && let Some(run) = subjects.iter().find(|run| {
-                !run.iter()
-                    .all(|&i| word_match::find_name(&new.words[i], &view).is_some())
-            }) {
-            let (a, b) = (&new.words[run[0]], &new.words[run[run.len() - 1]]);
-            Some(format!(
-                "the new text is about {:?}, whom the row does not name",
-                &new.text[a.chunk.span.start..b.chunk.span.end]
-            ))
-        } else if names_only
-            && supersede_fit::hint_attribute_hits(new, &view) == 0
-            && !supersede_fit::shares_slot(new, &view)
-        {
-            Some(
-                "holds nothing of what the new text states, and the query names only its subject"
-                    .into(),
-            )
-        } else if names_only
-            && let Some(missing) = stated.iter().find(|&&i| {
-                !view
-                    .chunks
-                    .iter()
-                    .any(|ch| word_match::word_matches(&new.words[i], ch))
-            })
-        {
-            Some(format!(
-                "does not hold {:?}, which the new text states, and the query names only its subject",
-                new.words[*missing].written
-            ))
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            rejected.push(Rejected {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                reason,
-            });
-            return false;
-        }
-        true
-    });
 }
 
 /// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none

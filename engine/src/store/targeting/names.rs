@@ -3,7 +3,7 @@
 //! Latin names written with other vowels or particles.
 
 use super::query::{QWord, QueryShape};
-use super::score::RowView;
+use super::row_view::RowView;
 use crate::canon::{self, Chunk, Script};
 use crate::index::keys::has_digit;
 
@@ -102,8 +102,8 @@ pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'
         .copied()
         .filter(|&i| {
             let w = &q.words[i];
-            !super::query::is_title(&w.chunk.form)
-                && !super::query::is_kinship(&q.text[w.chunk.span.clone()])
+            !super::word_classes::is_title(&w.chunk.form)
+                && !super::word_classes::is_kinship(&q.text[w.chunk.span.clone()])
         })
         .collect();
     if run.len() < 2 || !run.iter().all(|&i| cased(q.words[i].chunk.script)) {
@@ -126,8 +126,8 @@ pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'
             && cased(c.script)
             && !has_digit(c)
             && !crate::text::is_stopword(&c.form)
-            && !super::query::is_title(&c.form)
-            && !super::query::is_kinship(&v.text[c.span.clone()])
+            && !super::word_classes::is_title(&c.form)
+            && !super::word_classes::is_kinship(&v.text[c.span.clone()])
             && !q
                 .words
                 .iter()
@@ -310,10 +310,9 @@ pub(crate) fn query_relation(q: &QueryShape) -> Option<usize> {
         })
     })?;
     let counted = q.words.iter().any(|w| w.pos == rel);
-    let asks_more = q
-        .words
-        .iter()
-        .any(|w| !w.name && !w.optional && w.pos != rel && !super::query::is_request_word(&w.stem));
+    let asks_more = q.words.iter().any(|w| {
+        !w.name && !w.optional && w.pos != rel && !super::word_classes::is_request_word(&w.stem)
+    });
     (counted && asks_more).then_some(rel)
 }
 

@@ -1,151 +1,13 @@
 //! What a targeting query asks for: identifiers, names, words, polarity and width.
 
 use super::codes::{CodeRun, glued, inside};
+use super::possession::{marks_possessor_at, possessive_after, possessive_suffix, subject_of};
+use super::word_classes::{
+    asks_about_truth, is_fan_out, is_negated, is_negation, is_request_word, is_title, standalone,
+};
 use crate::canon::{self, Chunk, Gap, IdKind, Identifier};
 use crate::index::keys::{self, has_digit, name_like};
 use crate::text;
-
-/// Words that make a query negative ("does not drink", "is no longer", "never").
-const NEGATIONS: &[&str] = &[
-    "not", "never", "no", "nobody", "none", "cannot", "without", "dont", "doesnt", "didnt", "isnt",
-    "arent", "wasnt", "werent", "wont", "cant", "hasnt", "havent", "hadnt", "shouldnt", "wouldnt",
-    "couldnt", "neither", "nor",
-];
-
-/// Words that widen a query to everything about its subject ("everything about Hannah").
-const FAN_OUT: &[&str] = &["everything", "all", "anything", "every", "any", "whatever"];
-
-/// Words that frame a forgetting request rather than name what it is about ("please delete
-/// ..."): they never count as evidence of the attribute a row must hold.
-const REQUEST_WORDS: &[&str] = &[
-    "please", "delete", "erase", "remove", "forget", "purge", "wipe", "scrub", "clear", "update",
-    "change", "replace", "correct", "fix", "retract", "drop", "release",
-];
-
-/// True for a word that frames a request ("delete", "please") rather than describing a fact.
-pub(crate) fn is_request_word(stem: &str) -> bool {
-    REQUEST_WORDS.contains(&stem)
-}
-
-/// True if the fan-out word at `span` stands alone: not glued to another word by a hyphen,
-/// apostrophe, slash or the like ("all-hands", "any-time" are words of their own).
-fn standalone(text: &str, span: &std::ops::Range<usize>) -> bool {
-    let glue = |c: char| !c.is_whitespace() && !"()[]{},;:!?\"“”«»".contains(c);
-    let before = text[..span.start].chars().next_back();
-    let after = text[span.end..].chars().next();
-    // A sentence-final period or comma after the word is punctuation, not glue.
-    let after_glued = after.is_some_and(|c| {
-        glue(c)
-            && !(c == '.'
-                && text[span.end + 1..]
-                    .chars()
-                    .next()
-                    .is_none_or(char::is_whitespace))
-    });
-    !before.is_some_and(glue) && !after_glued
-}
-
-/// Honorifics and generic titles that are capitalized but name nobody.
-const TITLES: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "sir", "miss", "madam", "mx",
-];
-
-/// True for an honorific or title ("mr", "dr").
-pub(crate) fn is_title(form: &str) -> bool {
-    TITLES.contains(&form)
-}
-
-/// Kinship words that stand before a name as a title does ("Grandpa Boris", "Дедушка
-/// Борис", "θεία Ρένα"), in English and in the languages of the cased scripts, lowercase as
-/// written.
-const KINSHIP: &[&str] = &[
-    "grandpa",
-    "grandma",
-    "granny",
-    "grandad",
-    "granddad",
-    "grandfather",
-    "grandmother",
-    "nana",
-    "nan",
-    "aunt",
-    "auntie",
-    "aunty",
-    "uncle",
-    "cousin",
-    "mum",
-    "mom",
-    "dad",
-    "papa",
-    "mama",
-    "дедушка",
-    "дед",
-    "бабушка",
-    "баба",
-    "тётя",
-    "тетя",
-    "дядя",
-    "дідусь",
-    "дід",
-    "бабуся",
-    "баба",
-    "тітка",
-    "дядько",
-    "παππούς",
-    "παππου",
-    "γιαγιά",
-    "γιαγιας",
-    "θεία",
-    "θείος",
-    "θείου",
-    "θείας",
-    "ξάδερφος",
-    "ξαδέρφη",
-];
-
-/// True for a kinship word written before a name ([`KINSHIP`]); `written` is the word as the
-/// text writes it.
-pub(crate) fn is_kinship(written: &str) -> bool {
-    KINSHIP.contains(&written.to_lowercase().as_str())
-}
-
-/// True for a negation word ("not", "never", "doesnt").
-pub(crate) fn is_negation(form: &str) -> bool {
-    NEGATIONS.contains(&form)
-}
-
-/// True for a word that widens a request to everything about its subject ("everything").
-pub(crate) fn is_fan_out(form: &str) -> bool {
-    FAN_OUT.contains(&form)
-}
-
-/// True if `text` asks whether something holds instead of stating it: "whether", "or not", a
-/// "status" ("smoking status", "visa status"), or a Chinese A-not-A question (能不能, 有没有,
-/// 是不是). Such a request fits a row of either polarity: "whether Ahmed has a credit card" is
-/// about "Ahmed does not have a credit card" as much as about "Ahmed has one".
-pub(crate) fn asks_about_truth(text: &str) -> bool {
-    let tokens = text::tokens(text);
-    if tokens
-        .iter()
-        .any(|t| t == "whether" || t == "status" || t == "statuses")
-        || tokens.windows(2).any(|w| w[0] == "or" && w[1] == "not")
-    {
-        return true;
-    }
-    let chars: Vec<char> = text.chars().collect();
-    chars.windows(3).any(|w| {
-        w[0] == w[2]
-            && matches!(w[1], '不' | '没' | '沒')
-            && ('\u{4e00}'..='\u{9fff}').contains(&w[0])
-    })
-}
-
-/// True if `text` states something negatively.
-pub(crate) fn is_negated(text: &str) -> bool {
-    text::tokens(text)
-        .iter()
-        .any(|t| NEGATIONS.contains(&t.as_str()))
-}
 
 /// One content word of the query.
 #[derive(Clone, Debug)]
@@ -178,87 +40,6 @@ pub(super) const DETERMINERS: &[&str] = &[
     "the", "a", "an", "our", "my", "your", "his", "her", "their", "its", "this", "that", "these",
     "those", "each", "every", "some", "any",
 ];
-
-/// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's"), or ends in
-/// "s" and is followed by a bare apostrophe ("Claire Dubois' number").
-fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
-    let Some(last) = chunks.get(pos) else {
-        return false;
-    };
-    let mut after = text.get(last.span.end..).unwrap_or_default().chars();
-    if last.form.ends_with('s')
-        && matches!(after.next(), Some('\'' | '’'))
-        && !after.next().is_some_and(char::is_alphanumeric)
-    {
-        return true;
-    }
-    let Some(next) = chunks.get(pos + 1) else {
-        return false;
-    };
-    next.form == "s"
-        && text
-            .get(last.span.end..next.span.start)
-            .is_some_and(|gap| gap.chars().all(|ch| ch == '\'' || ch == '’'))
-}
-
-/// True if `text` has the possessive "'s" at byte `end` (the end of a name).
-pub(crate) fn possessive_suffix(text: &str, end: usize) -> bool {
-    let mut after = text.get(end..).unwrap_or_default().chars();
-    matches!(after.next(), Some('\'' | '’'))
-        && after.next() == Some('s')
-        && !after.next().is_some_and(char::is_alphanumeric)
-}
-
-/// True if the grammar of possession around the run from chunk `first` to chunk `last` marks
-/// it as a possessor in a script without letter case (王磊的, राम का, של שרה, ของสมชาย).
-fn marks_possessor_at(text: &str, first: &Chunk, last: &Chunk) -> bool {
-    let (a, b) = (first.span.start, last.span.end);
-    match (text.get(..a), text.get(a..b), text.get(b..)) {
-        (Some(before), Some(run), Some(after)) => {
-            crate::function_words::marks_possessor(before, run, after)
-        }
-        _ => false,
-    }
-}
-
-/// True if the run of query words `run` is the subject of `view` (a supersede's new text):
-/// it begins the text (when `or_first`), or the text marks it as a possessor ("Priya's phone
-/// number is ...").
-pub(crate) fn subject_of(
-    words: &[QWord],
-    run: &[usize],
-    view: &super::score::RowView<'_>,
-    or_first: bool,
-) -> bool {
-    let find = |i: usize| super::word_match::find_name(&words[i], view);
-    let (Some(&a), Some(&b)) = (run.first(), run.last()) else {
-        return false;
-    };
-    let (Some(first), Some(last)) = (find(a), find(b)) else {
-        return false;
-    };
-    let grammar = crate::function_words::spans(view.text, &view.chunks);
-    let begins = or_first
-        && view.chunks[..first].iter().all(|c| {
-            is_title(&c.form)
-                || text::is_stopword(&c.form)
-                || crate::function_words::covers(&grammar, c)
-        });
-    // Possession is marked by "'s" in a cased script, by the grammar around the name in a
-    // caseless one ("of" before "April" marks no possessor).
-    let caseless = run
-        .iter()
-        .all(|&i| !super::names::cased(words[i].chunk.script));
-    let calendar = run
-        .iter()
-        .all(|&i| super::word_match::is_calendar(&words[i].stem));
-    !calendar
-        && (begins
-            || possessive_after(view.text, &view.chunks, last)
-            || caseless
-                && last >= first
-                && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
-}
 
 /// The readings of the runs of one or two Han chunks that hold chunk `pos` of `chunks`.
 fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str> {
@@ -352,9 +133,7 @@ impl QueryShape {
         let polarity_neutral = asks_about_truth(&description);
         let negated = !polarity_neutral && is_negated(&description);
         let fan_out = chunks.iter().enumerate().any(|(i, c)| {
-            framing.in_description(i)
-                && FAN_OUT.contains(&c.form.as_str())
-                && standalone(text, &c.span)
+            framing.in_description(i) && is_fan_out(&c.form) && standalone(text, &c.span)
         });
 
         // In scripts without letter case, grammar and request words ("من", "的", "की") and
@@ -409,9 +188,9 @@ impl QueryShape {
             if latin
                 && (text::is_stopword(lower)
                     || lower == "whether"
-                    || NEGATIONS.contains(&lower)
-                    || (FAN_OUT.contains(&lower) && standalone(text, &c.span))
-                    || TITLES.contains(&lower))
+                    || is_negation(lower)
+                    || (is_fan_out(lower) && standalone(text, &c.span))
+                    || is_title(lower))
             {
                 continue;
             }
@@ -535,7 +314,7 @@ impl QueryShape {
             .into_iter()
             .filter(|k| {
                 k.strip_prefix("w:")
-                    .is_none_or(|w| !text::is_stopword(w) && !NEGATIONS.contains(&w))
+                    .is_none_or(|w| !text::is_stopword(w) && !is_negation(w))
             })
             .collect();
         QueryShape {
@@ -586,11 +365,11 @@ impl QueryShape {
     /// 7700-9040").
     pub(crate) fn anchored(
         &self,
-        views: &[super::score::RowView<'_>],
-        new_text: Option<&super::score::RowView<'_>>,
+        views: &[super::row_view::RowView<'_>],
+        new_text: Option<&super::row_view::RowView<'_>>,
     ) -> QueryShape {
         let mut q = self.clone();
-        let held = |i: usize, v: &super::score::RowView<'_>| {
+        let held = |i: usize, v: &super::row_view::RowView<'_>| {
             super::word_match::find_name(&self.words[i], v).is_some()
         };
         // Per run: held by some row in part, held whole by one row, held whole by the new text.
@@ -698,7 +477,7 @@ impl QueryShape {
         // changed to 9C". One that no row holds and the new text holds is that value, not
         // evidence of the old row.
         if let Some(new) = new_text {
-            let holds_code = |v: &super::score::RowView<'_>, run: &CodeRun| {
+            let holds_code = |v: &super::row_view::RowView<'_>, run: &CodeRun| {
                 !canon::find_code(&v.chunks, &run.display).is_empty()
             };
             q.codes.retain(|run| {
@@ -706,7 +485,7 @@ impl QueryShape {
                     || !holds_code(new, run)
                     || views.iter().any(|v| holds_code(v, run))
             });
-            let holds_id = |v: &super::score::RowView<'_>, id: &canon::Identifier| {
+            let holds_id = |v: &super::row_view::RowView<'_>, id: &canon::Identifier| {
                 v.ids.iter().any(|r| canon::same_identifier(id, r))
             };
             q.typed
@@ -780,13 +559,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn negation_is_detected() {
-        assert!(is_negated("Omar does not drink coffee"));
-        assert!(is_negated("Leah isn't allergic"));
-        assert!(!is_negated("Leah is allergic to penicillin"));
-    }
-
-    #[test]
     fn questions_of_truth_are_polarity_neutral() {
         for q in [
             "whether Ahmed has a credit card",
@@ -827,7 +599,7 @@ mod tests {
         let q = QueryShape::parse("李明的护照能不能在境外用");
         assert_eq!(q.names.len(), 2, "{:?}", q.names);
         // The row writes 在 and 用, not the run: only 李明 stays a name.
-        let views = [super::super::score::RowView::new(
+        let views = [super::super::row_view::RowView::new(
             "李明的护照在抽屉里，用完放回。",
         )];
         let a = q.anchored(&views, None);

@@ -3,10 +3,10 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use super::query::{QWord, QueryShape, is_negated};
-use crate::canon::{self, Chunk, Identifier, Script};
-use crate::clause::{self, Clause};
-use crate::index::keys::{self, has_digit, name_like};
+use super::query::QueryShape;
+use super::row_view::{RowView, in_topic, leads_sentence};
+use crate::canon::{self, Script};
+use crate::index::keys::{self, has_digit};
 
 use super::names::{
     abjad_run, cased, continues_unspaced_name, ends_unspaced_name, japanese_run,
@@ -15,45 +15,6 @@ use super::names::{
 use super::word_match::{
     find_name, find_word, is_bound_word, is_date_word, whole_token, word_matches,
 };
-
-/// A row's text, analyzed once for scoring.
-pub(crate) struct RowView<'a> {
-    /// The text.
-    pub text: &'a str,
-    /// Its chunks.
-    pub chunks: Vec<Chunk>,
-    /// Its typed identifiers.
-    pub ids: Vec<Identifier>,
-    /// Its clauses.
-    pub clauses: Vec<Clause>,
-    /// Per clause: true if it is stated negatively.
-    pub negated: Vec<bool>,
-}
-
-impl<'a> RowView<'a> {
-    /// Analyzes `text`.
-    pub fn new(text: &'a str) -> RowView<'a> {
-        let clauses = clause::clauses(text);
-        let negated = clauses
-            .iter()
-            .map(|c| is_negated(&text[c.span.clone()]))
-            .collect();
-        RowView {
-            text,
-            chunks: canon::chunks(text),
-            ids: canon::identifiers(text),
-            clauses,
-            negated,
-        }
-    }
-
-    /// Index of the clause holding byte `pos`, if any.
-    fn clause_at(&self, span: &Range<usize>) -> Option<usize> {
-        self.clauses
-            .iter()
-            .position(|c| c.span.start <= span.start && span.end <= c.span.end)
-    }
-}
 
 /// The verdict on one row.
 #[derive(Clone, Debug)]
@@ -98,49 +59,6 @@ impl RowScore {
     pub fn holds_attribute(&self) -> bool {
         self.attribute_units == 0 || self.attribute_hits > 0
     }
-}
-
-/// True for a word that places an attribute's value in time ("the new number", "her old
-/// address", "the current plan"): it says which value, never which attribute, so it is no
-/// modifier that tells one compound attribute from another.
-fn is_time_qualifier(stem: &str) -> bool {
-    super::period::OLD_WORDS.contains(&stem)
-        || ["new", "current", "present", "latest", "now"].contains(&stem)
-}
-
-/// True if `span` of `row` lies in the topic of a sentence of several clauses (the words
-/// before its first verb, within its first clause).
-fn in_topic(row: &RowView<'_>, span: &Range<usize>) -> bool {
-    row.clauses.len() > 1
-        && row
-            .clauses
-            .iter()
-            .any(|cl| cl.topic.start <= span.start && span.end <= cl.topic.end)
-}
-
-/// True if chunk `p` of `row` belongs to the run of names its sentence starts with: it lies in
-/// the first clause of its sentence, and every chunk before it in that clause is a name the
-/// query gives (`names`, chunk indexes).
-fn leads_sentence(row: &RowView<'_>, p: usize, names: &[usize]) -> bool {
-    let span = &row.chunks[p].span;
-    let Some(clause) = row
-        .clauses
-        .iter()
-        .find(|c| c.span.start <= span.start && span.end <= c.span.end)
-    else {
-        return false;
-    };
-    let first_of_sentence = row
-        .clauses
-        .iter()
-        .filter(|c| c.sentence == clause.sentence)
-        .all(|c| c.span.start >= clause.span.start);
-    first_of_sentence
-        && row.chunks[..p]
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.span.start >= clause.span.start)
-            .all(|(i, _)| names.contains(&i))
 }
 
 /// Scores `row` against `q`.
@@ -283,7 +201,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         // Day and month names qualify the attribute ("the appointment in August"); alone they
         // are no evidence of it.
         let attribute = !q.in_name_run(wi)
-            && !super::query::is_request_word(&w.stem)
+            && !super::word_classes::is_request_word(&w.stem)
             && !is_date_word(w)
             && !is_bound_word(&w.stem);
         if w.optional {
@@ -419,73 +337,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
 
     // Names: a query that names someone targets rows that name them, and never rows naming
     // someone else with a shared first or last name ("Tom Hale" is not "Tom Haley").
-    // A compound attribute is told by its modifier: "passport number" is not the "phone
-    // number" a row holds, "work phone" not its "home phone". When the row holds the head of
-    // the query's compound but not its modifier, and the head there carries a modifier of its
-    // own, the row states another attribute.
+    // A compound attribute is told by its modifier ("passport number" is not "phone number").
     if veto.is_none() && !q.has_identifiers() {
-        let adjacent = |a: &QWord, b: &QWord| {
-            a.pos + 1 == b.pos
-                && b.chunk.gap == Some(canon::Gap::Joiner)
-                && q.text[a.chunk.span.end..b.chunk.span.start]
-                    .chars()
-                    .all(char::is_whitespace)
-        };
-        for (k, pair) in q.words.windows(2).enumerate() {
-            let (m, h) = (&pair[0], &pair[1]);
-            // Only a two-word compound that ends its phrase: "passport number", not "taking
-            // new" in "taking new patients".
-            // A word naming only a kind of value may close it ("private email address"), and a
-            // name opening the request or a possessor may open it ("Nikos business address",
-            // "Ayşe's office email"; not "Giulia avoids contactless").
-            let ends_phrase = q
-                .words
-                .get(k + 2)
-                .is_none_or(|n| !adjacent(h, n) || crate::lexicon::is_generic_head(&n.chunk.form));
-            let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m) || {
-                let prev = &q.words[k - 1];
-                prev.name
-                    && (prev.pos == 0
-                        || super::query::possessive_suffix(&q.text, prev.chunk.span.end))
-            };
-            if !adjacent(m, h)
-                || !ends_phrase
-                || !starts_phrase
-                || m.name
-                || h.name
-                || is_time_qualifier(&m.stem)
-                || find_word(m, row).is_some()
-            {
-                continue;
-            }
-            let contrast = row.chunks.iter().enumerate().find_map(|(p, c)| {
-                let prev = row.chunks.get(p.checked_sub(1)?)?;
-                let modifier = c.gap == Some(canon::Gap::Joiner)
-                    && prev.form.chars().count() >= 2
-                    && row.text[prev.span.end..c.span.start]
-                        .chars()
-                        .all(char::is_whitespace)
-                    && !has_digit(prev)
-                    && !name_like(prev)
-                    && !crate::text::is_stopword(&prev.form)
-                    && !super::query::is_negated(&prev.form);
-                // Modifiers evoking one attribute slot are one attribute ("office email" and
-                // "work email").
-                let slots = crate::lexicon::slots(&prev.form);
-                let same_slot = crate::lexicon::slots(&m.chunk.form)
-                    .iter()
-                    .any(|s| slots.contains(s));
-                (word_matches(h, c) && modifier && !same_slot)
-                    .then(|| row.text[prev.span.start..c.span.end].to_owned())
-            });
-            if let Some(phrase) = contrast {
-                veto = Some(format!(
-                    "states {phrase:?}, not {:?}",
-                    &q.text[m.chunk.span.start..h.chunk.span.end]
-                ));
-                break;
-            }
-        }
+        veto = super::compound::modifier_contrast(q, row);
     }
 
     // A name run is present when the row holds at least half of it ("Maria Garcia" for "Maria
@@ -598,8 +452,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     && row.chunks[lo].span.end == row.chunks[hi].span.start;
                 if joined
                     && (latin && name_part(row.text, &row.chunks, rn as usize) || unspaced)
-                    && !super::query::is_title(&rc.form)
-                    && !(dr < 0 && super::query::is_kinship(&row.text[rc.span.clone()]))
+                    && !super::word_classes::is_title(&rc.form)
+                    && !(dr < 0 && super::word_classes::is_kinship(&row.text[rc.span.clone()]))
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
                     && veto.is_none()
@@ -671,8 +525,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 && cased(c.script)
                 && !has_digit(c)
                 && !crate::text::is_stopword(&c.form)
-                && !super::query::is_title(&c.form)
-                && !super::query::is_kinship(&row.text[c.span.clone()])
+                && !super::word_classes::is_title(&c.form)
+                && !super::word_classes::is_kinship(&row.text[c.span.clone()])
                 && !q.words.iter().any(|w| word_matches(w, c))
         };
         // Only white space may stand between the parts of one name ("Zoe Lefevre: Rx" is two

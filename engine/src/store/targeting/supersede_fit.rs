@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::query::{QWord, QueryShape};
-use super::score::RowView;
+use super::row_view::RowView;
 use super::word_match::word_matches;
 use crate::index::keys::{has_digit, name_like};
 use crate::lexicon;
@@ -16,7 +16,7 @@ pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize
     hint.words
         .iter()
         .filter(|w| !w.name && w.stem.chars().count() >= 4)
-        .filter(|w| !super::query::is_request_word(&w.stem))
+        .filter(|w| !super::word_classes::is_request_word(&w.stem))
         .filter(|w| !lexicon::is_generic_head(&w.chunk.form))
         .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
         .count()
@@ -187,4 +187,118 @@ pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
             .collect()
     };
     pairs(a).intersection(&pairs(b)).count()
+}
+
+/// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
+/// new text's ([`super::value_kind::other_kind`]), and says why.
+pub(super) fn drop_other_kinds(
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+    new_kinds: &std::collections::BTreeSet<super::value_kind::ValueKind>,
+) {
+    if new_kinds.is_empty() {
+        return;
+    }
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let other =
+            super::value_kind::other_kind(&super::value_kind::value_kinds(&view), new_kinds);
+        if other {
+            rejected.push(super::Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason: "holds values of another kind than the new text states".into(),
+            });
+        }
+        !other
+    });
+}
+
+/// A supersede's new text states a fact about someone, and the row it replaces must be a fact
+/// of that kind about that person, also when its query leaves either out:
+/// - a query that names no subject ("the prescription", "replace the allergy we have on
+///   file", "update the SSN": an acronym names no one) reaches only rows holding the name the
+///   new text marks as possessor ("Bogdan's medication is sertraline" is not Carmen's
+///   medication; the name a new text begins with may be its new value: "Dr. Haddad has taken
+///   over the pager");
+/// - a query that is only one name in a cased script ("Noa", "update Noa's record", "Noa's
+///   details changed") reaches only rows holding something of what the new text
+///   states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year"), and
+///   every word of the attribute it states of its subject ("Noa's new home address is ..."
+///   is not her work address).
+pub(super) fn drop_unlike_the_new_text(
+    query: &QueryShape,
+    new: &QueryShape,
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+) {
+    let new_view = RowView::new(&new.text);
+    let subjects: Vec<&Vec<usize>> = new
+        .names
+        .iter()
+        .filter(|run| super::possession::subject_of(&new.words, run, &new_view, false))
+        .collect();
+    // Cased scripts only: in a caseless one, a request's attribute words may read as a name.
+    let names_only = query.names.len() == 1
+        && query
+            .words
+            .iter()
+            .all(|w| super::names::cased(w.chunk.script))
+        && !query.fan_out
+        && !query.has_identifiers()
+        && query.words.iter().all(|w| {
+            w.name
+                || w.optional
+                || super::word_classes::is_request_word(&w.stem)
+                || super::framing::is_reference_word(&w.chunk.form)
+                || marks_restatement(&w.stem)
+        });
+    // The attribute the new text states of its subject ("home address" in "Ahmed Hassan's new
+    // home address is ..."): with a query that names only the subject, the row must hold it.
+    let stated = stated_attribute(new);
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let reason = if query.names_nobody()
+            && let Some(run) = subjects.iter().find(|run| {
+                !run.iter()
+                    .all(|&i| super::word_match::find_name(&new.words[i], &view).is_some())
+            }) {
+            let (a, b) = (&new.words[run[0]], &new.words[run[run.len() - 1]]);
+            Some(format!(
+                "the new text is about {:?}, whom the row does not name",
+                &new.text[a.chunk.span.start..b.chunk.span.end]
+            ))
+        } else if names_only
+            && hint_attribute_hits(new, &view) == 0
+            && !shares_slot(new, &view)
+        {
+            Some(
+                "holds nothing of what the new text states, and the query names only its subject"
+                    .into(),
+            )
+        } else if names_only
+            && let Some(missing) = stated.iter().find(|&&i| {
+                !view
+                    .chunks
+                    .iter()
+                    .any(|ch| word_matches(&new.words[i], ch))
+            })
+        {
+            Some(format!(
+                "does not hold {:?}, which the new text states, and the query names only its subject",
+                new.words[*missing].written
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            rejected.push(super::Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason,
+            });
+            return false;
+        }
+        true
+    });
 }

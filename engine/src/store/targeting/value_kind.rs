@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 
 use super::query::{QWord, QueryShape};
-use super::score::RowView;
+use super::row_view::RowView;
 use super::word_match::{is_calendar, word_matches};
 use crate::canon::IdKind;
 use crate::index::keys::has_digit;

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::query::QWord;
-use super::score::RowView;
+use super::row_view::RowView;
 use super::value_kind::ValueKind;
 use crate::canon::{self, Chunk, Script};
 use crate::index::keys::{self, has_digit, name_like};

@@ -1,0 +1,87 @@
+//! Compound attributes told apart by their modifiers: "passport number" is not the "phone
+//! number" a row holds, "work phone" not its "home phone".
+
+use super::query::{QWord, QueryShape};
+use super::row_view::RowView;
+use super::word_match::{find_word, word_matches};
+use crate::canon;
+use crate::index::keys::{has_digit, name_like};
+
+/// True for a word that places an attribute's value in time ("the new number", "her old
+/// address", "the current plan"): it says which value, never which attribute, so it is no
+/// modifier that tells one compound attribute from another.
+fn is_time_qualifier(stem: &str) -> bool {
+    super::period::OLD_WORDS.contains(&stem)
+        || ["new", "current", "present", "latest", "now"].contains(&stem)
+}
+
+/// Why `row` states another attribute than the compound `q` asks for, if it does.
+///
+/// When the row holds the head of the query's compound but not its modifier, and the head
+/// there carries a modifier of its own, the row states another attribute ("states \"home
+/// phone\", not \"work phone\""). The query's time qualifiers ("new", "old") modify no
+/// attribute; modifiers evoking one lexicon slot ("office", "work") are one attribute.
+pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    let adjacent = |a: &QWord, b: &QWord| {
+        a.pos + 1 == b.pos
+            && b.chunk.gap == Some(canon::Gap::Joiner)
+            && q.text[a.chunk.span.end..b.chunk.span.start]
+                .chars()
+                .all(char::is_whitespace)
+    };
+    for (k, pair) in q.words.windows(2).enumerate() {
+        let (m, h) = (&pair[0], &pair[1]);
+        // Only a two-word compound that ends its phrase: "passport number", not "taking
+        // new" in "taking new patients".
+        // A word naming only a kind of value may close it ("private email address"), and a
+        // name opening the request or a possessor may open it ("Nikos business address",
+        // "Ayşe's office email"; not "Giulia avoids contactless").
+        let ends_phrase = q
+            .words
+            .get(k + 2)
+            .is_none_or(|n| !adjacent(h, n) || crate::lexicon::is_generic_head(&n.chunk.form));
+        let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m) || {
+            let prev = &q.words[k - 1];
+            prev.name
+                && (prev.pos == 0
+                    || super::possession::possessive_suffix(&q.text, prev.chunk.span.end))
+        };
+        if !adjacent(m, h)
+            || !ends_phrase
+            || !starts_phrase
+            || m.name
+            || h.name
+            || is_time_qualifier(&m.stem)
+            || find_word(m, row).is_some()
+        {
+            continue;
+        }
+        let contrast = row.chunks.iter().enumerate().find_map(|(p, c)| {
+            let prev = row.chunks.get(p.checked_sub(1)?)?;
+            let modifier = c.gap == Some(canon::Gap::Joiner)
+                && prev.form.chars().count() >= 2
+                && row.text[prev.span.end..c.span.start]
+                    .chars()
+                    .all(char::is_whitespace)
+                && !has_digit(prev)
+                && !name_like(prev)
+                && !crate::text::is_stopword(&prev.form)
+                && !super::word_classes::is_negated(&prev.form);
+            // Modifiers evoking one attribute slot are one attribute ("office email" and
+            // "work email").
+            let slots = crate::lexicon::slots(&prev.form);
+            let same_slot = crate::lexicon::slots(&m.chunk.form)
+                .iter()
+                .any(|s| slots.contains(s));
+            (word_matches(h, c) && modifier && !same_slot)
+                .then(|| row.text[prev.span.start..c.span.end].to_owned())
+        });
+        if let Some(phrase) = contrast {
+            return Some(format!(
+                "states {phrase:?}, not {:?}",
+                &q.text[m.chunk.span.start..h.chunk.span.end]
+            ));
+        }
+    }
+    None
+}

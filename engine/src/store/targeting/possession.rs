@@ -1,0 +1,88 @@
+//! Possession: whether a name is marked as the possessor of what follows it ("Priya's",
+//! "Claire Dubois' number", 王磊的), and whether a run of query words is the subject of a text.
+
+use super::query::QWord;
+use super::word_classes::is_title;
+use crate::canon::Chunk;
+use crate::text;
+
+/// True if chunk `pos` of `text` is followed by the possessive "'s" ("Priya's"), or ends in
+/// "s" and is followed by a bare apostrophe ("Claire Dubois' number").
+pub(super) fn possessive_after(text: &str, chunks: &[Chunk], pos: usize) -> bool {
+    let Some(last) = chunks.get(pos) else {
+        return false;
+    };
+    let mut after = text.get(last.span.end..).unwrap_or_default().chars();
+    if last.form.ends_with('s')
+        && matches!(after.next(), Some('\'' | '’'))
+        && !after.next().is_some_and(char::is_alphanumeric)
+    {
+        return true;
+    }
+    let Some(next) = chunks.get(pos + 1) else {
+        return false;
+    };
+    next.form == "s"
+        && text
+            .get(last.span.end..next.span.start)
+            .is_some_and(|gap| gap.chars().all(|ch| ch == '\'' || ch == '’'))
+}
+
+/// True if `text` has the possessive "'s" at byte `end` (the end of a name).
+pub(crate) fn possessive_suffix(text: &str, end: usize) -> bool {
+    let mut after = text.get(end..).unwrap_or_default().chars();
+    matches!(after.next(), Some('\'' | '’'))
+        && after.next() == Some('s')
+        && !after.next().is_some_and(char::is_alphanumeric)
+}
+
+/// True if the grammar of possession around the run from chunk `first` to chunk `last` marks
+/// it as a possessor in a script without letter case (王磊的, राम का, של שרה, ของสมชาย).
+pub(super) fn marks_possessor_at(text: &str, first: &Chunk, last: &Chunk) -> bool {
+    let (a, b) = (first.span.start, last.span.end);
+    match (text.get(..a), text.get(a..b), text.get(b..)) {
+        (Some(before), Some(run), Some(after)) => {
+            crate::function_words::marks_possessor(before, run, after)
+        }
+        _ => false,
+    }
+}
+
+/// True if the run of query words `run` is the subject of `view` (a supersede's new text):
+/// it begins the text (when `or_first`), or the text marks it as a possessor ("Priya's phone
+/// number is ...").
+pub(crate) fn subject_of(
+    words: &[QWord],
+    run: &[usize],
+    view: &super::row_view::RowView<'_>,
+    or_first: bool,
+) -> bool {
+    let find = |i: usize| super::word_match::find_name(&words[i], view);
+    let (Some(&a), Some(&b)) = (run.first(), run.last()) else {
+        return false;
+    };
+    let (Some(first), Some(last)) = (find(a), find(b)) else {
+        return false;
+    };
+    let grammar = crate::function_words::spans(view.text, &view.chunks);
+    let begins = or_first
+        && view.chunks[..first].iter().all(|c| {
+            is_title(&c.form)
+                || text::is_stopword(&c.form)
+                || crate::function_words::covers(&grammar, c)
+        });
+    // Possession is marked by "'s" in a cased script, by the grammar around the name in a
+    // caseless one ("of" before "April" marks no possessor).
+    let caseless = run
+        .iter()
+        .all(|&i| !super::names::cased(words[i].chunk.script));
+    let calendar = run
+        .iter()
+        .all(|&i| super::word_match::is_calendar(&words[i].stem));
+    !calendar
+        && (begins
+            || possessive_after(view.text, &view.chunks, last)
+            || caseless
+                && last >= first
+                && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
+}

@@ -1,0 +1,207 @@
+//! Requests whose subject the store never holds: capitalized or not, restated by a supersede's
+//! new text, or a full name the store knows under another surname.
+
+use super::{ABSENT, ATTRIBUTES, PHONES, assert_no_match, fact, live_texts, store_with};
+use oubli::{Error, Inscription, Operation, Target};
+use proptest::prelude::*;
+
+#[test]
+fn purge_of_an_absent_subject_erases_nothing() {
+    let (_t, s) = store_with(PHONES);
+    let before = live_texts(&s);
+    let none = assert_no_match(s.purge(Target::query("Priya's phone number")), "purge");
+    assert_eq!(live_texts(&s), before);
+    // The nearest candidates come with the no-match, each with why it was not taken.
+    assert!(!none.candidates.is_empty(), "{none:?}");
+    assert!(
+        none.candidates
+            .iter()
+            .all(|c| c.reason.contains("Priya") || c.reason.contains("below")),
+        "{none:?}"
+    );
+    assert_eq!(Error::NoMatch(none).code(), "no_match");
+}
+
+#[test]
+fn supersede_of_an_absent_subject_overwrites_nothing() {
+    let (_t, s) = store_with(PHONES);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("Priya's phone number"),
+            Inscription::new("Priya's phone number is 0176 5550 1234."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    assert_no_match(
+        s.release(Target::query("Delete Priya's phone number")),
+        "release",
+    );
+    assert_eq!(live_texts(&s), before);
+}
+
+#[test]
+fn an_absent_subject_restated_by_the_new_text_or_first_in_the_request_is_still_absent() {
+    // One phone row only: no tie protects it. The new text naming the absent subject does not
+    // make that name the new value, and a request that begins with the name (capitalized like
+    // any first word) still names someone the store does not hold.
+    let facts = [
+        "Anna's phone number is +49 151 2345 6789.",
+        "Ben lives in Leeds.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "Priya's phone number",
+            "Priya's phone number is 0176 5550 1234.",
+        ),
+        (
+            "Priya now uses a new phone",
+            "Priya now uses 0176 5550 1234 as her phone.",
+        ),
+        ("Priya phone number", "Her phone number is 0176 5550 1234."),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    for query in ["Priya phone number", "Priya Raman phone number"] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // The subject present, a first word is still only capitalized by grammar.
+    s.purge(Target::query("Anna phone number")).unwrap();
+    assert_eq!(live_texts(&s), vec!["Ben lives in Leeds.".to_owned()]);
+}
+
+#[test]
+fn plan_of_an_absent_target_is_empty_with_candidates() {
+    let (_t, s) = store_with(PHONES);
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Priya's phone number"))
+        .unwrap();
+    assert!(plan.rows.is_empty() && plan.matches.is_empty(), "{plan:?}");
+    assert!(!plan.rejected.is_empty());
+    // Present targets still plan as before.
+    let plan = s
+        .plan(Operation::Purge, &Target::query("Anna's phone number"))
+        .unwrap();
+    assert_eq!(plan.rows.len(), 1, "{plan:?}");
+}
+
+#[test]
+fn present_targets_are_still_forgotten() {
+    let (_t, s) = store_with(PHONES);
+    s.purge(Target::query("Ben's phone number")).unwrap();
+    let left = live_texts(&s);
+    assert!(!left.iter().any(|t| t.contains("Ben")), "{left:?}");
+    assert_eq!(left.len(), 3);
+    let (_t, s) = store_with(&["Kenta lives in Osaka.", "Kenta's salary is 9M yen."]);
+    s.purge(Target::query("everything about Kenta")).unwrap();
+    assert!(live_texts(&s).is_empty());
+}
+
+/// A request about an absent subject (its name capitalized or in lowercase), and a new text for
+/// a supersede of it: one naming nobody, or one restating the request with the absent subject's
+/// name (a supersede's new text that
+/// names its subject must not turn that name into the new value).
+fn request() -> impl Strategy<Value = (String, String)> {
+    (
+        0..ABSENT.len(),
+        0..ATTRIBUTES.len(),
+        0..8usize,
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(p, a, form, restated, lowercase)| {
+            // People type names in lowercase too ("the badge of jonas").
+            let name = if lowercase {
+                ABSENT[p].to_lowercase()
+            } else {
+                ABSENT[p].to_owned()
+            };
+            let name = name.as_str();
+            let first = name.split(' ').next().unwrap();
+            let (attr, value) = ATTRIBUTES[a];
+            let q = match form {
+                0 => format!("{first}'s {attr}"),
+                1 => format!("{name}'s {attr}"),
+                2 => format!("the {attr} of {name}"),
+                3 => format!("Delete {first}'s {attr}"),
+                4 => format!("everything about {name}"),
+                5 => format!("{first} {attr}"),
+                6 => format!("{name} {attr}"),
+                _ => format!("please forget the {attr} we hold for {first}"),
+            };
+            let new = if restated {
+                format!("{first}'s {attr} {value}.")
+            } else {
+                "A new fact about nobody here.".to_owned()
+            };
+            (q, new)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, .. ProptestConfig::default() })]
+
+    /// A request naming a subject the store does not hold erases, releases or overwrites
+    /// nothing, whatever else it shares with the rows; it is a typed no-match.
+    #[test]
+    fn requests_about_an_absent_subject_change_nothing(
+        facts in proptest::collection::vec(fact(), 1..12),
+        requests in proptest::collection::vec((request(), 0..3usize), 1..4),
+    ) {
+        let refs: Vec<&str> = facts.iter().map(String::as_str).collect();
+        let (_t, s) = store_with(&refs);
+        let before = live_texts(&s);
+        for ((q, new), op) in &requests {
+            let r = match op {
+                0 => s.purge(Target::query(q.as_str())).map(|_| ()),
+                1 => s.release(Target::query(q.as_str())).map(|_| ()),
+                _ => s
+                    .supersede(Target::query(q.as_str()), Inscription::new(new.as_str()))
+                    .map(|_| ()),
+            };
+            prop_assert!(matches!(r, Err(Error::NoMatch(_))), "{q:?} (op {op}): {r:?}");
+            prop_assert_eq!(&live_texts(&s), &before, "{:?}", q);
+        }
+    }
+}
+
+#[test]
+fn a_full_name_the_store_knows_under_another_surname_is_someone_else() {
+    // The store knows Jonas Weber, and writes some of his facts with the given name alone: a
+    // request about Jonas Wolf, whom it does not know, reaches none of them.
+    let (_t, s) = store_with(&[
+        "Jonas Weber's mobile is +49 30 3536824.",
+        "Jonas' access badge is B-2063.",
+        "Dmitri Ivanov's social security number is 360-82-6373.",
+        "Dmitri's access badge is B-8037.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "the badge of Jonas Wolf",
+        "Dmitri Sokolov's badge number",
+        "everything about Jonas Wolf",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // Asked by the name the store knows, or by the given name, the badge row is reached.
+    s.purge(Target::query("Jonas Weber's access badge"))
+        .unwrap();
+    s.purge(Target::query("Dmitri's badge")).unwrap();
+    assert_eq!(
+        live_texts(&s),
+        vec![
+            "Dmitri Ivanov's social security number is 360-82-6373.".to_owned(),
+            "Jonas Weber's mobile is +49 30 3536824.".to_owned(),
+        ]
+    );
+}

@@ -1,0 +1,103 @@
+//! Requests about a relative of a person the store holds facts about.
+
+use super::{ATTRIBUTES, PRESENT, assert_no_match, fact, live_texts, store_with};
+use oubli::{Error, Inscription, Target};
+use proptest::prelude::*;
+
+#[test]
+fn a_relative_of_a_present_person_is_someone_else() {
+    // The request asks about the brother, the son, the assistant, the sister: rows about the
+    // person alone, naming no such relative, are about someone else.
+    let facts = [
+        "Aisha Bello's council tax is paid by standing order on the 1st.",
+        "Yuki Tanaka drives a car with licence plate AB49 CDE.",
+        "Chen Mei's shoe size is EU 41.",
+        "Yosef received a bonus of 10,000 EUR this year.",
+        "Maria's access badge is B-3869.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for query in [
+        "the standing order Aisha's brother set up for his rent",
+        "Chen Mei's assistant's shoe size",
+        "the annual bonus of Yosef's sister",
+        "Yuki son licence plate",
+        "the access badge of the mother of Maria",
+    ] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_no_match(
+            s.supersede(
+                Target::query(query),
+                Inscription::new("A new fact about a relative."),
+            ),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // A relation that is all the request asks for is the attribute: "Sakura's manager".
+    let (_t, s) = store_with(&[
+        "Sakura Ito reports to Daniel Kim.",
+        "Sakura Ito lives in Chiba.",
+    ]);
+    let done = s
+        .supersede(
+            Target::query("Sakura's manager"),
+            Inscription::new("Sakura Ito reports to Rebecca Osei."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+}
+
+/// Family words first (see the telegraphic form below), then a role.
+const RELATIVES: &[&str] = &["brother", "sister", "son", "mother", "assistant", "lawyer"];
+
+/// A request about a relative of a person the store holds facts about (never about any
+/// relative).
+fn relative_request() -> impl Strategy<Value = String> {
+    (
+        0..PRESENT.len(),
+        0..RELATIVES.len(),
+        0..ATTRIBUTES.len(),
+        0..4usize,
+    )
+        .prop_map(|(p, r, a, form)| {
+            let first = PRESENT[p].split(' ').next().unwrap();
+            let (rel, attr) = (RELATIVES[r], ATTRIBUTES[a].0);
+            match form {
+                0 => format!("{first}'s {rel}'s {attr}"),
+                1 => format!("the {attr} of {first}'s {rel}"),
+                // Written without a possessive, only a family word reads as a relative
+                // ("Busan manager role" is a role at Busan).
+                2 if r < 4 => format!("{first} {rel} {attr}"),
+                2 => format!("{first}'s {rel}'s {attr}"),
+                _ => format!("please delete the {attr} {first}'s {rel} gave us"),
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    /// A request about a present person's relative, in a store that states nothing about any
+    /// relative, erases, releases or overwrites nothing.
+    #[test]
+    fn requests_about_a_relative_of_a_present_subject_change_nothing(
+        facts in proptest::collection::vec(fact(), 1..12),
+        requests in proptest::collection::vec((relative_request(), 0..3usize), 1..4),
+    ) {
+        let refs: Vec<&str> = facts.iter().map(String::as_str).collect();
+        let (_t, s) = store_with(&refs);
+        let before = live_texts(&s);
+        for (q, op) in &requests {
+            let r = match op {
+                0 => s.purge(Target::query(q.as_str())).map(|_| ()),
+                1 => s.release(Target::query(q.as_str())).map(|_| ()),
+                _ => s
+                    .supersede(Target::query(q.as_str()), Inscription::new("A new fact about a relative."))
+                    .map(|_| ()),
+            };
+            prop_assert!(matches!(r, Err(Error::NoMatch(_))), "{q:?} (op {op}): {r:?}");
+            prop_assert_eq!(&live_texts(&s), &before, "{:?}", q);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Supersedes that must not guess: ties on evidence, paraphrases without evidence, and new texts
+//! that state whose fact, and which, they replace.
+
+use super::{assert_no_match, live_texts, store_with};
+use oubli::{Inscription, Target};
+
+#[test]
+fn a_supersede_never_guesses_between_rows_tied_on_evidence() {
+    let (_t, s) = store_with(&[
+        "Kenta's favourite colour is blue.",
+        "Kenta's favourite food is ramen.",
+    ]);
+    let before = live_texts(&s);
+    let none = assert_no_match(
+        s.supersede(
+            Target::query("Kenta's favourite"),
+            Inscription::new("Kenta's favourite pastime is chess."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    assert!(
+        none.candidates.len() >= 2 && none.candidates.iter().all(|c| c.reason.contains("ties")),
+        "{none:?}"
+    );
+    // Evidence that tells them apart still decides.
+    s.supersede(
+        Target::query("Kenta's favourite food"),
+        Inscription::new("Kenta's favourite food is udon."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert!(left.iter().any(|t| t.contains("blue")), "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("ramen")), "{left:?}");
+}
+
+#[test]
+fn a_paraphrased_supersede_without_evidence_inscribes_nothing_over_the_subject() {
+    // The only row about Kenta says nothing about his salary and shares no attribute with it.
+    let (_t, s) = store_with(&["Kenta lives in Osaka.", "Kenta plays the cello."]);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("Kenta's salary"),
+            Inscription::new("Kenta earns 9M yen a year."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+}
+
+#[test]
+fn a_supersede_replaces_only_a_fact_of_the_kind_about_the_person_its_new_text_states() {
+    // The query names nobody; the new text is Bogdan's, whom no row names.
+    let (_t, s) = store_with(&[
+        "Carmen García's current medication is metformin.",
+        "Carmen García's phone number is +49 30 3260557.",
+        "Min-jun Kim's social security number is 884-41-5597.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("prescription"),
+            Inscription::new("Bogdan's medication is sertraline."),
+        ),
+        "supersede",
+    );
+    // An acronym is no name: "update the SSN" names nobody either.
+    assert_no_match(
+        s.supersede(
+            Target::query("update the SSN"),
+            Inscription::new("Claire Dubois' new social security number is 505-64-4379."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    // The query is only a name; the new text states a bonus, which no row of Noa's holds.
+    let (_t, s) = store_with(&[
+        "Noa Levi earns 102,000 USD a year.",
+        "Reza's birthday is 15 May.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("Noa"),
+            Inscription::new("Noa's new bonus is 8,000 EUR."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    // The same query with a new text restating a fact the row holds replaces it.
+    let done = s
+        .supersede(
+            Target::query("Noa"),
+            Inscription::new("Noa Levi now earns 110,000 USD a year."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+}
+
+#[test]
+fn a_supersede_naming_only_its_subject_replaces_only_the_attribute_its_new_text_states() {
+    let (_t, s) = store_with(&[
+        "Ahmed Hassan's work address is Istiklal Cd. 88, Istanbul.",
+        "Ahmed Hassan's passport number is PN1990576.",
+        "Kanya's driver's licence number is DL-728945.",
+    ]);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "Ahmed Hassan",
+            "Ahmed Hassan's new home address is 4-2-8 Shibakoen, Tokyo.",
+        ),
+        (
+            "Ahmed Hassan's details changed",
+            "Ahmed Hassan's home address is 4-2-8 Shibakoen, Tokyo.",
+        ),
+        (
+            "update Kanya's record",
+            "Kanya's new licence plate is B-AS 8904.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+    // The attribute the row holds is replaced (here by a clause-level edit of its row).
+    let done = s
+        .supersede(
+            Target::query("Ahmed Hassan"),
+            Inscription::new("Ahmed Hassan's new work address is Ermou 33, Athens."),
+        )
+        .unwrap();
+    assert_eq!([done.replaced, done.edited].concat(), vec![1]);
+}
