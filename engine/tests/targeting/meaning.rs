@@ -117,7 +117,7 @@ fn rows_close_in_meaning_are_not_told_apart_by_it() {
         "Omar Haddad works at the port authority.",
     ]);
     let target = Target::query("Omar's teeth appointment");
-    let new = "Omar Haddad's teeth appointment moved to July.";
+    let new = "Omar Haddad's visit to the dentist moved to July.";
     let plan = s
         .plan_with(Operation::Supersede, &target, Some(new))
         .unwrap();

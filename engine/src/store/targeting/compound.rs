@@ -10,7 +10,7 @@ use crate::index::keys::{has_digit, name_like};
 /// True for a word that places an attribute's value in time ("the new number", "her old
 /// address", "the current plan"): it says which value, never which attribute, so it is no
 /// modifier that tells one compound attribute from another.
-fn is_time_qualifier(stem: &str) -> bool {
+pub(super) fn is_time_qualifier(stem: &str) -> bool {
     super::period::OLD_WORDS.contains(&stem)
         || ["new", "current", "present", "latest", "now"].contains(&stem)
 }

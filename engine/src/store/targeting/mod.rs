@@ -436,10 +436,37 @@ impl Inner {
             _ => Default::default(),
         };
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        // The request and its new text name the same attribute and no row about the subject
+        // holds it: nothing is chosen for it by kind, meaning or relatedness below.
+        let absent_attribute = match hint {
+            Some(h) if scored.is_empty() && width == Width::One => {
+                let pool: Vec<RowView<'_>> = if shapes[0].names.is_empty() {
+                    rows.iter()
+                        .map(|(r, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
+                        .collect()
+                } else {
+                    about_subject
+                        .iter()
+                        .map(|(r, _, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
+                        .collect()
+                };
+                supersede_fit::named_attribute_absent(&shapes[0], h, &pool)
+            }
+            _ => None,
+        };
+        if let Some(word) = &absent_attribute {
+            for r in &mut rejected {
+                r.reason.push_str(&format!(
+                    "; the query and the new text both name {word:?}, which no row about the subject holds"
+                ));
+            }
+        }
         // A supersede whose words reach no row, of a subject the store holds rows about: the
-        // row holding a value of the kind the new text states ([`value_kind`]).
+        // row holding a value of a kind the new text states that names one attribute on its
+        // own, a phone number, an e-mail or street address, an IBAN ([`value_kind`]).
         if scored.is_empty()
             && width == Width::One
+            && absent_attribute.is_none()
             && let Some(h) = hint
         {
             let pool: Vec<RowView<'_>> = about_subject
@@ -461,6 +488,7 @@ impl Inner {
         // out ([`meaning`]).
         if scored.is_empty()
             && width == Width::One
+            && absent_attribute.is_none()
             && let (Some(h), Some(m)) = (hint, lookup.meaning)
         {
             let pool: Vec<(RowId, &str)> = about_subject
@@ -484,7 +512,7 @@ impl Inner {
         // A supersede whose query no row covers ("Kenta's home city" for "Kenta resides in a
         // flat in Osaka") replaces the row that relates most to its query and new text, when
         // exactly one does and the query's names (if any) are in it.
-        if scored.is_empty() && width == Width::One {
+        if scored.is_empty() && width == Width::One && absent_attribute.is_none() {
             let top = weak.iter().map(|w| w.3).max().unwrap_or(0);
             let at_top: Vec<_> = weak.iter().filter(|w| w.3 == top).collect();
             if top >= 1 && at_top.len() == 1 {

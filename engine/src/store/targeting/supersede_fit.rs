@@ -31,6 +31,57 @@ pub(crate) fn marks_restatement(stem: &str) -> bool {
     RESTATING.contains(&stem)
 }
 
+/// A word naming the attribute that both a supersede's query and its new text use, and that
+/// no row of `pool` (the rows about the query's subject) holds: "salary" in "change Mei's
+/// salary" / "Mei's salary is 137,000 EUR" over rows about Mei's address and badge. The two
+/// texts agree on which attribute is meant and the store holds none of it, so no row may be
+/// chosen for it by meaning, relatedness or the kind of its value: words have not failed, the
+/// attribute is absent. Words that frame the request, mark a value as new ("new", "old"), name
+/// the stored record ("entry") or only a kind of value ("number") are not attribute words.
+pub(super) fn named_attribute_absent(
+    query: &QueryShape,
+    new: &QueryShape,
+    pool: &[RowView<'_>],
+) -> Option<String> {
+    let attribute_word = |w: &QWord| {
+        !w.name
+            && !w.optional
+            && w.stem.chars().count() >= 3
+            && !super::word_classes::is_request_word(&w.stem)
+            && !super::framing::is_reference_word(&w.chunk.form)
+            && !marks_restatement(&w.stem)
+            && !super::compound::is_time_qualifier(&w.stem)
+            && !lexicon::is_generic_head(&w.chunk.form)
+    };
+    let named: Vec<&QWord> = query
+        .words
+        .iter()
+        .filter(|w| attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
+        .filter(|w| new.words.iter().any(|h| !h.name && h.stem == w.stem))
+        .collect();
+    // A row holding any of them, or a word of any of their slots ("office" for "work
+    // address"), may state the attribute in other words.
+    let held = |w: &QWord| {
+        let slots = lexicon::slots(&w.chunk.form);
+        pool.iter().any(|v| {
+            super::word_match::find_word(w, v).is_some()
+                || lexicon::slots_of(v.chunks.iter().map(|c| c.form.as_str()))
+                    .iter()
+                    .any(|s| slots.contains(s))
+        })
+    };
+    if named.is_empty() || named.iter().any(|w| held(w)) {
+        return None;
+    }
+    Some(
+        named
+            .iter()
+            .map(|w| w.written.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
 /// The words of the attribute a supersede's new text states of its subject, when it reads
 /// "NAME's ATTRIBUTE is ...": the words between the possessive and the first function word
 /// or value ("home address" in "Ahmed Hassan's new home address is 4-2-8 Shibakoen"), without

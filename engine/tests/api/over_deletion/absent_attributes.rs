@@ -2,7 +2,7 @@
 //! that name only a kind of value, and compounds told apart by their modifier.
 
 use super::{PHONES, PRESENT, assert_no_match, live_texts, store_with};
-use oubli::{Error, Target};
+use oubli::{Error, Inscription, Target};
 use proptest::prelude::*;
 
 #[test]
@@ -153,4 +153,56 @@ fn a_modifier_tells_an_attribute_from_a_close_one() {
     s.purge(Target::query("Mehmet office email")).unwrap();
     assert_eq!(live_texts(&s).len(), before.len() - 1);
     assert!(live_texts(&s).iter().all(|t| !t.contains("myilmaz")));
+}
+
+#[test]
+fn a_supersede_whose_request_and_new_text_name_an_attribute_no_row_holds_replaces_nothing() {
+    // The request and the new text agree on the attribute ("salary", "allergy"), and no row
+    // about the subject holds it or a word of its kind: neither meaning nor the kind of the
+    // new value may pick another of the subject's facts for it.
+    let (_t, s) = store_with(&[
+        "Chen Mei's annual bonus is 12,000 EUR.",
+        "Chen Mei's home email is chen.mei@example.com.",
+        "Chen Mei's tax ID is TIN 11-2233445.",
+        "Priya's employee number is E-20931.",
+        "Priya lives in Pune.",
+        "Priya's locker is in the west wing.",
+    ]);
+    let before = live_texts(&s);
+    for (query, new) in [
+        ("Mei: salary", "Mei's salary is 137,000 EUR."),
+        (
+            "change Mei's salary",
+            "Chen Mei's new salary is 137,000 EUR.",
+        ),
+        (
+            "Priya's badge number",
+            "Priya's new badge number is B-8641.",
+        ),
+        ("Priya's allergy", "Priya's allergy is now penicillin."),
+        ("Priya: blood type", "Priya's blood type is O+."),
+    ] {
+        let none = assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+        assert!(!none.candidates.is_empty(), "{query}: candidates listed");
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // A row that states the attribute in other words of its kind is still replaced.
+    let (_t2, s2) = store_with(&[
+        "Somchai Saetang earns 110,000 USD a year.",
+        "Somchai Saetang's current medication is sertraline.",
+        "Somchai Saetang lives in Chiang Mai.",
+    ]);
+    s2.supersede(
+        Target::query("Somchai salary"),
+        Inscription::new("Somchai Saetang's salary is now 122,000 USD."),
+    )
+    .unwrap();
+    let after = live_texts(&s2);
+    assert!(
+        after.iter().any(|t| t.contains("122,000")) && !after.iter().any(|t| t.contains("110,000")),
+        "{after:?}"
+    );
 }
