@@ -335,6 +335,24 @@ impl QueryShape {
         }
     }
 
+    /// True if name run `n` is followed by a coordinator ("and", "&", "und", "et", "y", "e",
+    /// "и", "і") and then by the next name run: "Reza and Noa's shared bonus".
+    fn coordinated_with_next_name(&self, n: usize) -> bool {
+        let (Some(run), Some(next)) = (self.names.get(n), self.names.get(n + 1)) else {
+            return false;
+        };
+        let (Some(&last), Some(&first)) = (run.last(), next.first()) else {
+            return false;
+        };
+        let gap = self
+            .text
+            .get(self.words[last].chunk.span.end..self.words[first].chunk.span.start)
+            .unwrap_or_default()
+            .trim()
+            .to_lowercase();
+        ["and", "&", "und", "et", "y", "e", "и", "і"].contains(&gap.as_str())
+    }
+
     /// Number of evidence units every row is measured against: words (optional ones aside)
     /// plus identifier constraints.
     pub fn units(&self) -> usize {
@@ -426,19 +444,33 @@ impl QueryShape {
                     .iter()
                     .enumerate()
                     .any(|(m, &(_, whole, _))| m != n && whole);
+                // A run the new text marks as a possessor is no new value, anchored or not:
+                // "David Okafor and Sarah Miller's shared bonus is ..." is about both of them.
+                // (A run the new text begins with may be the new value: "Chen Jie holds the
+                // storage pager".)
+                let subject_of_new =
+                    new_text.is_some_and(|v| subject_of(&self.words, run, v, false));
+                // Nor is a run the query coordinates with another name ("Emre Kaya and Ahmed's
+                // shared social security number"): a joint request names both.
+                let coordinated = self.coordinated_with_next_name(n)
+                    || n.checked_sub(1)
+                        .is_some_and(|m| self.coordinated_with_next_name(m));
                 let new_value = seen[n].2
                     && !seen[n].1
-                    && (anchored_elsewhere
-                        || !possessor
-                            && !new_text.is_some_and(|v| subject_of(&self.words, run, v, true)));
+                    && !subject_of_new
+                    && !coordinated
+                    && (anchored_elsewhere || !possessor);
                 // The first word of a request is capitalized by grammar, but when nothing
                 // else in it is a name, an unknown first word is its subject: "Priya phone
                 // number" in a store without Priya is a no-match, not Anna's phone.
-                let only_initial = self.names.len() == 1
-                    && self.words[run[0]].pos == 0
+                // So is one coordinated with the name after it ("Reza and Noa's shared
+                // bonus", "Emre Kaya & Haruto Sato badge number"): a joint request names both.
+                let initial = self.words[run[0]].pos == 0
                     && run
                         .iter()
                         .all(|&i| super::names::cased(self.words[i].chunk.script));
+                let only_initial =
+                    initial && (self.names.len() == 1 || self.coordinated_with_next_name(n));
                 !new_value
                     && (marked
                         || !calendar && (in_rows || only_initial)

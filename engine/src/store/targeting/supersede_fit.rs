@@ -70,7 +70,7 @@ pub(super) fn named_attribute_absent(
                     .any(|s| slots.contains(s))
         })
     };
-    if named.is_empty() || named.iter().any(|w| held(w)) {
+    if pool.is_empty() || named.is_empty() || named.iter().any(|w| held(w)) {
         return None;
     }
     Some(

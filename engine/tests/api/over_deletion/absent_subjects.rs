@@ -205,3 +205,50 @@ fn a_full_name_the_store_knows_under_another_surname_is_someone_else() {
         ]
     );
 }
+
+#[test]
+fn a_joint_request_where_one_person_is_absent_changes_nothing() {
+    // "Reza and Noa's shared bonus" names both: a name the request coordinates with another
+    // is a subject even when it opens the request or the store never heard of it, and the new
+    // text's restatement of it ("... and Sarah Miller's shared bonus is ...") is no new value.
+    let (_t, s) = store_with(&[
+        "Kanya Srisuk's blood type is A+.",
+        "David Okafor's bonus is 12,000 EUR.",
+        "Noa Levi's bonus is 8,000 EUR.",
+        "Ahmed Hassan's social security number is 123-45-6789.",
+        "Arjun Mehta carries the database pager this week.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.purge(Target::query("Reza and Noa's shared bonus")),
+        "purge",
+    );
+    for (query, new) in [
+        (
+            "David Okafor & Sarah Miller bonus (joint)",
+            "David Okafor and Sarah Miller's shared bonus is 19,000 EUR.",
+        ),
+        (
+            "Emre Kaya and Ahmed's shared social security number",
+            "Emre Kaya and Ahmed's shared social security number is 680-73-8093.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+    // A person the new text only begins with is still the new value of the fact.
+    s.supersede(
+        Target::query("hand the database pager to Lina Park instead of Arjun"),
+        Inscription::new("Lina Park carries the database pager this week."),
+    )
+    .unwrap();
+    let after = live_texts(&s);
+    assert!(
+        after.iter().any(|t| t.starts_with("Lina Park"))
+            && !after.iter().any(|t| t.starts_with("Arjun")),
+        "{after:?}"
+    );
+}
