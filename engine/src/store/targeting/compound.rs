@@ -85,3 +85,77 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
     }
     None
 }
+
+/// Why `row` names another place or organisation than the one `q` asks about, if it does: the
+/// query writes a one-word name followed by a common noun ("the Izmir branch", "Osaka
+/// warehouse street address"), and the row writes that name after a determiner followed by
+/// another common noun ("the Izmir lab"), and nowhere holds the query's noun. "The alarm code
+/// of the Izmir branch" is not "the door code for the Izmir lab".
+pub(super) fn named_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    const DETERMINERS: &[&str] = &["the", "our", "their", "a", "an", "my", "your", "its"];
+    let common = |c: &canon::Chunk| {
+        !c.capitalized
+            && c.form.chars().count() >= 3
+            && !has_digit(c)
+            && !crate::text::is_stopword(&c.form)
+            && !crate::lexicon::is_generic_head(&c.form)
+    };
+    for run in q.names.iter().filter(|run| run.len() == 1) {
+        let n = &q.words[run[0]];
+        let Some(h) = q.words.iter().find(|w| w.pos == n.pos + 1) else {
+            continue;
+        };
+        let spaced = q
+            .text
+            .get(n.chunk.span.end..h.chunk.span.start)
+            .is_some_and(|gap| gap.chars().all(char::is_whitespace));
+        // The noun ends a noun phrase or continues a compound ("the Izmir branch's", "Osaka
+        // warehouse street address", "of the Izmir branch"), or the name follows a determiner
+        // or "of": not a verb after a name opening the request ("Dell assigned a ...").
+        let qchunks = canon::chunks(&q.text);
+        let after = qchunks.get(h.pos + 1);
+        let before = n.pos.checked_sub(1).and_then(|i| qchunks.get(i));
+        let noun = after.is_none_or(|c| c.form == "s" || common(c))
+            || before.is_some_and(|c| DETERMINERS.contains(&c.form.as_str()) || c.form == "of");
+        if !spaced
+            || !noun
+            || h.name
+            || !common(&h.chunk)
+            || super::word_classes::is_request_word(&h.stem)
+            || find_word(h, row).is_some()
+        {
+            continue;
+        }
+        for (p, c) in row.chunks.iter().enumerate() {
+            let (Some(prev), Some(next)) = (
+                p.checked_sub(1).and_then(|i| row.chunks.get(i)),
+                row.chunks.get(p + 1),
+            ) else {
+                continue;
+            };
+            let joined = row
+                .text
+                .get(c.span.end..next.span.start)
+                .is_some_and(|gap| gap.chars().all(char::is_whitespace) && !gap.is_empty());
+            // Another spelling of the query's noun is the same noun ("licensing", "licence").
+            let same_stem = {
+                let (x, y): (Vec<char>, Vec<char>) =
+                    (h.chunk.form.chars().collect(), next.form.chars().collect());
+                x.len() >= 5 && y.len() >= 5 && x[..5] == y[..5]
+            };
+            if word_matches(n, c)
+                && DETERMINERS.contains(&prev.form.as_str())
+                && joined
+                && common(next)
+                && !same_stem
+            {
+                return Some(format!(
+                    "names {:?}, not {:?}",
+                    &row.text[c.span.start..next.span.end],
+                    &q.text[n.chunk.span.start..h.chunk.span.end]
+                ));
+            }
+        }
+    }
+    None
+}

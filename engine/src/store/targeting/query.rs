@@ -335,6 +335,40 @@ impl QueryShape {
         }
     }
 
+    /// True if name run `run` qualifies the noun of a possessor: the noun after it carries
+    /// the possessive ("the Porto lab's door code", "the Austin branch's phone"), or it stands
+    /// after "of" ("the alarm code of the Izmir branch"). Such a name says whose fact it is, as
+    /// a possessor does, so it is no new value.
+    fn qualifies_a_possessor(&self, run: &[usize]) -> bool {
+        let (Some(&first), Some(&last)) = (run.first(), run.last()) else {
+            return false;
+        };
+        let (a, b) = (&self.words[first], &self.words[last]);
+        let chunks = canon::chunks(&self.text);
+        // One or two lowercase words after the run, the last of them a possessor.
+        let head = (1..=2).any(|k| {
+            let nouns = chunks.get(b.pos + 1..=b.pos + k).unwrap_or_default();
+            !nouns.is_empty()
+                && nouns
+                    .iter()
+                    .all(|c| !c.capitalized && !text::is_stopword(&c.form) && !has_digit(c))
+                && possessive_suffix(&self.text, nouns[nouns.len() - 1].span.end)
+        });
+        // "of" before the run, with a determiner between or not.
+        let before: Vec<&str> = chunks
+            .get(a.pos.saturating_sub(2)..a.pos)
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.form.as_str())
+            .collect();
+        let after_of = match before.as_slice() {
+            [.., "of"] => true,
+            ["of", det] => ["the", "a", "an", "our", "my", "their"].contains(det),
+            _ => false,
+        };
+        head || after_of
+    }
+
     /// True if name run `n` is followed by a coordinator ("and", "&", "und", "et", "y", "e",
     /// "и", "і") and then by the next name run: "Reza and Noa's shared bonus".
     fn coordinated_with_next_name(&self, n: usize) -> bool {
@@ -439,6 +473,7 @@ impl QueryShape {
                     let (a, b) = (&self.words[run[0]], &self.words[run[run.len() - 1]]);
                     possessive_suffix(&self.text, b.chunk.span.end)
                         || marks_possessor_at(&self.text, &a.chunk, &b.chunk)
+                        || self.qualifies_a_possessor(run)
                 };
                 let anchored_elsewhere = seen
                     .iter()

@@ -339,7 +339,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // someone else with a shared first or last name ("Tom Hale" is not "Tom Haley").
     // A compound attribute is told by its modifier ("passport number" is not "phone number").
     if veto.is_none() && !q.has_identifiers() {
-        veto = super::compound::modifier_contrast(q, row);
+        veto = super::compound::modifier_contrast(q, row)
+            .or_else(|| super::compound::named_head_contrast(q, row));
     }
 
     // A name run is present when the row holds at least half of it ("Maria Garcia" for "Maria

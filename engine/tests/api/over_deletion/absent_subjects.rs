@@ -252,3 +252,48 @@ fn a_joint_request_where_one_person_is_absent_changes_nothing() {
         "{after:?}"
     );
 }
+
+#[test]
+fn a_place_the_store_knows_with_another_noun_is_another_place() {
+    // "The Izmir branch" is not "the Izmir lab", and "the Porto lab" is not "the Izmir lab":
+    // a name that qualifies the noun of a possessor is a subject, and the noun after it tells
+    // one site from another.
+    let (_t, s) = store_with(&[
+        "The door code for the Izmir lab is 1438#.",
+        "The Wi-Fi password of the Kyiv datacenter is orchid#2024.",
+        "The Berlin warehouse's phone number is +49 30 555 0101.",
+    ]);
+    let before = live_texts(&s);
+    for query in [
+        "change the door code of the Izmir branch",
+        "the Porto lab's door code",
+        "Kyiv lab wifi password",
+        "Berlin branch phone number",
+    ] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_no_match(
+            s.supersede(
+                Target::query(query),
+                Inscription::new("The code is now 9999#."),
+            ),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+    // The same place, its noun spelled otherwise or not repeated, is still reached.
+    s.supersede(
+        Target::query("the door code of the Izmir lab"),
+        Inscription::new("The door code for the Izmir lab is 2025#."),
+    )
+    .unwrap();
+    s.purge(Target::query("Berlin warehouse phone number"))
+        .unwrap();
+    let after = live_texts(&s);
+    assert!(
+        after.iter().any(|t| t.contains("2025#"))
+            && !after
+                .iter()
+                .any(|t| t.contains("1438#") || t.contains("555 0101")),
+        "{after:?}"
+    );
+}
