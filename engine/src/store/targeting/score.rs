@@ -561,6 +561,26 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
             ));
         }
+        // So does it a single given name: "Ji" is not "Ji-woo", "Wei" not "Wei-Ming", when the
+        // query writes the name alone.
+        if let Some(i) = after
+            && run.len() == 1
+            && veto.is_none()
+            && row.chunks[hi].capitalized
+            && cased(row.chunks[hi].script)
+            && &row.text[row.chunks[hi].span.end..row.chunks[i].span.start] == "-"
+            && !q.text[q.words[last].chunk.span.end..].starts_with('-')
+            && row.chunks[i].form.chars().all(char::is_alphabetic)
+            && (row.chunks[i].capitalized || row.chunks[i].form.chars().count() <= 4)
+            && !crate::text::is_stopword(&row.chunks[i].form)
+            && !q.words.iter().any(|w| word_matches(w, &row.chunks[i]))
+        {
+            veto = Some(format!(
+                "names {:?}, not {:?}",
+                &row.text[row.chunks[lo].span.start..row.chunks[i].span.end],
+                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+            ));
+        }
         // "Priya's husband's e-mail" is the husband's, not Priya's: a row where the query's
         // subject is only the possessor of a relation the query does not name states a fact
         // about someone else. ("Everything about Priya" still reaches it, and so does a row

@@ -139,3 +139,20 @@ fn a_name_in_a_caseless_script_marked_as_possessor_must_be_present() {
         .unwrap();
     assert_eq!(live_texts(&s).len(), before.len() - 2);
 }
+
+#[test]
+fn a_given_name_alone_is_not_a_hyphenated_given_name() {
+    // "Ji" is not "Ji-woo", nor "Wei" "Wei-Ming": a hyphen glues the parts of one given name.
+    let (_t, s) = store_with(&[
+        "Ji-woo Park's badge number is B-5513.",
+        "Wei-Ming Chen's tax ID is TIN 11-2233445.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(s.purge(Target::query("Ji's badge number")), "purge");
+    assert_no_match(s.release(Target::query("the tax ID of Wei")), "release");
+    assert_eq!(live_texts(&s), before);
+    // The whole given name still reaches its rows.
+    s.purge(Target::query("Ji-woo's badge number")).unwrap();
+    let after = live_texts(&s);
+    assert!(!after.iter().any(|t| t.contains("B-5513")), "{after:?}");
+}
