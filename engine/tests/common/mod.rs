@@ -83,3 +83,25 @@ pub fn ok(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
+
+/// The texts of the store's live rows, sorted.
+pub fn live_texts(s: &Store) -> Vec<String> {
+    let mut v: Vec<String> = s
+        .list(&oubli::ListQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| r.text)
+        .collect();
+    v.sort();
+    v
+}
+
+/// A fresh store (fixed clock) holding `facts`, one row each, in order.
+pub fn store_with(facts: &[&str]) -> (TempStore, Store) {
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    for f in facts {
+        s.inscribe(oubli::Inscription::new(*f)).unwrap();
+    }
+    (t, s)
+}

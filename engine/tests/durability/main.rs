@@ -437,17 +437,6 @@ fn a_damaged_text_index_is_rebuilt_from_the_rows() {
     assert!(texts(&hits)[0].contains("5550 1188"));
 }
 
-fn live_texts(s: &Store) -> Vec<String> {
-    let mut v: Vec<String> = s
-        .list(&ListQuery::default())
-        .unwrap()
-        .into_iter()
-        .filter_map(|r| r.text)
-        .collect();
-    v.sort();
-    v
-}
-
 /// Overwrites every text index file and every vector snapshot chunk of the store at `path`.
 fn damage_indexes(path: &Path) {
     use redb::ReadableTable;

@@ -10,7 +10,7 @@ mod time;
 
 use std::sync::{Arc, Mutex};
 
-use common::{create_fixed, file_contains, file_contains_token, temp};
+use common::{create_fixed, file_contains, file_contains_token, store_with, temp};
 use oubli::audit::store_check::check_store;
 use oubli::planner::Planner;
 use oubli::{
@@ -23,15 +23,6 @@ fn live_texts(s: &Store) -> Vec<String> {
         .into_iter()
         .filter_map(|r| r.text)
         .collect()
-}
-
-fn store_with(facts: &[&str]) -> (common::TempStore, Store) {
-    let t = temp();
-    let (s, _) = create_fixed(&t);
-    for f in facts {
-        s.inscribe(Inscription::new(*f)).unwrap();
-    }
-    (t, s)
 }
 
 fn survivors_after_purge(facts: &[&str], query: &str) -> Vec<String> {

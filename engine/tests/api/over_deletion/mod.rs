@@ -12,29 +12,9 @@ mod supersede;
 
 use crate::common;
 
-use common::{create_fixed, temp};
-use oubli::{Error, Inscription, ListQuery, Store};
+pub(super) use common::{live_texts, store_with};
+use oubli::Error;
 use proptest::prelude::*;
-
-fn live_texts(s: &Store) -> Vec<String> {
-    let mut v: Vec<String> = s
-        .list(&ListQuery::default())
-        .unwrap()
-        .into_iter()
-        .filter_map(|r| r.text)
-        .collect();
-    v.sort();
-    v
-}
-
-fn store_with(facts: &[&str]) -> (common::TempStore, Store) {
-    let t = temp();
-    let (s, _) = create_fixed(&t);
-    for f in facts {
-        s.inscribe(Inscription::new(*f)).unwrap();
-    }
-    (t, s)
-}
 
 const PHONES: &[&str] = &[
     "Anna's phone number is +49 151 2345 6789.",
