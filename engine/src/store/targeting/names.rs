@@ -79,7 +79,16 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
     let Some(prev) = i.checked_sub(1).map(|p| &chunks[p]) else {
         return false;
     };
-    i >= 2
+    // The first word of a text is capitalized by grammar ("Long-term plans"): there, a
+    // hyphenated part continues a name only when a possessive or another capitalized word
+    // follows it ("Min-jun's allergies", "Min-jun Kim: allergy information").
+    let named_after = || {
+        super::possession::possessive_after(text, chunks, i)
+            || chunks
+                .get(i + 1)
+                .is_some_and(|n| n.capitalized && text.get(c.span.end..n.span.start) == Some(" "))
+    };
+    (i >= 2 || named_after())
         && prev.capitalized
         && prev.script == Script::Latin
         && c.script == Script::Latin

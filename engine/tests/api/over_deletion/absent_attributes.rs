@@ -23,6 +23,27 @@ fn purge_of_an_absent_attribute_erases_nothing() {
 }
 
 #[test]
+fn the_second_part_of_a_hyphenated_given_name_is_no_attribute_word() {
+    // "jun" of "Min-jun" is part of the name, not evidence of the attribute: a request for
+    // her allergies reaches no row of hers that holds none.
+    let (_t, s) = store_with(&[
+        "Min-jun's employee ID is E92585.",
+        "Min-jun takes lisinopril daily.",
+        "Ji-woo Park's credit card number is 4111 1111 1111 8310.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(s.release(Target::query("Min-jun's allergies")), "release");
+    assert_no_match(
+        s.purge(Target::query("Ji-woo Park: allergy information")),
+        "purge",
+    );
+    assert_eq!(live_texts(&s), before);
+    // Her rows are still reached by what they hold.
+    s.purge(Target::query("Min-jun's employee ID")).unwrap();
+    assert_eq!(live_texts(&s).len(), 2);
+}
+
+#[test]
 fn all_inside_a_word_does_not_widen_to_the_subject() {
     let facts = [
         "Mara presents the all-hands agenda on Fridays.",
