@@ -461,6 +461,7 @@ impl Inner {
                 ));
             }
         }
+        let words_chose = !scored.is_empty();
         // A supersede whose words reach no row, of a subject the store holds rows about: the
         // row holding a value of a kind the new text states that names one attribute on its
         // own, a phone number, an e-mail or street address, an IBAN ([`value_kind`]).
@@ -526,6 +527,9 @@ impl Inner {
         }
         // Nor is a row chosen by meaning or relatedness.
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        if !words_chose && let Some(h) = hint {
+            supersede_fit::drop_other_stated_attributes(&shapes[0], h, &mut scored, &mut rejected);
+        }
         if width == Width::One
             && let Some(h) = hint
         {

@@ -265,6 +265,131 @@ pub(super) fn drop_other_kinds(
     });
 }
 
+/// The forms of "to be" that join an attribute to its value ("Anna's phone number is ...").
+const COPULAS: &[&str] = &["is", "are", "was", "were"];
+
+/// Possessive determiners that open an attribute a clause states ("and his badge number is").
+const POSSESSIVE_DETERMINERS: &[&str] = &["his", "her", "their", "its", "my", "our", "your"];
+
+/// The attribute each clause of `row` states by name, as chunk indices, when every clause
+/// reads "NAME's ATTRIBUTE is VALUE" or "... and her ATTRIBUTE is VALUE": the words between
+/// the possessive and the copula. `None` when a clause states its fact otherwise ("Rossi is
+/// based in Milan", "Tomasz's badge opens the server room").
+fn stated_per_clause(row: &RowView<'_>) -> Option<Vec<Vec<usize>>> {
+    let mut out = Vec::new();
+    for clause in &row.clauses {
+        let inside: Vec<usize> = (0..row.chunks.len())
+            .filter(|&i| {
+                let c = &row.chunks[i].span;
+                clause.span.start <= c.start && c.end <= clause.span.end
+            })
+            .collect();
+        let copula = inside
+            .iter()
+            .position(|&i| COPULAS.contains(&row.chunks[i].form.as_str()))?;
+        // Back from the copula over the attribute's words to the possessive that opens it.
+        let mut words = Vec::new();
+        let mut opened = false;
+        for &i in inside[..copula].iter().rev() {
+            let c = &row.chunks[i];
+            let apostrophe_s = c.form == "s"
+                && i > 0
+                && row
+                    .text
+                    .get(row.chunks[i - 1].span.end..c.span.start)
+                    .is_some_and(|g| g == "'" || g == "’");
+            if apostrophe_s || POSSESSIVE_DETERMINERS.contains(&c.form.as_str()) {
+                opened = true;
+                break;
+            }
+            // An acronym names an attribute ("tax ID", "IBAN"); another capitalized word or
+            // a word of a caseless script may be a name.
+            let written = row.text.get(c.span.clone()).unwrap_or_default();
+            let acronym = written.chars().filter(|ch| ch.is_alphabetic()).count() >= 2
+                && written
+                    .chars()
+                    .all(|ch| !ch.is_alphabetic() || ch.is_uppercase());
+            if crate::text::is_stopword(&c.form)
+                || has_digit(c)
+                || c.script != crate::canon::Script::Latin
+                || (c.capitalized && !acronym)
+            {
+                break;
+            }
+            words.push(i);
+        }
+        if !opened || words.is_empty() {
+            return None;
+        }
+        out.push(words);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Drops the rows a supersede's fallbacks chose (by the kind of the new value, by meaning or
+/// by relatedness, when its words reached no row) whose every clause states its attribute by
+/// name ("Maria Rossi's annual bonus is 4,000 EUR") when neither the query nor the new text
+/// names any of them: not a word, nor a word of its lexicon slot or attribute concept. "The pay
+/// of Dr. Rossi" / "Dr. Rossi's new salary is ..." is not her bonus. A row stating a fact in
+/// other words ("Rossi is based in Milan") may still be what a paraphrase means, and the guess
+/// stands.
+pub(super) fn drop_other_stated_attributes(
+    query: &QueryShape,
+    new: &QueryShape,
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+) {
+    // Rows and new text are compared in one shape: a new text in another language ("Die
+    // Reisepassnummer von Niloufar ist ...") may name the row's attribute in words this
+    // check cannot read.
+    if stated_attribute(new).is_empty() {
+        return;
+    }
+    // Every word, names too: an acronym reads as a name ("its MOT", "Reza's IBAN").
+    let asked: Vec<&QWord> = query.words.iter().chain(&new.words).collect();
+    let named_by_request = |form: &str| {
+        let stem = crate::index::keys::stem(form);
+        let slots = lexicon::slots(form);
+        let concepts = crate::concepts::concepts_of_word(form, crate::canon::Script::Latin, form);
+        asked.iter().any(|a| {
+            a.stem == stem
+                || a.concepts.iter().any(|k| concepts.contains(k))
+                || lexicon::slots(&a.chunk.form)
+                    .iter()
+                    .any(|s| slots.contains(s))
+        })
+    };
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let Some(stated) = stated_per_clause(&view) else {
+            return true;
+        };
+        if stated
+            .iter()
+            .flatten()
+            .any(|&i| named_by_request(&view.chunks[i].form))
+        {
+            return true;
+        }
+        let named: Vec<String> = stated
+            .iter()
+            .map(|words| {
+                let (first, last) = (words[words.len() - 1], words[0]);
+                view.text[view.chunks[first].span.start..view.chunks[last].span.end].to_owned()
+            })
+            .collect();
+        rejected.push(super::Rejected {
+            id: c.row.id,
+            coverage: c.score.coverage,
+            reason: format!(
+                "states its {}, which neither the query nor the new text names",
+                named.join(" and ")
+            ),
+        });
+        false
+    });
+}
+
 /// A supersede's new text states a fact about someone, and the row it replaces must be a fact
 /// of that kind about that person, also when its query leaves either out:
 /// - a query that names no subject ("the prescription", "replace the allergy we have on

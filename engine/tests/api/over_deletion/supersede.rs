@@ -135,3 +135,44 @@ fn a_supersede_naming_only_its_subject_replaces_only_the_attribute_its_new_text_
         .unwrap();
     assert_eq!([done.replaced, done.edited].concat(), vec![1]);
 }
+
+#[test]
+fn a_supersede_does_not_guess_a_row_stating_an_attribute_neither_text_names() {
+    // Each of Rossi's rows states its attribute by name; the request and the new text name her
+    // salary, which none of them is.
+    let facts = [
+        "Maria Rossi's annual bonus is 4,000 EUR.",
+        "Maria Rossi's tax ID is TIN 48-1265427.",
+        "Maria Rossi's shoe size is EU 38.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    assert_no_match(
+        s.supersede(
+            Target::query("the pay of Dr. Rossi"),
+            Inscription::new("Dr. Rossi's new salary is 101,000 EUR."),
+        ),
+        "supersede",
+    );
+    assert_no_match(
+        s.supersede(
+            Target::query("Maria Rossi's badge number"),
+            Inscription::new("Maria Rossi's new badge number is B-8641."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s), before);
+    // A row stating its fact in other words may still be what a paraphrase means.
+    let (_t, s) = store_with(&[
+        "Maria Rossi earns 96,000 EUR a year.",
+        "Maria Rossi's shoe size is EU 38.",
+    ]);
+    s.supersede(
+        Target::query("the pay of Dr. Rossi"),
+        Inscription::new("Dr. Rossi's new salary is 101,000 EUR."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert!(!left.iter().any(|t| t.contains("96,000")), "{left:?}");
+    assert!(left.iter().any(|t| t.contains("EU 38")), "{left:?}");
+}
