@@ -60,8 +60,15 @@ pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&
             .map(|i| vec![i])
             .collect(),
     };
-    let runs: Vec<Vec<usize>> = runs.into_iter().filter(|r| !new_value(r)).collect();
+    let runs: Vec<Vec<usize>> = runs
+        .into_iter()
+        .map(|run| with_hyphenated_parts(q, run))
+        .filter(|r| !new_value(r))
+        .collect();
     for run in runs {
+        if q.names.iter().any(|r| r.iter().any(|i| run.contains(i))) {
+            continue;
+        }
         for &i in &run {
             q.words[i].name = true;
         }
@@ -73,6 +80,29 @@ pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&
         q.names.insert(at, run);
         q.marked.insert(at, true);
     }
+}
+
+/// `run` with the words joined to its ends by a hyphen ("min" and "jun" of "min-jun"): the
+/// parts of one hyphenated name are one name.
+fn with_hyphenated_parts(q: &QueryShape, mut run: Vec<usize>) -> Vec<usize> {
+    let joined = |a: &QWord, b: &QWord| {
+        a.pos + 1 == b.pos && q.text.get(a.chunk.span.end..b.chunk.span.start) == Some("-")
+    };
+    while let Some(&first) = run.first()
+        && first > 0
+        && joined(&q.words[first - 1], &q.words[first])
+        && may_be_name(&q.words[first - 1])
+    {
+        run.insert(0, first - 1);
+    }
+    while let Some(&last) = run.last()
+        && last + 1 < q.words.len()
+        && joined(&q.words[last], &q.words[last + 1])
+        && may_be_name(&q.words[last + 1])
+    {
+        run.push(last + 1);
+    }
+    run
 }
 
 /// True if chunk `c` of `v` lies inside one of its identifiers ("kanya" in

@@ -95,3 +95,21 @@ fn an_absent_name_written_in_lowercase_where_a_subject_stands_is_a_no_match() {
         live_texts(&s)
     );
 }
+
+#[test]
+fn a_hyphenated_name_written_in_lowercase_is_one_subject() {
+    // "jun" of "min-jun" is the rest of her name: it is no evidence of the attribute, and a
+    // request for something the rows do not hold reaches none of them.
+    let (_t, s) = store_with(&[
+        "Min-jun Kim's social security number is 187-68-4531.",
+        "Min-jun's driver's licence number is DL-782171.",
+        "Min-jun Kim's current medication is levothyroxine.",
+    ]);
+    let before = live_texts(&s);
+    for request in ["delete min-jun's religion", "min-jun bank account number"] {
+        assert_no_match(s.purge(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    s.purge(Target::query("min-jun's medication")).unwrap();
+    assert_eq!(live_texts(&s).len(), 2);
+}
