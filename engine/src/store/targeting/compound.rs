@@ -15,6 +15,22 @@ pub(super) fn is_time_qualifier(stem: &str) -> bool {
         || ["new", "current", "present", "latest", "now"].contains(&stem)
 }
 
+/// Modifiers that place a contact detail or address in the same sphere of life: "private
+/// email" and "personal email" are one attribute, as are "work", "office" and "business
+/// email", or a "mobile" and a "cell" phone.
+const SAME_MODIFIER: &[&[&str]] = &[
+    &["home", "private", "personal"],
+    &["work", "office", "business", "professional", "corporate"],
+    &["mobile", "cell", "cellular"],
+];
+
+/// True if the modifiers `a` and `b` (folded forms) name the same sphere ([`SAME_MODIFIER`]).
+fn same_modifier(a: &str, b: &str) -> bool {
+    SAME_MODIFIER
+        .iter()
+        .any(|group| group.contains(&a) && group.contains(&b))
+}
+
 /// Why `row` states another attribute than the compound `q` asks for, if it does.
 ///
 /// When the row holds the head of the query's compound but not its modifier, and the head
@@ -36,10 +52,32 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
         // A word naming only a kind of value may close it ("private email address"), and a
         // name opening the request or a possessor may open it ("Nikos business address",
         // "Ayşe's office email"; not "Giulia avoids contactless").
-        let ends_phrase = q
-            .words
-            .get(k + 2)
-            .is_none_or(|n| !adjacent(h, n) || crate::lexicon::is_generic_head(&n.chunk.form));
+        // Or the compound's head runs on over more words ("private email address"): the row
+        // must then write them after its own head too ("office email address"), or hold none
+        // of them ("work email").
+        let mut tail: Vec<&QWord> = Vec::new();
+        while let Some(n) = q.words.get(k + 2 + tail.len())
+            && adjacent(tail.last().copied().unwrap_or(h), n)
+            && tail.len() < 2
+        {
+            tail.push(n);
+        }
+        let ends_phrase = q.words.get(k + 2 + tail.len()).is_none_or(|n| {
+            !adjacent(tail.last().copied().unwrap_or(h), n)
+                || crate::lexicon::is_generic_head(&n.chunk.form)
+        });
+        let tail: Vec<&QWord> = tail
+            .into_iter()
+            .filter(|n| !crate::lexicon::is_generic_head(&n.chunk.form))
+            .collect();
+        if tail.iter().any(|n| n.name || is_time_qualifier(&n.stem)) {
+            continue;
+        }
+        // A row may leave out the rest of the head only where those words name an attribute
+        // ("address"), not a verb after the phrase ("... interview happens").
+        let tail_absent = tail
+            .iter()
+            .all(|n| find_word(n, row).is_none() && !n.concepts.is_empty());
         let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m) || {
             let prev = &q.words[k - 1];
             prev.name
@@ -47,6 +85,8 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
                     || super::possession::possessive_suffix(&q.text, prev.chunk.span.end))
         };
         if !adjacent(m, h)
+            || is_time_qualifier(&h.stem)
+            || crate::text::is_stopword(&h.chunk.form)
             || !ends_phrase
             || !starts_phrase
             || m.name
@@ -72,8 +112,14 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
             let slots = crate::lexicon::slots(&prev.form);
             let same_slot = crate::lexicon::slots(&m.chunk.form)
                 .iter()
-                .any(|s| slots.contains(s));
-            (word_matches(h, c) && modifier && !same_slot)
+                .any(|s| slots.contains(s))
+                || same_modifier(&m.chunk.form, &prev.form);
+            let tail_follows = tail.iter().enumerate().all(|(j, n)| {
+                row.chunks
+                    .get(p + 1 + j)
+                    .is_some_and(|rc| word_matches(n, rc))
+            });
+            (word_matches(h, c) && modifier && !same_slot && (tail_absent || tail_follows))
                 .then(|| row.text[prev.span.start..c.span.end].to_owned())
         });
         if let Some(phrase) = contrast {

@@ -44,6 +44,30 @@ fn the_second_part_of_a_hyphenated_given_name_is_no_attribute_word() {
 }
 
 #[test]
+fn a_longer_compound_is_told_by_its_modifier_and_synonyms_are_one_attribute() {
+    // "private email address" is not the "office email address" nor the "work email" a row
+    // holds; "private" and "personal" name the same e-mail.
+    let (_t, s) = store_with(&[
+        "David Okafor's office email address is dokafor@contoso.com.",
+        "Lucia Fernandez's work email is lfernandez@litware.io.",
+        "Tom Becker's personal email address is tom.becker@mail.example.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "David: private email address",
+        "Prof. Fernandez: private email address",
+    ] {
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    s.purge(Target::query("private email address for Mr. Becker"))
+        .unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("tom.becker")), "{left:?}");
+}
+
+#[test]
 fn all_inside_a_word_does_not_widen_to_the_subject() {
     let facts = [
         "Mara presents the all-hands agenda on Fridays.",
