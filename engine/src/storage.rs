@@ -19,8 +19,10 @@ use crate::error::{Error, Result};
 
 pub mod format1;
 pub mod migrate;
+mod private_copy;
 
 pub use migrate::migrate;
+pub use private_copy::open_in_memory;
 
 /// Version of the file layout, stored under [`meta::FORMAT`]. Version 5 keeps the natural keys
 /// in [`KEY_SHARDS`] tables ([`KEY_TABLES`]) instead of one. Version 4 writes new rows'
@@ -405,74 +407,18 @@ pub fn stored_vector(v: &[f32]) -> Vec<f32> {
 /// Salted content commitment (see `oubli_audit::commitment::content`).
 pub use oubli_audit::commitment::content as commitment;
 
-/// Opens a private in-memory copy of the file at `path`. The file is only read, without any
-/// lock: this is how read-only handles read a store, so they never block a writer in another
-/// process, need no write permission, and read a store that was not closed cleanly (the copy is
-/// recovered in memory). Every committed page of the copy is checked against its checksum, so a
-/// copy torn by a writer committing in another process meanwhile is detected; the copy is then
-/// taken again (up to five times in all, with short pauses), as is a copy that holds no store
-/// (a consistent redb state without the meta table).
-pub fn open_in_memory(path: &std::path::Path) -> Result<redb::Database> {
-    let mut last = None;
-    for attempt in 0..5u32 {
-        if attempt > 0 {
-            // A writer in another process may be committing or swapping in a scrubbed copy:
-            // give it a moment before copying again (10, 20, 40, 80 ms).
-            std::thread::sleep(std::time::Duration::from_millis(10 << (attempt - 1)));
-        }
-        match open_checked_copy(path) {
-            Ok(db) => return Ok(db),
-            Err(e @ Error::Io(_)) => return Err(e),
-            Err(e) => last = Some(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| Error::Corrupt("unreadable store file".into())))
-}
-
-fn open_checked_copy(path: &std::path::Path) -> Result<redb::Database> {
-    open_checked_bytes(std::fs::read(path)?)
-}
-
-/// Opens a private in-memory database over `bytes` (a whole store image), checking every page
-/// checksum and that it holds a store.
-fn open_checked_bytes(bytes: Vec<u8>) -> Result<redb::Database> {
-    let run = move || -> Result<redb::Database> {
-        let backend = redb::backends::InMemoryBackend::from_bytes(bytes);
-        let mut db = redb::Builder::new()
-            .create_with_backend(backend)
-            .map_err(|e| Error::Corrupt(e.to_string()))?;
-        db.check_integrity()
-            .map_err(|e| Error::Corrupt(format!("page checksums: {e}")))?;
-        // A copy taken while another process was writing can be a consistent redb state that
-        // is not yet (or no longer) a whole store; the caller copies again.
-        {
-            use redb::ReadableDatabase;
-            let tx = db.begin_read()?;
-            if tx.open_table(META).is_err() {
-                return Err(Error::Corrupt("not an oubli store (no meta table)".into()));
-            }
-        }
-        Ok(db)
-    };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(r) => r,
-        Err(_) => Err(Error::Corrupt(
-            "the storage engine rejected the file".into(),
-        )),
-    }
-}
-
 /// Checks every page checksum of the committed state of the file at `path` (on a private
-/// in-memory copy; the file is only read). Any byte changed in a committed page of any table (rows,
-/// payloads, vectors, log, indexes) since redb wrote it fails with [`Error::Corrupt`].
+/// in-memory copy; the file is only read), with redb's whole integrity check. Any byte changed in
+/// a committed page of any table (rows, payloads, vectors, log, indexes) since redb wrote it fails
+/// with [`Error::Corrupt`].
 pub fn check_file_integrity(path: &std::path::Path) -> Result<()> {
-    open_in_memory(path).map(drop)
+    private_copy::open_copy(path, private_copy::Check::Full).map(drop)
 }
 
 /// Checks every page checksum of the committed state of an in-memory store's image (on a
-/// private copy of its bytes).
+/// private copy of its bytes), with redb's whole integrity check.
 pub fn check_image_integrity(image: &MemoryImage) -> Result<()> {
-    open_checked_bytes(image.bytes()?).map(drop)
+    private_copy::open_checked_bytes(image.bytes()?, private_copy::Check::Full).map(drop)
 }
 
 /// The bytes of a store that never touches disk: a redb in-memory backend that the store keeps a

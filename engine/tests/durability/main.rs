@@ -9,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
+mod read_only_copy;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -966,6 +966,22 @@ impl Database {
         Ok(roots)
     }
 
+    /// OUBLI PATCH (9): verifies the checksum of every page reachable from the committed state
+    /// this handle reads (the primary commit slot's data and system trees, and the user trees of
+    /// the persistent savepoints recorded in the system tree), without repairing or changing
+    /// anything, and without filling the read cache. `Ok(true)` when every page verifies;
+    /// `Ok(false)` when one does not, or when the trees cannot be walked (a corrupted page
+    /// reference): the caller then runs [`Self::check_integrity`], which falls back to the
+    /// secondary commit or reports the file as corrupted.
+    ///
+    /// This is the first of the integrity check's walks alone: when it passes, the check would
+    /// only go on to rebuild the allocator state from the same trees (a second walk), which a
+    /// handle that never writes does not need.
+    pub fn verify_committed_checksums(&self) -> Result<bool, DatabaseError> {
+        self.mem.check_io_errors()?;
+        crate::without_read_cache(|| Ok(Self::primary_verifies(&self.mem)?))
+    }
+
     /// Force a check of the integrity of the database file, and repair it if possible.
     ///
     /// Reports a file corrupted outside redb as [`StorageError::Corrupted`] rather than panicking,
