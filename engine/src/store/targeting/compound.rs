@@ -19,7 +19,7 @@ pub(super) fn is_time_qualifier(stem: &str) -> bool {
 /// email" and "personal email" are one attribute, as are "work", "office" and "business
 /// email", or a "mobile" and a "cell" phone.
 const SAME_MODIFIER: &[&[&str]] = &[
-    &["home", "private", "personal"],
+    &["home", "private", "personal", "residential"],
     &["work", "office", "business", "professional", "corporate"],
     &["mobile", "cell", "cellular"],
 ];
@@ -29,6 +29,97 @@ fn same_modifier(a: &str, b: &str) -> bool {
     SAME_MODIFIER
         .iter()
         .any(|group| group.contains(&a) && group.contains(&b))
+}
+
+/// The words that place a row's fact in one sphere of life, per sphere of [`SAME_MODIFIER`]
+/// (home first, then work): its modifiers, and the nouns and verbs of dwelling and of the
+/// workplace ("lives at", "the office is located at").
+const SPHERE_WORDS: &[&[&str]] = &[
+    &[
+        "home",
+        "private",
+        "personal",
+        "residential",
+        "residence",
+        "house",
+        "live",
+        "lives",
+        "lived",
+        "living",
+        "reside",
+        "resides",
+        "resided",
+        "residing",
+    ],
+    &[
+        "work",
+        "works",
+        "worked",
+        "working",
+        "office",
+        "business",
+        "professional",
+        "corporate",
+        "workplace",
+    ],
+];
+
+/// Why `row` places its fact in another sphere of life than the attribute `q` asks for, if it
+/// does, where the row does not hold the attribute's own word: a request for a "home address"
+/// is not about "Mehmet's office is located at ...", nor an "office address" about "Elena
+/// lives at ...". The request states the sphere as a modifier of its attribute ("home
+/// address", "business email") and names no other sphere; the row holds a word of another
+/// sphere ([`SPHERE_WORDS`]) and none of the request's. A row writing the attribute's word
+/// itself is left to [`modifier_contrast`], which reads the row's own modifier ("office
+/// email"); a row stating only its kind of value ("... is located at MG Road 14") is judged
+/// here.
+pub(super) fn sphere_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    let sphere_of = |form: &str, lists: &[&[&str]]| lists.iter().position(|l| l.contains(&form));
+    let modifiers = &SAME_MODIFIER[..SPHERE_WORDS.len()];
+    let mut asked: Option<(usize, &QWord, &QWord)> = None;
+    for pair in q.words.windows(2) {
+        let (m, h) = (&pair[0], &pair[1]);
+        let Some(sphere) = sphere_of(&m.chunk.form, modifiers) else {
+            continue;
+        };
+        let head = m.pos + 1 == h.pos
+            && h.chunk.gap == Some(canon::Gap::Joiner)
+            && !m.name
+            && !h.name
+            && !crate::text::is_stopword(&h.chunk.form)
+            && !is_time_qualifier(&h.stem)
+            && sphere_of(&h.chunk.form, modifiers).is_none();
+        if !head {
+            continue;
+        }
+        match asked {
+            Some((s, ..)) if s != sphere => return None,
+            _ => asked = Some((sphere, m, h)),
+        }
+    }
+    let (sphere, m, h) = asked?;
+    // A request naming words of two spheres compares them; leave it alone.
+    if q.words
+        .iter()
+        .any(|w| sphere_of(&w.chunk.form, SPHERE_WORDS).is_some_and(|s| s != sphere) && !w.name)
+        || super::word_match::find_name(h, row).is_some()
+    {
+        return None;
+    }
+    let row_spheres: Vec<(usize, &canon::Chunk)> = row
+        .chunks
+        .iter()
+        .filter_map(|c| sphere_of(&c.form, SPHERE_WORDS).map(|s| (s, c)))
+        .collect();
+    if row_spheres.iter().any(|&(s, _)| s == sphere) {
+        return None;
+    }
+    let &(_, other) = row_spheres.first()?;
+    Some(format!(
+        "states {:?}, not {:?}",
+        &row.text[other.span.clone()],
+        &q.text[m.chunk.span.start..h.chunk.span.end]
+    ))
 }
 
 /// Why `row` states another attribute than the compound `q` asks for, if it does.
@@ -78,10 +169,12 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
         let tail_absent = tail
             .iter()
             .all(|n| find_word(n, row).is_none() && !n.concepts.is_empty());
+        // A name opening the request may be several words ("Min-jun Kim private email").
         let starts_phrase = k == 0 || !adjacent(&q.words[k - 1], m) || {
             let prev = &q.words[k - 1];
+            let opening_name = q.words[..k].iter().all(|w| w.name) && q.words[0].pos == 0;
             prev.name
-                && (prev.pos == 0
+                && (opening_name
                     || super::possession::possessive_suffix(&q.text, prev.chunk.span.end))
         };
         if !adjacent(m, h)

@@ -68,6 +68,40 @@ fn a_longer_compound_is_told_by_its_modifier_and_synonyms_are_one_attribute() {
 }
 
 #[test]
+fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
+    // A "home address" is not where someone's office is located, an "office address" not
+    // where someone lives; a full name opening the request also opens the compound.
+    let (_t, s) = store_with(&[
+        "Mehmet Yilmaz's office is located at MG Road 14, Bengaluru.",
+        "Elena Markou lives at Ermou 33, Athens.",
+        "Min-jun Kim's car registration is B-AS 4888 and his office email address is mkim@litware.io.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "Mehmet's home address",
+        "wipe Mehmet's old residential address",
+        "Elena Markou: office address",
+        "the business address of Elena",
+        "Min-jun Kim private email address",
+    ] {
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_no_match(
+        s.supersede(
+            Target::query("Elena Markou: office address"),
+            Inscription::new("Elena Markou's work address is Leoforos Kifisias 7, Athens."),
+        ),
+        "supersede of an office address",
+    );
+    assert_eq!(live_texts(&s), before);
+    // The sphere the row states is still found.
+    s.release(Target::query("Mehmet's office address")).unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("MG Road")), "{left:?}");
+}
+
+#[test]
 fn all_inside_a_word_does_not_widen_to_the_subject() {
     let facts = [
         "Mara presents the all-hands agenda on Fridays.",
