@@ -39,6 +39,7 @@ mod possession;
 pub(crate) mod query;
 mod row_view;
 pub(crate) mod score;
+mod sphere;
 mod supersede_fit;
 mod target;
 mod value_kind;

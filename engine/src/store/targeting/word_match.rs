@@ -198,7 +198,7 @@ fn acronym_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
 
 /// Where `row` names, in another script, an attribute concept query word `w` names ("room" and
 /// палата, 병실 and "room"; [`crate::concepts`]). Words of one script meet by their forms only.
-fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+pub(super) fn concept_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     use crate::concepts;
     if w.concepts.is_empty() {
         return None;

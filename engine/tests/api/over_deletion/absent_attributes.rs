@@ -71,10 +71,13 @@ fn a_longer_compound_is_told_by_its_modifier_and_synonyms_are_one_attribute() {
 fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
     // A "home address" is not where someone's office is located, an "office address" not
     // where someone lives; a full name opening the request also opens the compound.
+    // Rows and requests in other languages are told the same way.
     let (_t, s) = store_with(&[
         "Mehmet Yilmaz's office is located at MG Road 14, Bengaluru.",
         "Elena Markou lives at Ermou 33, Athens.",
         "Min-jun Kim's car registration is B-AS 4888 and his office email address is mkim@litware.io.",
+        "Ahmed Hassan's work address is Calle Mayor 7, Madrid.",
+        "Noa Levi habite au 200 Nanjing Road, Shanghai.",
     ]);
     let before = live_texts(&s);
     for request in [
@@ -83,6 +86,9 @@ fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
         "Elena Markou: office address",
         "the business address of Elena",
         "Min-jun Kim private email address",
+        "удали домашний адрес Ahmed",
+        "תמחק בבקשה את כתובת המגורים של Ahmed Hassan",
+        "noa's business address",
     ] {
         assert_no_match(s.release(Target::query(request)), request);
     }
@@ -96,9 +102,16 @@ fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
     assert_eq!(live_texts(&s), before);
     // The sphere the row states is still found.
     s.release(Target::query("Mehmet's office address")).unwrap();
+    s.release(Target::query("Ahmed Hassan: office address"))
+        .unwrap();
     let left = live_texts(&s);
-    assert_eq!(left.len(), 2, "{left:?}");
-    assert!(!left.iter().any(|t| t.contains("MG Road")), "{left:?}");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(
+        !left
+            .iter()
+            .any(|t| t.contains("MG Road") || t.contains("Calle Mayor")),
+        "{left:?}"
+    );
 }
 
 #[test]
