@@ -30,6 +30,7 @@ mod candidate;
 mod codes;
 mod compound;
 mod consult;
+mod foreign_relations;
 pub(crate) mod framing;
 mod lowercase_names;
 pub(crate) mod meaning;

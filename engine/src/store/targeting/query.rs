@@ -99,8 +99,9 @@ pub(crate) struct QueryShape {
     /// [`super::period::OLD_WORDS`]).
     pub old: bool,
     /// The relative the query asks about (the relation noun's chunk and form: "brother" in
-    /// "Aisha's brother's standing order"), set by [`QueryShape::anchored`]
-    /// ([`super::names::query_relation`]).
+    /// "Aisha's brother's standing order"; the English noun for another language's: "sister"
+    /// for "сестры David"), set by [`QueryShape::anchored`] ([`super::names::query_relation`],
+    /// [`super::foreign_relations::foreign_query_relation`]).
     pub relative: Option<(usize, String)>,
     /// Name runs a row must hold whole: a full name no row holds whole, whose given name the
     /// rows write as part of another full name ("Jonas Wolf" where rows say "Jonas Weber"
@@ -564,13 +565,18 @@ impl QueryShape {
             .filter(|run| super::names::borne_by_another(&q, run, views))
             .cloned()
             .collect();
-        q.relative = super::names::query_relation(&q).map(|r| {
-            let form = canon::chunks(&q.text)
-                .get(r)
-                .map(|c| c.form.clone())
-                .unwrap_or_default();
-            (r, form)
-        });
+        q.relative = super::names::query_relation(&q)
+            .map(|r| {
+                let form = canon::chunks(&q.text)
+                    .get(r)
+                    .map(|c| c.form.clone())
+                    .unwrap_or_default();
+                (r, form)
+            })
+            .or_else(|| {
+                super::foreign_relations::foreign_query_relation(&q)
+                    .map(|(r, english)| (r, english.to_owned()))
+            });
         q
     }
 

@@ -591,6 +591,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             && veto.is_none()
             && !q.fan_out
             && !q.words.iter().any(|w| word_matches(w, &row.chunks[r]))
+            && !q.relative.as_ref().is_some_and(|(_, relation)| {
+                keys::stem(relation) == keys::stem(&row.chunks[r].form)
+            })
         {
             veto = Some(format!(
                 "is about {:?}, not {:?}",
@@ -619,8 +622,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     if veto.is_none()
         && let Some((r, relation)) = &q.relative
     {
-        let wanted = keys::stem(relation);
-        let names_relative = row.chunks.iter().any(|c| keys::stem(&c.form) == wanted);
+        let names_relative = super::foreign_relations::row_names_relation(row, relation);
         let asked_of_them = q
             .words
             .iter()

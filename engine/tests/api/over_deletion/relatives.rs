@@ -5,6 +5,47 @@ use oubli::{Error, Inscription, Target};
 use proptest::prelude::*;
 
 #[test]
+fn a_relative_named_in_another_language_is_someone_else() {
+    // "сестры David" is David's sister, "la hermana de Ivan" Ivan's, "Yosef Cohen的哥哥"
+    // Yosef's brother: rows about the person alone are about someone else.
+    let facts = [
+        "David Okafor's phone number is +44 7700 900123.",
+        "Ivan Petrenko's birthday is 3 May 1990.",
+        "Yosef Cohen's home address is 12 Harbour Road, Haifa.",
+        "Reza Ahmadi's personal email is reza.ahmadi@mail.example.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for query in [
+        "забудь номер телефона сестры David",
+        "olvida el cumpleaños de la hermana de Ivan",
+        "删除Yosef Cohen的哥哥的家庭住址",
+        "забудь личную почту жены Reza",
+    ] {
+        assert_no_match(s.release(Target::query(query)), query);
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // A row naming the relative is still reached.
+    let (_t, s) = store_with(&[
+        "David Okafor's sister's phone number is +44 7700 900456.",
+        "David Okafor's phone number is +44 7700 900123.",
+        "Ivan Petrenko's sister's phone number is +7 916 555 0101.",
+        "Ivan Petrenko's phone number is +380 44 555 0199.",
+    ]);
+    s.release(Target::query("забудь номер телефона сестры David"))
+        .unwrap();
+    s.release(Target::query("удали телефон сестры Ivan"))
+        .unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(
+        left.iter()
+            .all(|t| !t.contains("900456") && !t.contains("0101")),
+        "{left:?}"
+    );
+}
+
+#[test]
 fn a_relative_of_a_present_person_is_someone_else() {
     // The request asks about the brother, the son, the assistant, the sister: rows about the
     // person alone, naming no such relative, are about someone else.
