@@ -36,7 +36,7 @@ use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::exact::{ExactMatrix, LANES};
-use super::vector_build::{Built, add_all, reserve, run_build, vx};
+use super::vector_build::{Built, EXPANSION_ADD, add_all, reserve, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
 pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
 use super::vector_layout::{read_blob, zero_in_chunks};
@@ -177,7 +177,8 @@ fn new_usearch(dim: usize) -> Result<Index> {
         metric: MetricKind::IP,
         quantization: ScalarKind::I8,
         connectivity: 16,
-        expansion_add: 128,
+        // Set per part by `add_all` (a graph restored from its serialized form has none).
+        expansion_add: EXPANSION_ADD,
         expansion_search: EXPANSION_SEARCH,
         multi: false,
     };

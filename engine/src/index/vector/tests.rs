@@ -307,6 +307,33 @@ fn a_graph_built_on_several_threads_holds_the_same_rows_and_bytes_and_finds_the_
     );
 }
 
+/// A graph's first [`super::super::vector_build::SEED_ROWS`] vectors are linked with the wider
+/// search (the graph is the bytes usearch makes at that breadth), and the graph is left at the
+/// ordinary breadth for the vectors added after them.
+#[test]
+fn the_first_vectors_of_a_graph_are_linked_with_the_wider_search() {
+    use super::super::vector_build::{SEED_EXPANSION_ADD, SEED_ROWS};
+    let dim = 32;
+    let vectors: Vec<(RowId, Vec<f32>)> = (1..=600u64).map(|i| (i * 2, unit(i, dim))).collect();
+    assert!(vectors.len() < SEED_ROWS);
+    let built = build_on(&vectors, 1);
+    assert_eq!(built.index.expansion_add(), EXPANSION_ADD);
+    let wide = new_usearch(dim).unwrap();
+    wide.change_expansion_add(SEED_EXPANSION_ADD);
+    wide.reserve(vectors.len()).unwrap();
+    for (id, v) in &vectors {
+        wide.add(*id, v).unwrap();
+    }
+    assert_eq!(built.blob, serialize(&wide).unwrap());
+    // At the ordinary breadth the same vectors make another graph (what the seed changes).
+    let narrow = new_usearch(dim).unwrap();
+    narrow.reserve(vectors.len()).unwrap();
+    for (id, v) in &vectors {
+        narrow.add(*id, v).unwrap();
+    }
+    assert_ne!(built.blob, serialize(&narrow).unwrap());
+}
+
 /// A table of snapshot chunks in memory: `sizes[i]` bytes for key `i`, byte `j` of the whole
 /// blob being `j % 251`.
 fn chunk_table(sizes: &[usize]) -> (redb::Database, Vec<u8>) {
