@@ -259,6 +259,20 @@ fn spheres_of(text: &str, chunks: &[canon::Chunk]) -> u8 {
         .fold(0, |all, &(s, _)| all | s)
 }
 
+/// Nouns after "personal" or "private" that name a person's data as a whole, not an attribute
+/// of their home ("personal data", "private details").
+const DATA_HEADS: &[&str] = &[
+    "data",
+    "details",
+    "information",
+    "info",
+    "records",
+    "record",
+    "file",
+    "files",
+    "everything",
+];
+
 /// Chunks between a row's word of the request's attribute and a sphere word that places that
 /// attribute ("office email address", "adresse e-mail professionnelle", "dirección del
 /// trabajo"); one further away may place another fact of the row ("..., near her office").
@@ -269,9 +283,21 @@ const NEAR: usize = 2;
 /// sphere and none of the request's, either with none of the request's other words (in any
 /// language) or beside one of them ("Chen Mei's office email address" for "the home street
 /// address", "Ahmed's work address" for "домашний адрес Ahmed").
+///
+/// A subject-wide request ("erase all of Anna's personal data") and one for someone's
+/// "personal data", "private details" or "personal information" ([`DATA_HEADS`]) name no
+/// sphere: they ask for every fact about the person.
 pub(super) fn sphere_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
-    let asked = spheres_of(&q.text, &canon::chunks(&q.text));
-    if asked != 1 && asked != 2 {
+    if q.fan_out {
+        return None;
+    }
+    let chunks = canon::chunks(&q.text);
+    let personal_data = chunks.windows(2).any(|p| {
+        DATA_HEADS.contains(&p[1].form.as_str())
+            && spheres_of_word(&p[0].form, p[0].script, &p[0].form) == 1
+    });
+    let asked = spheres_of(&q.text, &chunks);
+    if personal_data || (asked != 1 && asked != 2) {
         return None;
     }
     let held = spheres_in(row.text, &row.chunks);

@@ -78,6 +78,7 @@ fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
         "Min-jun Kim's car registration is B-AS 4888 and his office email address is mkim@litware.io.",
         "Ahmed Hassan's work address is Calle Mayor 7, Madrid.",
         "Noa Levi habite au 200 Nanjing Road, Shanghai.",
+        "Jiho Shin works at the Incheon office.",
     ]);
     let before = live_texts(&s);
     for request in [
@@ -100,8 +101,11 @@ fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
         "supersede of an office address",
     );
     assert_eq!(live_texts(&s), before);
-    // The sphere the row states is still found.
+    // The sphere the row states is still found, and a subject-wide request for someone's
+    // "personal data" reaches every row about them.
     s.release(Target::query("Mehmet's office address")).unwrap();
+    s.purge(Target::query("erase all of Jiho Shin's personal data"))
+        .unwrap();
     s.release(Target::query("Ahmed Hassan: office address"))
         .unwrap();
     let left = live_texts(&s);
@@ -109,7 +113,7 @@ fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
     assert!(
         !left
             .iter()
-            .any(|t| t.contains("MG Road") || t.contains("Calle Mayor")),
+            .any(|t| t.contains("MG Road") || t.contains("Calle Mayor") || t.contains("Jiho")),
         "{left:?}"
     );
 }
