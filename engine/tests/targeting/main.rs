@@ -566,3 +566,45 @@ fn a_statement_after_the_description_is_commentary() {
     assert!(!left.iter().any(|t| t.contains("cats")), "{left:?}");
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+#[test]
+fn a_noun_reaches_the_word_it_derives_from() {
+    // "membership" is stated as "is a member of", "employment" as "is employed as".
+    let left = survivors_after_purge(
+        &[
+            "Priya Raman is a member of the VPN group VPN-ENG-FULL.",
+            "Marcus Webb is a member of the VPN group VPN-ENG-FULL.",
+            "Priya Raman is a member of the VPN group VPN-FIN-RO.",
+        ],
+        "Priya Raman's membership of VPN-ENG-FULL",
+    );
+    assert_eq!(
+        left,
+        [
+            "Marcus Webb is a member of the VPN group VPN-ENG-FULL.",
+            "Priya Raman is a member of the VPN group VPN-FIN-RO.",
+        ]
+    );
+    let (_t, s) = store_with(&[
+        "Ekaterina Volkova is employed as a recruiter in the Warsaw office.",
+        "Ekaterina Volkova's desk is W-3-14.",
+    ]);
+    s.supersede(
+        Target::query("Ekaterina's employment status"),
+        Inscription::new("Ekaterina Volkova resigned; her last working day was 30 June."),
+    )
+    .unwrap();
+    let left = live_texts(&s).join("\n");
+    assert!(left.contains("W-3-14") && left.contains("resigned"));
+    assert!(!left.contains("recruiter"));
+    // A bare noun that only looks like a base is no evidence: a bank statement is not held by
+    // a row about the state someone lives in.
+    let left = survivors_after_purge(
+        &[
+            "Noor moved to the state of Ohio.",
+            "Noor drives a blue Fiat.",
+        ],
+        "Noor's statement",
+    );
+    assert_eq!(left.len(), 2);
+}

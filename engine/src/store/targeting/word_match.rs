@@ -8,7 +8,7 @@ use super::row_view::RowView;
 use super::value_kind::ValueKind;
 use crate::canon::{self, Chunk, Script};
 use crate::index::keys::{self, has_digit, name_like};
-use crate::lexicon;
+use crate::{derivation, lexicon};
 
 /// Day and month names, which take plurals ("on Tuesdays").
 pub(crate) fn is_calendar(w: &str) -> bool {
@@ -90,6 +90,15 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
         return true;
     }
     if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
+    {
+        return true;
+    }
+    // A noun and the word it derives from ("membership" and "member", "employment" and
+    // "employed", "departure" and "departs"), either way round.
+    if !w.name
+        && !name_like(c)
+        && (derivation::derived_from(&w.stem, &c.form)
+            || derivation::derived_from(&c.form, &w.stem))
     {
         return true;
     }
