@@ -608,3 +608,20 @@ fn a_noun_reaches_the_word_it_derives_from() {
     );
     assert_eq!(left.len(), 2);
 }
+
+#[test]
+fn a_function_word_starting_a_sentence_is_no_name() {
+    // "The" before "VPN" in the row is not another name where the query writes "Izmir VPN".
+    let (_t, s) = store_with(&[
+        "The VPN gateway for the Izmir office is vpn-izm-01.kestrel-eng.com.",
+        "The VPN gateway for the Ankara office is vpn-ank-01.kestrel-eng.com.",
+    ]);
+    s.supersede(
+        Target::query("the Izmir VPN gateway"),
+        Inscription::new("The Izmir office VPN gateway is vpn-izm-02.kestrel-eng.com."),
+    )
+    .unwrap();
+    let left = live_texts(&s).join("\n");
+    assert!(left.contains("vpn-izm-02") && left.contains("vpn-ank-01"));
+    assert!(!left.contains("vpn-izm-01"));
+}

@@ -455,6 +455,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 if joined
                     && (latin && name_part(row.text, &row.chunks, rn as usize) || unspaced)
                     && !super::word_classes::is_title(&rc.form)
+                    && !crate::text::is_stopword(&rc.form)
                     && !(dr < 0 && super::word_classes::is_kinship(&row.text[rc.span.clone()]))
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
