@@ -210,3 +210,56 @@ fn a_code_inside_a_path_matches_only_the_whole_path() {
     let left = survivors_after_purge(&facts, "the nursery feed from cam-0412.home.lan");
     assert_eq!(left, ["Camera 0421 watches the front door."], "{left:?}");
 }
+
+#[test]
+fn a_code_is_found_as_a_segment_of_the_address_a_row_writes_it_in() {
+    // "0231" is the asset number in the host name; "0213" and "ward7" are other printers.
+    let left = survivors_after_purge(
+        &[
+            "The ward 6 corridor printer is printer-ward6-0231.shaare.local.",
+            "The ward 7 corridor printer is printer-ward7-0232.shaare.local.",
+            "The ward 6 nurse station printer is printer-ward6-0213.shaare.local.",
+        ],
+        "the ward 6 printer with asset number 0231",
+    );
+    assert_eq!(left.len(), 2);
+    assert!(!left.join("\n").contains("0231"));
+    let left = survivors_after_purge(
+        &[
+            "Kitchen printer kp07.kyma.lan prints the hot-line tickets.",
+            "Kitchen printer kp08.kyma.lan prints the pastry tickets.",
+        ],
+        "kitchen printer KP-07",
+    );
+    assert_eq!(
+        left,
+        ["Kitchen printer kp08.kyma.lan prints the pastry tickets."]
+    );
+    // A code that continues into a segment of digits is another code, and an address is
+    // never found inside a longer one.
+    for (facts, query) in [
+        (
+            &[
+                "Version notes are at docs/api-1.4.2.html.",
+                "Budget sheet is budget.xlsx.",
+            ][..],
+            "api 1.4",
+        ),
+        (
+            &[
+                "Scans are in files/B-5693-2.pdf.",
+                "The lift is serviced in spring.",
+            ][..],
+            "B-5693",
+        ),
+        (
+            &[
+                "The repo github.com/acme/api-gateway hosts the edge proxy.",
+                "The lift is serviced in spring.",
+            ][..],
+            "github.com/acme/api",
+        ),
+    ] {
+        assert_eq!(survivors_after_purge(facts, query).len(), 2, "{query}");
+    }
+}

@@ -22,6 +22,10 @@ pub(crate) struct CodeRun {
     /// Chunks `[a, b)` of the path, host or file name the code is part of, when its parts are
     /// glued by `/`, `\\`, `.`, `_`, `@` or `:` ("/cases/gil/N-400_draft.pdf").
     pub token: Option<(usize, usize)>,
+    /// The code is itself written as an address: its parts are glued by `.`, `/`, `\\`, `_`,
+    /// `@` or `:` ("github.com/acme/api", "/srv/data/2023"). Such a code is never found as
+    /// part of a longer address ([`super::word_match::segment_of_address`]).
+    pub address: bool,
 }
 
 /// A year inside a bound of the query's period ([`super::period::Bound`]): the bound decides
@@ -85,6 +89,7 @@ pub(super) fn code_runs(
                 display: concat(chunks, i, j),
                 year: None,
                 token: None,
+                address: true,
             });
         }
         i = j;
@@ -141,6 +146,7 @@ pub(super) fn code_runs(
             display,
             digit_chunks,
             year,
+            address: token.is_some(),
             token,
         });
     }

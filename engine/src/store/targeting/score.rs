@@ -13,7 +13,8 @@ use super::names::{
     latin_skeleton_run, name_part, possessive_relation, syllable_run,
 };
 use super::word_match::{
-    find_name, find_word, is_bound_word, is_date_word, whole_token, word_matches,
+    find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
+    word_matches,
 };
 
 /// The verdict on one row.
@@ -148,7 +149,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             }
             let found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
                 .into_iter()
-                .filter(|r| whole_token(row.text, r))
+                .filter(|r| {
+                    whole_token(row.text, r) || (!run.address && segment_of_address(row.text, r))
+                })
                 .collect();
             if !found.is_empty() {
                 found_runs.push((*a, *b));

@@ -72,6 +72,57 @@ pub(crate) fn whole_token(text: &str, span: &Range<usize>) -> bool {
     !glued_before && !glued_after
 }
 
+/// True if `span` of `text` is whole segments of a host name, a path, a bucket or a file name
+/// ("0231" of "printer-ward6-0231.shaare.local", "kp07" of "kp07.kyma.lan", "v2" of
+/// "itineraries/kapoor_bkk_v2.pdf"): the address a memory writes a code in names it. The
+/// token must be an address (a `/` or an `@`, or a last `.` part of letters: ".local",
+/// ".pdf"), and a segment of digits alone next to the span continues the code, not the
+/// address ("1.4" is not "api:1.4.2", "B-5693" not "B-5693-2.pdf").
+pub(crate) fn segment_of_address(text: &str, span: &Range<usize>) -> bool {
+    let start = text[..span.start]
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[span.end..]
+        .find(char::is_whitespace)
+        .map_or(text.len(), |i| span.end + i);
+    // Sentence punctuation after the token is not part of it.
+    let token = text[start..end].trim_end_matches(['.', ',', ';', ')', '!', '?', '"', '\'']);
+    let end = start + token.len();
+    if span.end > end {
+        return false;
+    }
+    let last_part = token.rsplit('.').next().unwrap_or_default();
+    let address = token.contains(['/', '@'])
+        || (token.contains('.')
+            && (2..=6).contains(&last_part.len())
+            && last_part.chars().all(|c| c.is_ascii_alphabetic()));
+    if !address {
+        return false;
+    }
+    const SEPARATORS: &[char] = &['-', '.', '_', '/', ':', '@'];
+    let is_segment_break = |c: Option<char>| c.is_none_or(|c| SEPARATORS.contains(&c));
+    let before = &text[start..span.start];
+    let after = &text[span.end..end];
+    if !is_segment_break(before.chars().next_back()) || !is_segment_break(after.chars().next()) {
+        return false;
+    }
+    // The segments next to the span, across one separator.
+    let prev: String = before
+        .chars()
+        .rev()
+        .skip(1)
+        .take_while(|c| !SEPARATORS.contains(c))
+        .collect();
+    let next: String = after
+        .chars()
+        .skip(1)
+        .take_while(|c| !SEPARATORS.contains(c))
+        .collect();
+    let digits_only = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    !digits_only(&prev) && !digits_only(&next)
+}
+
 /// One query word against one row chunk.
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if has_digit(c) {
@@ -251,4 +302,44 @@ fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
             .iter()
             .any(|e| keys::stem(e) == w.stem)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_of_address;
+    use proptest::prelude::*;
+
+    fn at(text: &str, part: &str) -> bool {
+        let start = text.find(part).expect("part of the text");
+        segment_of_address(text, &(start..start + part.len()))
+    }
+
+    #[test]
+    fn segments_of_addresses() {
+        assert!(at("is printer-ward6-0231.shaare.local.", "0231"));
+        assert!(at("at kp07.kyma.lan now", "kp07"));
+        assert!(at(
+            "sent itineraries/2025/kapoor_bkk_v2.pdf by mistake",
+            "v2"
+        ));
+        // Not an address, a continuing number, or inside a word.
+        assert!(!at("code AB-0231-X today", "0231"));
+        assert!(!at("see docs/api-1.4.2.html", "1.4"));
+        assert!(!at("in files/B-5693-2.pdf", "B-5693"));
+        assert!(!at("host xkp07.kyma.lan", "kp07"));
+    }
+
+    proptest! {
+        // Any text and any span on character boundaries: an answer, never a panic.
+        #[test]
+        fn never_panics(text in "\\PC{0,40}", a in 0usize..48, b in 0usize..48) {
+            let bounds: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            let (a, b) = (bounds[a % bounds.len()], bounds[b % bounds.len()]);
+            let _ = segment_of_address(&text, &(a.min(b)..a.max(b)));
+        }
+    }
 }
