@@ -2,7 +2,9 @@
 //! from several parts ("github.com/acme/api", "api:1.4"), the path or host name a code sits in,
 //! and years that bound a period rather than identify a row.
 
-use crate::canon::{Chunk, Identifier};
+use super::query::QueryShape;
+use super::row_view::RowView;
+use crate::canon::{self, Chunk, Identifier};
 use crate::index::keys::{self, concat, has_digit, name_like};
 
 /// A run of query chunks joined by identifier separators that holds a digit: every digit chunk
@@ -151,4 +153,58 @@ pub(super) fn code_runs(
         });
     }
     codes
+}
+
+/// Sets aside the identifiers of a supersede's query that are the new value, not evidence of
+/// the old row. Like a name, an identifier may be the new value: "Nikolai's badge was reissued;
+/// the new number is 7700-9040", "Burak's VPN user name changed, now burak.polat", "seat
+/// changed to 9C". One that no row holds and the new text holds is that value, unless the
+/// request names it as the object of its verb ([`object_of_request`]: "replace the badge
+/// B-3671").
+pub(super) fn drop_new_values(q: &mut QueryShape, views: &[RowView<'_>], new: &RowView<'_>) {
+    let holds_code =
+        |v: &RowView<'_>, run: &CodeRun| !canon::find_code(&v.chunks, &run.display).is_empty();
+    let chunks = canon::chunks(&q.text);
+    let object = |at: usize| object_of_request(&chunks, at);
+    q.codes.retain(|run| {
+        run.year.is_some()
+            || !holds_code(new, run)
+            || views.iter().any(|v| holds_code(v, run))
+            || run
+                .digit_chunks
+                .first()
+                .and_then(|&d| chunks.get(d))
+                .is_some_and(|c| object(c.span.start))
+    });
+    let holds_id =
+        |v: &RowView<'_>, id: &Identifier| v.ids.iter().any(|r| canon::same_identifier(id, r));
+    q.typed.retain(|id| {
+        !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)) || object(id.span.start)
+    });
+}
+
+/// Words between a request verb and an identifier that make the identifier the new value a
+/// supersede states ("change Ana's seat to 9C", "update the badge, the new number is
+/// 7700-9040", "now burak.polat").
+const NEW_VALUE_CUES: &[&str] = &[
+    "to", "into", "now", "new", "newly", "again", "back", "is", "are", "becomes", "became",
+];
+
+/// True if the request in `text` names the identifier starting at byte `at` as the object of
+/// its verb: a request verb ("replace", "change", "update", "correct";
+/// [`super::word_classes::is_request_word`]) stands before it, and no word between them marks
+/// a new value ([`NEW_VALUE_CUES`]). "Replace the badge B-3671" acts on badge B-3671, even
+/// when the new text restates it ("The badge B-3671 is no longer valid"): a store where no
+/// row holds it holds no such badge.
+pub(super) fn object_of_request(chunks: &[Chunk], at: usize) -> bool {
+    let before: Vec<&Chunk> = chunks.iter().filter(|c| c.span.end <= at).collect();
+    let Some(verb) = before
+        .iter()
+        .rposition(|c| c.form != "please" && super::word_classes::is_request_word(&c.form))
+    else {
+        return false;
+    };
+    !before[verb + 1..]
+        .iter()
+        .any(|c| NEW_VALUE_CUES.contains(&c.form.as_str()))
 }

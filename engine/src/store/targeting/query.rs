@@ -540,24 +540,8 @@ impl QueryShape {
                 }
             }
         }
-        // Like a name, an identifier may be the new value: "Nikolai's badge was reissued; the
-        // new number is 7700-9040", "Burak's VPN user name changed, now burak.polat", "seat
-        // changed to 9C". One that no row holds and the new text holds is that value, not
-        // evidence of the old row.
         if let Some(new) = new_text {
-            let holds_code = |v: &super::row_view::RowView<'_>, run: &CodeRun| {
-                !canon::find_code(&v.chunks, &run.display).is_empty()
-            };
-            q.codes.retain(|run| {
-                run.year.is_some()
-                    || !holds_code(new, run)
-                    || views.iter().any(|v| holds_code(v, run))
-            });
-            let holds_id = |v: &super::row_view::RowView<'_>, id: &canon::Identifier| {
-                v.ids.iter().any(|r| canon::same_identifier(id, r))
-            };
-            q.typed
-                .retain(|id| !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)));
+            super::codes::drop_new_values(&mut q, views, new);
         }
         q.whole_runs = q
             .names

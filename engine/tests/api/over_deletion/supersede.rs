@@ -176,3 +176,47 @@ fn a_supersede_does_not_guess_a_row_stating_an_attribute_neither_text_names() {
     assert!(!left.iter().any(|t| t.contains("96,000")), "{left:?}");
     assert!(left.iter().any(|t| t.contains("EU 38")), "{left:?}");
 }
+
+#[test]
+fn an_identifier_the_request_acts_on_is_never_taken_for_the_new_value() {
+    // "Replace the badge B-3671" acts on badge B-3671. The new text restating it does not make
+    // it the new value, and no row holds it: a no-match, not Elena's badge B-3674.
+    let facts = [
+        "Elena Markou's badge number is B-3674.",
+        "Fatima Zahra's credit card number is 4111 1111 1111 5282.",
+        "Dmitri Ivanov's office email address is divanov@litware.io.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "replace the badge B-3671",
+            "The badge B-3671 is no longer valid.",
+        ),
+        (
+            "change the credit card number 4111 1111 1111 5287",
+            "The credit card number 4111 1111 1111 5287 is no longer valid.",
+        ),
+        (
+            "replace the work email divanovx@litware.io",
+            "The work email divanovx@litware.io is no longer valid.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // Marked as the new value, it is one: the row of the attribute is replaced.
+    s.supersede(
+        Target::query("change Elena's badge number to B-3671"),
+        Inscription::new("Elena Markou's badge number is B-3671."),
+    )
+    .unwrap();
+    let left = live_texts(&s).join("\n");
+    assert!(
+        left.contains("B-3671") && !left.contains("B-3674"),
+        "{left}"
+    );
+}
