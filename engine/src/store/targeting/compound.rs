@@ -207,3 +207,55 @@ pub(super) fn named_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<S
     }
     None
 }
+
+/// How many words of the query are the common noun a name of the query runs into ("datacenter"
+/// of "the Haifa datacenter door code", "branch" of "the Lyon branch entry code") where the row
+/// writes the same noun right after the same name ("The Wi-Fi password at the Haifa
+/// datacenter"): part of the subject both texts name, not evidence of the attribute. Only white
+/// space may stand between the name and the noun, in both texts ("Anna's phone" is an
+/// attribute of Anna). Only when the request's attribute is a compound naming a kind of value
+/// ("door code", "permit number": [`crate::lexicon::is_generic_head`]), which the noun of the
+/// subject cannot stand for; "the Delhi office address" may be held by "the Delhi office was
+/// in ...". `word_hit` holds where the row holds each query word.
+pub(super) fn subject_heads(
+    q: &QueryShape,
+    row: &RowView<'_>,
+    word_hit: &[Option<usize>],
+) -> usize {
+    let kind_of_value = q
+        .words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| !q.in_name_run(i) && crate::lexicon::is_generic_head(&w.chunk.form));
+    if !kind_of_value {
+        return 0;
+    }
+    let spaced = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
+    };
+    q.names
+        .iter()
+        .filter(|run| {
+            let Some(&last) = run.last() else {
+                return false;
+            };
+            let Some(p) = word_hit[last] else {
+                return false;
+            };
+            // A name written as one: not a lowercase word read as part of it.
+            if !name_like(&q.words[last].chunk) {
+                return false;
+            }
+            let pos = q.words[last].pos + 1;
+            let Some(wi) = q.words.iter().position(|w| w.pos == pos) else {
+                return false;
+            };
+            let w = &q.words[wi];
+            !w.name
+                && !q.in_name_run(wi)
+                && word_hit[wi] == Some(p + 1)
+                && spaced(&q.text, &q.words[last].chunk.span, &w.chunk.span)
+                && spaced(row.text, &row.chunks[p].span, &row.chunks[p + 1].span)
+        })
+        .count()
+}

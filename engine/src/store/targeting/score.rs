@@ -270,6 +270,14 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
 
+    // The common noun a subject's name runs into in both texts ("the Haifa datacenter") is
+    // part of the subject, not evidence of the attribute, when the request names another.
+    let heads = super::compound::subject_heads(q, row, &word_hit);
+    if heads > 0 && attribute_units > heads && attribute_hits >= heads {
+        attribute_units -= heads;
+        attribute_hits -= heads;
+    }
+
     // A word that names only a kind of value says nothing of which attribute: "Anna's phone
     // number" is not held by "Anna's gym locker is number 17". When the request names its
     // attribute otherwise too, a row holding only such words does not hold it.

@@ -23,6 +23,29 @@ fn purge_of_an_absent_attribute_erases_nothing() {
 }
 
 #[test]
+fn the_noun_a_place_name_runs_into_is_the_subject_not_the_attribute() {
+    // "the Haifa datacenter door code": "datacenter" names the place, so a row about another
+    // code of the place does not hold the door code.
+    let (_t, s) = store_with(&[
+        "The Wi-Fi password at the Haifa datacenter is orchid#2024.",
+        "The phone number of the Munich lab is +49 89 234519.",
+        "The door code for the Pune warehouse is 4785#.",
+    ]);
+    let before = live_texts(&s);
+    for query in [
+        "The Haifa datacenter door code",
+        "the Munich lab's parking permit number",
+    ] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // The attribute the row holds is still found.
+    s.purge(Target::query("the Pune warehouse door code"))
+        .unwrap();
+    assert!(!live_texts(&s).join("\n").contains("4785#"));
+}
+
+#[test]
 fn the_second_part_of_a_hyphenated_given_name_is_no_attribute_word() {
     // "jun" of "Min-jun" is part of the name, not evidence of the attribute: a request for
     // her allergies reaches no row of hers that holds none.
