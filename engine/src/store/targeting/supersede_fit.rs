@@ -364,11 +364,20 @@ pub(super) fn drop_other_stated_attributes(
         let Some(stated) = stated_per_clause(&view) else {
             return true;
         };
-        if stated
+        // A word naming only a kind of value ("number" of "credit card number") says nothing
+        // of which attribute, unless the row states nothing else.
+        let forms: Vec<&str> = stated
             .iter()
             .flatten()
-            .any(|&i| named_by_request(&view.chunks[i].form))
-        {
+            .map(|&i| view.chunks[i].form.as_str())
+            .collect();
+        let content: Vec<&str> = forms
+            .iter()
+            .copied()
+            .filter(|f| !lexicon::is_generic_head(f))
+            .collect();
+        let words = if content.is_empty() { &forms } else { &content };
+        if words.iter().any(|f| named_by_request(f)) {
             return true;
         }
         let named: Vec<String> = stated

@@ -162,6 +162,22 @@ fn a_supersede_does_not_guess_a_row_stating_an_attribute_neither_text_names() {
         "supersede",
     );
     assert_eq!(live_texts(&s), before);
+    // A word naming only a kind of value is no word of the attribute: "badge number" does not
+    // name Noa's "credit card number".
+    let (_t2, s2) = store_with(&[
+        "Noa's credit card number is 4111 1111 1111 1272.",
+        "Noa Levi's birthday is 20 February 1995.",
+        "Noa Levi drives a car with licence plate 34 ABC 411.",
+    ]);
+    let before2 = live_texts(&s2);
+    assert_no_match(
+        s2.supersede(
+            Target::query("Noa Levi: access badge"),
+            Inscription::new("Noa Levi's badge number is now B-6469."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s2), before2);
     // A row stating its fact in other words may still be what a paraphrase means.
     let (_t, s) = store_with(&[
         "Maria Rossi earns 96,000 EUR a year.",
