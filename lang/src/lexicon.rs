@@ -364,9 +364,14 @@ const SLOTS: &[(&str, &[&str])] = &[
     (
         "bank",
         &[
-            "bank", "account", "iban", "card", "credit", "debit", "savings", "mortgage", "loan",
-            "payment", "pays", "paid",
+            "bank", "account", "iban", "savings", "mortgage", "loan", "payment", "pays", "paid",
         ],
+    ),
+    // A payment card is not the account it draws on: its number is another attribute than the
+    // account's IBAN.
+    (
+        "card",
+        &["card", "credit", "debit", "payment", "pays", "paid"],
     ),
     (
         "hobby",

@@ -178,6 +178,21 @@ fn a_supersede_does_not_guess_a_row_stating_an_attribute_neither_text_names() {
         "supersede",
     );
     assert_eq!(live_texts(&s2), before2);
+    // A payment card is not the bank account it draws on.
+    let (_t3, s3) = store_with(&[
+        "Carmen García's bank account (IBAN) is DE36 3704 0044 0532 9264 96.",
+        "Carmen García's birthday is 2 May 1988.",
+        "Carmen García lives at Calle Mayor 5, Madrid.",
+    ]);
+    let before3 = live_texts(&s3);
+    assert_no_match(
+        s3.supersede(
+            Target::query("can you change Carmen García's credit card number?"),
+            Inscription::new("Carmen García's credit card number is 4111 1111 1111 2456."),
+        ),
+        "supersede",
+    );
+    assert_eq!(live_texts(&s3), before3);
     // A row stating its fact in other words may still be what a paraphrase means.
     let (_t, s) = store_with(&[
         "Maria Rossi earns 96,000 EUR a year.",
