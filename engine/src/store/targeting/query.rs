@@ -188,6 +188,9 @@ impl QueryShape {
             let latin = c.script == canon::Script::Latin;
             if latin
                 && (text::is_stopword(lower)
+                    || (crate::latin_function_words::is_function_word(lower)
+                        && !c.capitalized
+                        && standalone(text, &c.span))
                     || lower == "whether"
                     || is_negation(lower)
                     || (is_fan_out(lower) && standalone(text, &c.span))

@@ -46,6 +46,30 @@ fn the_noun_a_place_name_runs_into_is_the_subject_not_the_attribute() {
 }
 
 #[test]
+fn articles_and_prepositions_of_other_languages_are_no_evidence() {
+    // "de", "el", "les" are grammar: a row in another language holding them is no row about
+    // the bonus, the personal e-mail or the medication the request asks for.
+    let (_t, s) = store_with(&[
+        "L'anniversaire de Ahmed Hassan est le 26.12.1977.",
+        "El cumpleaños de Li Wei es el 26.05.1983.",
+        "El teléfono de Priya Sharma es +44 7700 900895.",
+    ]);
+    let before = live_texts(&s);
+    for query in [
+        "la prima de Ahmed",
+        "olvida el correo personal de Wei",
+        "oublie les médicaments de Priya Sharma",
+    ] {
+        assert_no_match(s.purge(Target::query(query)), query);
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // The attribute in the request's language still reaches its row.
+    s.purge(Target::query("borra el teléfono de Priya Sharma"))
+        .unwrap();
+    assert!(!live_texts(&s).join("\n").contains("900895"));
+}
+
+#[test]
 fn the_second_part_of_a_hyphenated_given_name_is_no_attribute_word() {
     // "jun" of "Min-jun" is part of the name, not evidence of the attribute: a request for
     // her allergies reaches no row of hers that holds none.
