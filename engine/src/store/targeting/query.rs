@@ -255,6 +255,8 @@ impl QueryShape {
         }
         // The first word of a query is capitalized by grammar, not because it is a name, when
         // the next word is not a name either ("Project Atlas" stays a name run).
+        // A phrase of a script written without spaces glued before a name in a cased script
+        // ("ลบเลขบัญชีธนาคารของCarmen") is no part of the name.
         let mut names: Vec<Vec<usize>> = Vec::new();
         for (i, w) in words.iter().enumerate() {
             if !w.name {
@@ -263,7 +265,11 @@ impl QueryShape {
             match names.last_mut() {
                 Some(run)
                     if words[*run.last().expect("runs are not empty")].pos + 1 == w.pos
-                        && chunks[w.pos].gap == Some(Gap::Joiner) =>
+                        && chunks[w.pos].gap == Some(Gap::Joiner)
+                        && !unspaced_before_cased(
+                            &words[*run.last().expect("runs are not empty")].chunk,
+                            &w.chunk,
+                        ) =>
                 {
                     run.push(i)
                 }
@@ -612,6 +618,14 @@ impl QueryShape {
                 (c.display.len() >= 6 && digits(&c.display) > 0) || digits(&c.display) >= 5
             })
     }
+}
+
+/// True if `a`, of a script written without spaces (Thai, Han, kana), is glued to `b`, a word
+/// of a cased script: a phrase before a name ("ของCarmen"), not part of it.
+fn unspaced_before_cased(a: &Chunk, b: &Chunk) -> bool {
+    crate::concepts::unspaced(a.script)
+        && super::names::cased(b.script)
+        && a.span.end == b.span.start
 }
 
 #[cfg(test)]

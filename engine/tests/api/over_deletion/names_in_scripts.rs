@@ -156,3 +156,17 @@ fn a_given_name_alone_is_not_a_hyphenated_given_name() {
     let after = live_texts(&s);
     assert!(!after.iter().any(|t| t.contains("B-5513")), "{after:?}");
 }
+
+#[test]
+fn a_phrase_glued_before_a_latin_name_is_no_part_of_it() {
+    // Thai writes without spaces: "delete the bank account number of Carmen" glued to her
+    // name asks for an attribute, not for everything about Carmen.
+    let (_t, s) = store_with(&[
+        "Carmen vive en MG Road 14, Bengaluru.",
+        "Carmen's blood type is B+.",
+        "Carmen García's badge number is B-3301.",
+    ]);
+    let before = live_texts(&s);
+    assert_no_match(s.purge(Target::query("ลบเลขบัญชีธนาคารของCarmen")), "purge");
+    assert_eq!(live_texts(&s), before);
+}
