@@ -190,8 +190,8 @@ const NEW_VALUE_CUES: &[&str] = &[
     "to", "into", "now", "new", "newly", "again", "back", "is", "are", "becomes", "became",
 ];
 
-/// True if the request in `text` names the identifier starting at byte `at` as the object of
-/// its verb: a request verb ("replace", "change", "update", "correct";
+/// True if the request of query chunks `chunks` names the identifier starting at byte `at` as
+/// the object of its verb: a request verb ("replace", "change", "update", "correct";
 /// [`super::word_classes::is_request_word`]) stands before it, and no word between them marks
 /// a new value ([`NEW_VALUE_CUES`]). "Replace the badge B-3671" acts on badge B-3671, even
 /// when the new text restates it ("The badge B-3671 is no longer valid"): a store where no

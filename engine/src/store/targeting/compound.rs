@@ -251,7 +251,13 @@ pub(super) fn subject_heads(
                 return false;
             };
             let w = &q.words[wi];
-            !w.name
+            // A word the score counts as the attribute's.
+            let attribute_word = !w.optional
+                && !super::word_classes::is_request_word(&w.stem)
+                && !super::word_match::is_date_word(w)
+                && !super::word_match::is_bound_word(&w.stem);
+            attribute_word
+                && !w.name
                 && !q.in_name_run(wi)
                 && word_hit[wi] == Some(p + 1)
                 && spaced(&q.text, &q.words[last].chunk.span, &w.chunk.span)

@@ -271,7 +271,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     }
 
     // The common noun a subject's name runs into in both texts ("the Haifa datacenter") is
-    // part of the subject, not evidence of the attribute, when the request names another.
+    // part of the subject, not evidence of an attribute naming a kind of value ("door code").
     let heads = super::compound::subject_heads(q, row, &word_hit);
     if heads > 0 && attribute_units > heads && attribute_hits >= heads {
         attribute_units -= heads;
