@@ -186,13 +186,17 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
     let mut opening = None;
     let mut i = 0;
     while i < q.words.len() {
-        // The longest run of adjacent words that may be names and that no row holds.
+        // The longest run of adjacent words that may be names and that no row holds. The
+        // second half of a hyphenated name continues the run whatever the rows hold of it:
+        // "woo" of "ji-woo choi", which rows write in lowercase inside "Ji-woo", or "jun" of
+        // "min-jun lee", which also abbreviates a month.
         let mut j = i;
         while j < q.words.len()
             && j - i < MAX_RUN
-            && may_be_name(&q.words[j])
-            && !held(&q.words[j])
-            && (j == i || adjacent(&q.text, &q.words[j - 1].chunk, &q.words[j].chunk))
+            && (j > i && hyphen_part(q, j)
+                || may_be_name(&q.words[j])
+                    && !held(&q.words[j])
+                    && (j == i || adjacent(&q.text, &q.words[j - 1].chunk, &q.words[j].chunk)))
         {
             j += 1;
         }
@@ -236,6 +240,20 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
         runs.extend(opening);
     }
     runs
+}
+
+/// True if word `j` of `q` is the lowercase second half of a hyphenated word whose first half
+/// is word `j - 1` ("woo" of "ji-woo"): Latin letters only, no function word.
+fn hyphen_part(q: &QueryShape, j: usize) -> bool {
+    let (Some(a), Some(b)) = (j.checked_sub(1).and_then(|i| q.words.get(i)), q.words.get(j)) else {
+        return false;
+    };
+    a.pos + 1 == b.pos
+        && q.text.get(a.chunk.span.end..b.chunk.span.start) == Some("-")
+        && b.chunk.script == Script::Latin
+        && !b.chunk.capitalized
+        && !has_digit(&b.chunk)
+        && !text::is_stopword(&b.chunk.form)
 }
 
 /// True if chunk `b` follows chunk `a` of `text` within one name: only spaces or a hyphen

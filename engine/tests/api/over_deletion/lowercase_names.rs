@@ -113,3 +113,31 @@ fn a_hyphenated_name_written_in_lowercase_is_one_subject() {
     s.purge(Target::query("min-jun's medication")).unwrap();
     assert_eq!(live_texts(&s).len(), 2);
 }
+
+#[test]
+fn a_lowercase_hyphenated_name_keeps_its_surname() {
+    // "ji-woo choi" is one name of three words: "woo" is written in lowercase inside "Ji-woo"
+    // and "jun" also abbreviates a month, yet both continue the name to the surname after them.
+    // Rows about Ji-woo Park and Min-jun Kim are another person's.
+    let (_t, s) = store_with(&[
+        "Ji-woo Park's badge number is B-2991.",
+        "Ji-woo Park earns 105,000 EUR a year.",
+        "Min-jun Kim's tax ID is TIN 84-7556573.",
+        "Die Reisepassnummer von Ji-woo ist XN2306774.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "ji-woo choi's badge number",
+        "wipe ji-woo choi's old badge number",
+        "min-jun lee's tax ID",
+        "the tax ID of min-jun lee",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // The name alone, or with the surname the rows write, still reaches its row.
+    s.purge(Target::query("ji-woo park's badge number")).unwrap();
+    s.purge(Target::query("min-jun's tax ID")).unwrap();
+    assert_eq!(live_texts(&s).len(), 2);
+}
