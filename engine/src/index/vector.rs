@@ -237,17 +237,30 @@ impl VectorIndex {
             let expected = storage::meta_u64(meta_t, meta::SNAPSHOT_LEN)?.unwrap_or(0);
             let blob = read_blob(snap_t, expected, CHUNK)?;
             let blob = blob.into_boxed_slice();
-            let index =
-                Index::new(&Index::metadata_from_buffer(&blob).map_err(vx)?.into()).map_err(vx)?;
-            // SAFETY: `blob` is kept beside the index in the same `Snapshot`, whose field order
-            // drops the index first; a boxed slice's bytes neither move nor change while held.
-            unsafe { index.view_from_buffer(&blob) }.map_err(vx)?;
+            // The erasure path's map of each row's slot is parsed on a second thread while
+            // usearch views the graph (which builds its own key index): both only read the
+            // bytes, and at 1M rows each takes tens of milliseconds.
+            let (index, slots) = std::thread::scope(|scope| {
+                let slots = scope.spawn(|| vector_slots(&blob, dim));
+                let index = Index::new(&Index::metadata_from_buffer(&blob).map_err(vx)?.into())
+                    .map_err(vx)
+                    .and_then(|index| {
+                        // SAFETY: `blob` is kept beside the index in the same `Snapshot`, whose
+                        // field order drops the index first; a boxed slice's bytes neither move
+                        // nor change while held.
+                        unsafe { index.view_from_buffer(&blob) }.map_err(vx)?;
+                        Ok(index)
+                    });
+                let slots = slots
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                index.map(|index| (index, slots))
+            })?;
             // The serialized header does not carry search-time settings.
             index.change_expansion_search(EXPANSION_SEARCH);
             if index.dimensions() != dim {
                 return Err(Error::Corrupt("vector snapshot dimension mismatch".into()));
             }
-            let slots = vector_slots(&blob, dim);
             vi.snapshot = Some(Snapshot {
                 index,
                 viewed: Some(blob),
