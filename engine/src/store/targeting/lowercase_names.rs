@@ -245,7 +245,10 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
 /// True if word `j` of `q` is the lowercase second half of a hyphenated word whose first half
 /// is word `j - 1` ("woo" of "ji-woo"): Latin letters only, no function word.
 fn hyphen_part(q: &QueryShape, j: usize) -> bool {
-    let (Some(a), Some(b)) = (j.checked_sub(1).and_then(|i| q.words.get(i)), q.words.get(j)) else {
+    let (Some(a), Some(b)) = (
+        j.checked_sub(1).and_then(|i| q.words.get(i)),
+        q.words.get(j),
+    ) else {
         return false;
     };
     a.pos + 1 == b.pos

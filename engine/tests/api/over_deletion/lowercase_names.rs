@@ -137,7 +137,8 @@ fn a_lowercase_hyphenated_name_keeps_its_surname() {
     }
     assert_eq!(live_texts(&s), before);
     // The name alone, or with the surname the rows write, still reaches its row.
-    s.purge(Target::query("ji-woo park's badge number")).unwrap();
+    s.purge(Target::query("ji-woo park's badge number"))
+        .unwrap();
     s.purge(Target::query("min-jun's tax ID")).unwrap();
     assert_eq!(live_texts(&s).len(), 2);
 }
