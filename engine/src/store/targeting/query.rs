@@ -485,10 +485,10 @@ impl QueryShape {
                         || marks_possessor_at(&self.text, &a.chunk, &b.chunk)
                         || self.qualifies_a_possessor(run)
                 };
-                let anchored_elsewhere = seen
-                    .iter()
-                    .enumerate()
-                    .any(|(m, &(_, whole, _))| m != n && whole);
+                // A capitalized attribute word ("Wi-Fi") anchors no subject.
+                let anchored_elsewhere = seen.iter().enumerate().any(|(m, &(_, whole, _))| {
+                    m != n && whole && !super::names::written_as_attribute(self, &self.names[m])
+                });
                 // A run the new text marks as a possessor is no new value, anchored or not:
                 // "David Okafor and Sarah Miller's shared bonus is ..." is about both of them.
                 // (A run the new text begins with may be the new value: "Chen Jie holds the

@@ -251,3 +251,39 @@ fn an_identifier_the_request_acts_on_is_never_taken_for_the_new_value() {
         "{left}"
     );
 }
+
+#[test]
+fn a_capitalized_attribute_word_anchors_no_subject() {
+    // "Wi-Fi" is capitalized and the rows hold it, but it names what is asked, not whose: it
+    // does not make "Pune", which no row holds, the new value of the Lyon office's password.
+    let facts = [
+        "The Wi-Fi password at the Lyon office is Tr0pic!Blue",
+        "The door code for the Lyon office is 4785#",
+    ];
+    let (_t, s) = store_with(&facts);
+    let before = live_texts(&s);
+    for query in [
+        "the Pune office's Wi-Fi password",
+        "the Wi-Fi password of the Pune office",
+    ] {
+        assert_no_match(
+            s.supersede(
+                Target::query(query),
+                Inscription::new("The Wi-Fi password of the Pune office is orchid#2024"),
+            ),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // Asked of the Lyon office, the same request replaces its password.
+    s.supersede(
+        Target::query("the Lyon office's Wi-Fi password"),
+        Inscription::new("The Wi-Fi password of the Lyon office is orchid#2024"),
+    )
+    .unwrap();
+    let left = live_texts(&s).join("\n");
+    assert!(
+        left.contains("orchid#2024") && !left.contains("Tr0pic!Blue") && left.contains("4785#"),
+        "{left}"
+    );
+}
