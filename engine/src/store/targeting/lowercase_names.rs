@@ -85,9 +85,7 @@ pub(super) fn mark(q: &mut QueryShape, views: &[RowView<'_>], new_text: Option<&
 /// `run` with the words joined to its ends by a hyphen ("min" and "jun" of "min-jun"): the
 /// parts of one hyphenated name are one name.
 fn with_hyphenated_parts(q: &QueryShape, mut run: Vec<usize>) -> Vec<usize> {
-    let joined = |a: &QWord, b: &QWord| {
-        a.pos + 1 == b.pos && q.text.get(a.chunk.span.end..b.chunk.span.start) == Some("-")
-    };
+    let joined = |a: &QWord, b: &QWord| hyphen_joined(q, a, b);
     while let Some(&first) = run.first()
         && first > 0
         && joined(&q.words[first - 1], &q.words[first])
@@ -242,6 +240,11 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
     runs
 }
 
+/// True if query word `b` follows `a` joined to it by a hyphen alone ("jun" after "min").
+fn hyphen_joined(q: &QueryShape, a: &QWord, b: &QWord) -> bool {
+    a.pos + 1 == b.pos && q.text.get(a.chunk.span.end..b.chunk.span.start) == Some("-")
+}
+
 /// True if word `j` of `q` is the lowercase second half of a hyphenated word whose first half
 /// is word `j - 1` ("woo" of "ji-woo"): Latin letters only, no function word.
 fn hyphen_part(q: &QueryShape, j: usize) -> bool {
@@ -251,8 +254,7 @@ fn hyphen_part(q: &QueryShape, j: usize) -> bool {
     ) else {
         return false;
     };
-    a.pos + 1 == b.pos
-        && q.text.get(a.chunk.span.end..b.chunk.span.start) == Some("-")
+    hyphen_joined(q, a, b)
         && b.chunk.script == Script::Latin
         && !b.chunk.capitalized
         && !has_digit(&b.chunk)
