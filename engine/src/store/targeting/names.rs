@@ -582,11 +582,6 @@ fn is_name_particle(form: &str) -> bool {
 /// True if name run `run` of `q` is written as an attribute word of the lexicon ("Wi-Fi",
 /// "IBAN"): capitalized, yet naming what is asked, not whose.
 pub(super) fn written_as_attribute(q: &QueryShape, run: &[usize]) -> bool {
-    let (Some(&first), Some(&last)) = (run.first(), run.last()) else {
-        return false;
-    };
-    let span = q.words[first].chunk.span.start..q.words[last].chunk.span.end;
-    q.text
-        .get(span)
-        .is_some_and(|written| !crate::lexicon::slots(written).is_empty())
+    let written = q.run_text(run);
+    !written.is_empty() && !crate::lexicon::slots(written).is_empty()
 }

@@ -414,10 +414,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             .names
             .iter()
             .filter(|run| !run_present(run))
-            .map(|run| {
-                let (a, b) = (&q.words[run[0]], &q.words[*run.last().expect("not empty")]);
-                q.text[a.chunk.span.start..b.chunk.span.end].to_owned()
-            })
+            .map(|run| q.run_text(run).to_owned())
             .collect();
         if !absent.is_empty() && veto.is_none() {
             veto = Some(format!("does not name {}", absent.join(", ")));
@@ -512,7 +509,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     veto = Some(format!(
                         "names {:?}, not {:?}",
                         &row.text[row.chunks[p].span.start..row.chunks[n].span.end],
-                        &q.text[a.chunk.span.start..b.chunk.span.end]
+                        q.run_text(pair)
                     ));
                     break 'runs;
                 }
@@ -571,7 +568,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!(
                 "names {:?}, not {:?}",
                 &row.text[row.chunks[lo].span.start..c.span.end],
-                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+                q.run_text(run)
             ));
         }
         // So does it a single given name: "Ji" is not "Ji-woo", "Wei" not "Wei-Ming", when the
@@ -591,7 +588,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!(
                 "names {:?}, not {:?}",
                 &row.text[row.chunks[lo].span.start..row.chunks[i].span.end],
-                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+                q.run_text(run)
             ));
         }
         // "Priya's husband's e-mail" is the husband's, not Priya's: a row where the query's
@@ -610,7 +607,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!(
                 "is about {:?}, not {:?}",
                 &row.text[row.chunks[lo].span.start..row.chunks[r].span.end],
-                &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+                q.run_text(run)
             ));
         }
         // In scripts written without spaces between words (Han, Hangul), a name the row
@@ -621,7 +618,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 veto = Some(format!(
                     "names {:?}, not {:?}",
                     &row.text[row.chunks[lo].span.start..row.chunks[next].span.end],
-                    &q.text[q.words[first].chunk.span.start..q.words[last].chunk.span.end]
+                    q.run_text(run)
                 ));
             }
         }
