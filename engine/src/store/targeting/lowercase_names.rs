@@ -173,10 +173,14 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
                 .any(|c| !inside_identifier(v, c) && word_matches(w, c))
         }) && !written_only_as_name(w, views)
     };
+    // After a request word or a word framing one ("forget", "stop remembering"), or a
+    // function word other than a determiner.
     let opens_phrase = |pos: usize| {
         pos == 0 || {
             let prev = &chunks[pos - 1].form;
-            is_request_word(&keys::stem(prev))
+            let stem = keys::stem(prev);
+            is_request_word(&stem)
+                || FRAMING.contains(&stem.as_str())
                 || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
         }
     };

@@ -142,3 +142,30 @@ fn a_lowercase_hyphenated_name_keeps_its_surname() {
     s.purge(Target::query("min-jun's tax ID")).unwrap();
     assert_eq!(live_texts(&s).len(), 2);
 }
+
+#[test]
+fn a_lowercase_name_after_a_framing_verb_is_read_whole() {
+    // "stop remembering olena bondar's card" opens its noun phrase after "remembering" as it
+    // would after "forget": "olena bondar" is one name, which the store does not hold, so
+    // Olena Kovalenko's card is another person's.
+    let (_t, s) = store_with(&[
+        "Olena Kovalenko's credit card number is 4111 1111 1111 8408",
+        "Olena Kovalenko's birthday is 2 December 1969",
+        "Sarah Miller takes levothyroxine daily",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "can you stop remembering olena bondar's credit card number?",
+        "stop keeping olena bondar's credit card number",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // The name the rows write still reaches its row.
+    s.purge(Target::query(
+        "stop remembering olena kovalenko's credit card number",
+    ))
+    .unwrap();
+    assert_eq!(live_texts(&s).len(), 2);
+}
