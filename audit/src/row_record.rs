@@ -64,15 +64,16 @@ impl RowRecord {
         Self::decode_format(bytes, 1)
     }
 
-    /// Decodes a row record of store format `format` (1 to 4; formats 3 and 4 share the row
-    /// record, 4 changed the vector record only); any other byte string, or
-    /// another format, is [`AuditError::Corrupt`].
+    /// Decodes a row record of store format `format` (1 to 6; formats 3 to 6 share the row
+    /// record: 4 changed the vector record, 5 the natural-key tables and 6 the vector
+    /// snapshot's layout); any other byte string, or another format, is
+    /// [`AuditError::Corrupt`].
     pub fn decode_format(bytes: &[u8], format: u32) -> Result<RowRecord> {
         let (leb128, typed) = match format {
             1 => (false, false),
             2 => (true, false),
-            // Format 5 changed the natural-key tables only.
-            3..=5 => (true, true),
+            // Formats 5 and 6 changed the natural-key tables and the vector snapshot only.
+            3..=6 => (true, true),
             _ => return Err(bad()),
         };
         let mut r = Reader {

@@ -301,6 +301,7 @@ fn check_rows(
         Some(b) if b == 3u32.to_le_bytes() => 3,
         Some(b) if b == 4u32.to_le_bytes() => 4,
         Some(b) if b == 5u32.to_le_bytes() => 5,
+        Some(b) if b == 6u32.to_le_bytes() => 6,
         _ => {
             return Err(AuditError::Store(format!(
                 "row records of store format {format:?} are not understood by this verifier"

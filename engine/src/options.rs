@@ -121,7 +121,10 @@ impl StoreOptions {
         self
     }
 
-    /// Number of vectors newer than the ANN snapshot above which a new snapshot is built.
+    /// Number of vectors newer than the ANN snapshot above which a new snapshot is built
+    /// (default 20,000). It also sizes the snapshot's graph segments: a segment holds
+    /// [`crate::index::vector::SEGMENT_THRESHOLDS`] thresholds' worth of vectors before the
+    /// next one starts.
     pub fn ann_threshold(mut self, n: usize) -> Self {
         self.ann_threshold = n.max(1);
         self

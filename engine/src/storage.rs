@@ -24,12 +24,14 @@ mod private_copy;
 pub use migrate::migrate;
 pub use private_copy::open_in_memory;
 
-/// Version of the file layout, stored under [`meta::FORMAT`]. Version 5 keeps the natural keys
+/// Version of the file layout, stored under [`meta::FORMAT`]. Version 6 keeps the vector
+/// snapshot in graph segments ([`meta::SNAPSHOT_SEGMENTS`]; a version-5 graph is its segment 0,
+/// so a version-5 file migrates by its version number alone). Version 5 keeps the natural keys
 /// in [`KEY_SHARDS`] tables ([`KEY_TABLES`]) instead of one. Version 4 writes new rows'
 /// vectors in half precision (records of earlier versions stay single precision, which the
 /// length tells); version 3 holds typed metadata in row records; versions 3, 2 (postcard,
 /// string metadata) and 1 (bincode 2) are migrated on open ([`migrate()`]).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// Store-wide settings and counters: `&str -> bytes`.
 pub const META: TableDefinition<&str, &[u8]> = oubli_audit::tables::META;
@@ -210,8 +212,13 @@ pub mod meta {
     pub const HEAD: &str = oubli_audit::tables::META_HEAD;
     /// u64 LE: highest row id covered by the vector snapshot.
     pub const SNAPSHOT_MAX_ROW: &str = "snapshot_max_row";
-    /// u64 LE: total bytes of the vector snapshot.
+    /// u64 LE: total bytes of the vector snapshot, when it is one graph (format 5 and earlier;
+    /// later formats write [`SNAPSHOT_SEGMENTS`]).
     pub const SNAPSHOT_LEN: &str = "snapshot_len";
+    /// Per graph segment of the vector snapshot, in row id order: u64 LE highest row id, then
+    /// u64 LE bytes of its serialized graph (keyed in
+    /// [`super::VECTOR_SNAPSHOT`] from the segment's number times 2^32).
+    pub const SNAPSHOT_SEGMENTS: &str = "snapshot_segments";
     /// u64 LE each: rows whose vectors the vector snapshot still holds although they were
     /// purged or rewritten since it was written. The next scrub overwrites their bytes in the
     /// snapshot (see `VectorIndex::erase_removed`).

@@ -12,3 +12,4 @@ pub mod text_tail;
 pub mod vector;
 pub mod vector_build;
 pub mod vector_layout;
+pub mod vector_segment;

@@ -5,8 +5,17 @@
 //! in-memory search structure:
 //! - the *tail*: every vector newer than the snapshot, scanned exactly (all vectors while the
 //!   store is below the ANN threshold);
-//! - the *snapshot*: a usearch index over the rows up to `snapshot_max_row`, serialized into
-//!   [`VECTOR_SNAPSHOT`] so that opening a store restores it instead of rebuilding it.
+//! - the *snapshot*: usearch graphs over the rows up to `snapshot_max_row`, serialized into
+//!   [`VECTOR_SNAPSHOT`] so that opening a store restores them instead of rebuilding them.
+//!
+//! The snapshot is cut into *segments* of at most [`SEGMENT_THRESHOLDS`] ANN thresholds' worth
+//! of vectors (100,000 at the default threshold), each a graph of its own over a range of row
+//! ids; a search asks every segment and merges their candidates. One graph over a million
+//! near-duplicate memories routed searches badly (recall@10 0.35 against the exact scan); ten
+//! of a hundred thousand, each linking its first vectors widely (`vector_build::SEED_ROWS`),
+//! find 0.97 (issue 16, twenty-third pass). Growth rebuilds only the last segment (or starts a
+//! new one), so the bytes written per growth and the cost of linking a vector stay bounded at
+//! any size of the store.
 //!
 //! Vectors are unit length, so inner product is cosine similarity. The graph stores them as i8
 //! (usearch scales each to length 127), and its distance is `1 - a·b` over those integers, exact
@@ -30,7 +39,7 @@
 
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
@@ -39,7 +48,8 @@ use super::exact::{ExactMatrix, LANES};
 use super::vector_build::{Built, EXPANSION_ADD, add_all, reserve, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
 pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
-use super::vector_layout::{read_blob, zero_in_chunks};
+use super::vector_layout::{read_blob, segment_key, zero_in_chunks};
+use super::vector_segment::{Segment, read_segment_list, serialize, view_segment, write_segment};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -68,9 +78,18 @@ fn best_first(scored: &mut Vec<(RowId, f32)>, limit: usize) {
 /// One page (4 KiB) short of 1 MiB: redb stores a value this large in a leaf of its own, whose
 /// pages are allocated in powers of two; a chunk of exactly 1 MiB plus the leaf's header took
 /// 2 MiB (measured: 400 of the snapshot's 800 bytes per row at 100,000 rows were unused).
-const CHUNK: usize = 1024 * 1024 - 4096;
+pub(super) const CHUNK: usize = 1024 * 1024 - 4096;
 /// HNSW search breadth. Measured: at 64 an outlier row among near-duplicates went unfound.
-const EXPANSION_SEARCH: usize = 256;
+pub(super) const EXPANSION_SEARCH: usize = 256;
+/// Vectors a graph segment holds before growth starts the next one, in ANN thresholds
+/// ([`crate::StoreOptions::ann_threshold`]): 100,000 at the default threshold of 20,000 (see the
+/// module docs).
+///
+/// Measured (issue 16, twenty-third pass, `hnsw` bench over the `recall` bench's 1,000,000
+/// near-duplicate memories, graph recall@10 against the exact scan at the store's search
+/// breadth): one graph 0.348; graphs of 200,000 each 0.877; of 100,000 each **0.971**, for less
+/// build CPU than one graph (0.128 against 0.230 ms per vector) and ten searches instead of one.
+pub const SEGMENT_THRESHOLDS: usize = 5;
 
 /// In-memory vector search over the store's vectors.
 pub struct VectorIndex {
@@ -80,14 +99,21 @@ pub struct VectorIndex {
     tail: ExactMatrix,
     /// Keyed by row ids the store assigns (never chosen by a caller), so a fast hash is safe.
     tail_pos: FxHashMap<RowId, usize>,
-    snapshot: Option<Snapshot>,
+    /// The graph segments, in row id order: segment `n` holds rows above segment `n - 1`'s
+    /// `max_row`, up to its own.
+    segments: Vec<Segment>,
     build: Option<Build>,
     /// Threads a graph build adds vectors on (see `index::vector_build`).
     build_threads: usize,
+    /// Vectors a segment holds before growth starts the next ([`SEGMENT_THRESHOLDS`]).
+    segment_rows: usize,
 }
 
 /// A snapshot being grown on a background thread (see the module docs).
 pub struct Build {
+    /// The segment the build replaces (the last one, grown), or the number of segments (a new
+    /// one).
+    segment: usize,
     /// The highest row id the build holds.
     cut: RowId,
     /// Tail size when the build started.
@@ -95,80 +121,6 @@ pub struct Build {
     /// A vector the build holds was removed since it started.
     overlaps_removal: bool,
     done: Arc<Done>,
-}
-
-struct Snapshot {
-    /// The graph. Declared before `viewed`, so that it is dropped before the bytes it views.
-    index: Index,
-    /// The serialized graph `index` views in place, for a snapshot loaded at open (see
-    /// [`VectorIndex::load`]); `None` for a graph usearch owns (built or rebuilt here). A boxed
-    /// slice: its bytes never move or change while it is held.
-    viewed: Option<Box<[u8]>>,
-    /// Keys removed from a viewed graph, which usearch cannot remove from (it is immutable):
-    /// searches skip them.
-    hidden: FxHashSet<RowId>,
-    max_row: RowId,
-    /// The graph still holds bytes of vectors removed since it was built.
-    dirty: bool,
-    /// Where each key's vector sits in the serialized snapshot the file holds
-    /// ([`vector_slots`]); `None` when its layout was not recognised.
-    slots: Option<VectorSlots>,
-}
-
-impl Snapshot {
-    /// A graph usearch owns.
-    fn owned(index: Index, max_row: RowId, slots: Option<VectorSlots>) -> Self {
-        Snapshot {
-            index,
-            viewed: None,
-            hidden: FxHashSet::default(),
-            max_row,
-            dirty: false,
-            slots,
-        }
-    }
-
-    /// Vectors the graph holds and searches return.
-    fn len(&self) -> usize {
-        self.index.size() - self.hidden.len()
-    }
-
-    /// Removes `id` from the searches' results; true when the graph held it.
-    fn remove(&mut self, id: RowId) -> bool {
-        if self.viewed.is_none() {
-            return self.index.remove(id).unwrap_or(0) > 0;
-        }
-        self.index.contains(id) && self.hidden.insert(id)
-    }
-}
-
-fn serialize(index: &Index) -> Result<Vec<u8>> {
-    let mut blob = vec![0u8; index.serialized_length()];
-    index.save_to_buffer(&mut blob).map_err(vx)?;
-    Ok(blob)
-}
-
-/// Writes `snap`'s graph into the file within `tx`; returns the serialized form's slots.
-fn write_snapshot(tx: &WriteTransaction, snap: &Snapshot) -> Result<Option<VectorSlots>> {
-    let blob = serialize(&snap.index)?;
-    write_blob(tx, &blob, snap.max_row)?;
-    Ok(vector_slots(&blob, snap.index.dimensions()))
-}
-
-fn write_blob(tx: &WriteTransaction, blob: &[u8], max_row: RowId) -> Result<()> {
-    let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
-    snap_t.retain(|_, _| false)?;
-    for (i, chunk) in blob.chunks(CHUNK).enumerate() {
-        snap_t.insert(i as u64, chunk)?;
-    }
-    let mut meta_t = tx.open_table(META)?;
-    meta_t.remove(meta::SNAPSHOT_DIRTY)?;
-    meta_t.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice())?;
-    meta_t.insert(
-        meta::SNAPSHOT_LEN,
-        (blob.len() as u64).to_le_bytes().as_slice(),
-    )?;
-    Ok(())
 }
 
 fn new_usearch(dim: usize) -> Result<Index> {
@@ -193,9 +145,10 @@ impl VectorIndex {
             tail_ids: Vec::new(),
             tail: ExactMatrix::new(dim),
             tail_pos: FxHashMap::default(),
-            snapshot: None,
+            segments: Vec::new(),
             build: None,
             build_threads: 1,
+            segment_rows: SEGMENT_THRESHOLDS * crate::options::DEFAULT_ANN_THRESHOLD,
         }
     }
 
@@ -205,12 +158,19 @@ impl VectorIndex {
         self.build_threads = threads.max(1);
     }
 
+    /// Sets the store's ANN threshold, which sizes the graph segments: a segment holds
+    /// [`SEGMENT_THRESHOLDS`] thresholds' worth of vectors before growth starts the next one.
+    /// Segments already built keep their size.
+    pub fn set_ann_threshold(&mut self, ann_threshold: usize) {
+        self.segment_rows = ann_threshold.max(1).saturating_mul(SEGMENT_THRESHOLDS);
+    }
+
     /// Loads the snapshot (if any) and the vectors newer than it.
     ///
     /// The snapshot's serialized graph is read into one buffer, which the graph then views in
     /// place (usearch's `view_from_buffer`) instead of copying it into a graph of its own: at
     /// 1M rows that copy was 425 ms of an 850 ms open. A viewed graph is immutable: a vector
-    /// removed from it is hidden from its searches (`Snapshot::remove`), and growing it
+    /// removed from it is hidden from its searches (`Segment::remove`), and growing it
     /// builds a new, owned graph from its serialized form, as before.
     ///
     /// What it reads is copied into the index, so the pages are read past redb's read cache
@@ -232,49 +192,32 @@ impl VectorIndex {
         vec_t: &impl ReadableTable<u64, &'static [u8]>,
     ) -> Result<Self> {
         let mut vi = VectorIndex::new(dim);
-        let max_row = storage::meta_u64(meta_t, meta::SNAPSHOT_MAX_ROW)?;
-        if let (Some(max_row), Some(snap_t)) = (max_row, snap_t) {
-            let expected = storage::meta_u64(meta_t, meta::SNAPSHOT_LEN)?.unwrap_or(0);
-            let blob = read_blob(snap_t, expected, CHUNK)?;
-            let blob = blob.into_boxed_slice();
-            // The erasure path's map of each row's slot is parsed on a second thread while
-            // usearch views the graph (which builds its own key index): both only read the
-            // bytes, and at 1M rows each takes tens of milliseconds.
-            let (index, slots) = std::thread::scope(|scope| {
-                let slots = scope.spawn(|| vector_slots(&blob, dim));
-                let index = Index::new(&Index::metadata_from_buffer(&blob).map_err(vx)?.into())
-                    .map_err(vx)
-                    .and_then(|index| {
-                        // SAFETY: `blob` is kept beside the index in the same `Snapshot`, whose
-                        // field order drops the index first; a boxed slice's bytes neither move
-                        // nor change while held.
-                        unsafe { index.view_from_buffer(&blob) }.map_err(vx)?;
-                        Ok(index)
-                    });
-                let slots = slots
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                index.map(|index| (index, slots))
-            })?;
-            // The serialized header does not carry search-time settings.
-            index.change_expansion_search(EXPANSION_SEARCH);
-            if index.dimensions() != dim {
-                return Err(Error::Corrupt("vector snapshot dimension mismatch".into()));
+        let list = read_segment_list(meta_t)?;
+        let dirty: Vec<RowId> = match meta_t.get(meta::SNAPSHOT_DIRTY)? {
+            Some(v) => v
+                .value()
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(snap_t) = snap_t {
+            let mut floor = 0;
+            for (n, &(max_row, expected)) in list.iter().enumerate() {
+                let blob = read_blob(snap_t, segment_key(n), expected, CHUNK)?;
+                let mut segment = view_segment(blob.into_boxed_slice(), dim, max_row)?;
+                segment.dirty = dirty
+                    .iter()
+                    .any(|&id| (n == 0 || id > floor) && id <= max_row);
+                floor = max_row;
+                vi.segments.push(segment);
             }
-            vi.snapshot = Some(Snapshot {
-                index,
-                viewed: Some(blob),
-                hidden: FxHashSet::default(),
-                max_row,
-                dirty: meta_t.get(meta::SNAPSHOT_DIRTY)?.is_some(),
-                slots,
-            });
         }
-        let from = vi.snapshot.as_ref().map_or(0, |s| s.max_row + 1);
+        let from = vi.segments.last().map_or(0, |s| s.max_row + 1);
         // Decoded straight into the tail (the open path: no vector is allocated on its own).
         // Row ids come in ascending order, each once, so no position is replaced.
         let expect =
-            (vec_t.len()? as usize).saturating_sub(vi.snapshot.as_ref().map_or(0, Snapshot::len));
+            (vec_t.len()? as usize).saturating_sub(vi.segments.iter().map(Segment::len).sum());
         vi.tail.reserve(expect);
         vi.tail_ids.reserve(expect);
         vi.tail_pos.reserve(expect);
@@ -311,7 +254,7 @@ impl VectorIndex {
 
     /// Number of vectors held (snapshot and tail).
     pub fn len(&self) -> usize {
-        self.tail_ids.len() + self.snapshot.as_ref().map_or(0, Snapshot::len)
+        self.tail_ids.len() + self.segments.iter().map(Segment::len).sum::<usize>()
     }
 
     /// True when no vector is held.
@@ -351,10 +294,8 @@ impl VectorIndex {
         {
             b.overlaps_removal = true;
         }
-        if let Some(s) = &mut self.snapshot
-            && id <= s.max_row
-        {
-            // Hidden from searches; the bytes stay in the in-memory graph until the snapshot is
+        if let Some(s) = self.segments.iter_mut().find(|s| id <= s.max_row) {
+            // Hidden from searches; the bytes stay in the in-memory graph until the segment is
             // rebuilt, which scrub does (and growth does before persisting a dirty graph).
             if s.remove(id) {
                 s.dirty = true;
@@ -370,18 +311,18 @@ impl VectorIndex {
 
     /// True when a snapshot exists.
     pub fn has_snapshot(&self) -> bool {
-        self.snapshot.is_some()
+        !self.segments.is_empty()
     }
 
     /// True when the snapshot's graph still holds bytes of a vector removed since it was built.
     pub fn snapshot_dirty(&self) -> bool {
-        self.snapshot.as_ref().is_some_and(|s| s.dirty)
+        self.segments.iter().any(|s| s.dirty)
     }
 
     /// True when the snapshot still holds bytes of a removed vector.
     pub fn snapshot_has_removed(&self, removed: &[RowId]) -> bool {
-        self.snapshot
-            .as_ref()
+        self.segments
+            .last()
             .is_some_and(|s| removed.iter().any(|id| *id <= s.max_row))
     }
 
@@ -405,7 +346,7 @@ impl VectorIndex {
             .copied()
             .zip(self.tail.scores(q))
             .collect();
-        if let Some(s) = &self.snapshot {
+        for s in &self.segments {
             // Hidden keys may take places in the graph's answer: ask for as many more.
             let n = (limit + s.hidden.len()).min(s.index.size());
             if n > 0 {
@@ -444,21 +385,34 @@ impl VectorIndex {
         };
         if !removed.is_empty() {
             let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
-            // The slots are parsed from the stored graph when it was written or loaded; none
-            // means its layout was not recognised, and the caller rebuilds it instead.
-            let Some(slots) = self.snapshot.as_ref().and_then(|s| s.slots.as_ref()) else {
-                return Ok(false);
-            };
-            let ranges = slots.ranges(&removed);
-            // Only the chunks holding the removed vectors are read and rewritten.
-            let chunks = zero_in_chunks(&ranges, CHUNK, |c| {
-                snap_t
-                    .get(c)?
-                    .map(|v| v.value().to_vec())
-                    .ok_or_else(|| Error::Corrupt(format!("vector snapshot chunk {c} missing")))
-            })?;
-            for (key, bytes) in chunks {
-                snap_t.insert(key, bytes.as_slice())?;
+            let mut floor = None;
+            for (n, segment) in self.segments.iter().enumerate() {
+                let held: Vec<RowId> = removed
+                    .iter()
+                    .copied()
+                    .filter(|&id| floor.is_none_or(|f| id > f) && id <= segment.max_row)
+                    .collect();
+                floor = Some(segment.max_row);
+                if held.is_empty() {
+                    continue;
+                }
+                // The slots are parsed from the stored graph when it was written or loaded;
+                // none means its layout was not recognised, and the caller rebuilds it instead.
+                let Some(slots) = segment.slots.as_ref() else {
+                    return Ok(false);
+                };
+                let ranges = slots.ranges(&held);
+                let first = segment_key(n);
+                // Only the chunks holding the removed vectors are read and rewritten.
+                let chunks = zero_in_chunks(&ranges, CHUNK, |c| {
+                    snap_t
+                        .get(first + c)?
+                        .map(|v| v.value().to_vec())
+                        .ok_or_else(|| Error::Corrupt(format!("vector snapshot chunk {c} missing")))
+                })?;
+                for (key, bytes) in chunks {
+                    snap_t.insert(first + key, bytes.as_slice())?;
+                }
             }
         }
         tx.open_table(META)?.remove(meta::SNAPSHOT_DIRTY)?;
@@ -503,19 +457,29 @@ impl VectorIndex {
             return Ok(None);
         }
         let built = b.done.take()?;
-        write_blob(tx, &built.blob, built.max_row)?;
-        Ok(Some(Installable(built)))
+        let mut list: Vec<(RowId, u64)> = self
+            .segments
+            .iter()
+            .take(b.segment)
+            .map(|s| (s.max_row, s.bytes))
+            .collect();
+        list.push((built.max_row, built.blob.len() as u64));
+        write_segment(tx, b.segment, &built.blob, &list)?;
+        Ok(Some(Installable(built, b.segment)))
     }
 
     /// Makes a build taken by [`VectorIndex::take_due_build`] the snapshot: the tail keeps only
     /// the rows newer than it.
     pub fn install(&mut self, built: Installable) {
-        let Built {
-            index,
-            max_row,
-            slots,
-            ..
-        } = built.0;
+        let Installable(
+            Built {
+                index,
+                max_row,
+                blob,
+                slots,
+            },
+            segment,
+        ) = built;
         index.change_expansion_search(EXPANSION_SEARCH);
         let keep: Vec<(RowId, Vec<f32>)> = self
             .tail_ids
@@ -530,16 +494,21 @@ impl VectorIndex {
         for (id, v) in keep {
             self.insert(id, &v);
         }
-        self.snapshot = Some(Snapshot::owned(index, max_row, slots));
+        let segment_now = Segment::owned(index, max_row, blob.len() as u64, slots);
+        drop(blob);
+        self.segments.truncate(segment);
+        self.segments.push(segment_now);
     }
 
     /// Starts a background build when none runs, the store holds more than `ann_threshold`
-    /// vectors and the tail more than half of it. `all` reads every stored vector up to a row id
-    /// (needed only when the snapshot holds removed vectors and must be rebuilt).
+    /// vectors and the tail more than half of it. The build grows the last segment by the tail
+    /// while the segment has room for it ([`SEGMENT_THRESHOLDS`]), else starts a new segment from the
+    /// tail. `all(from, to)` reads every stored vector of the rows `from..=to` (needed only when
+    /// the last segment holds removed vectors and must be rebuilt).
     pub fn maybe_start_build(
         &mut self,
         ann_threshold: usize,
-        all: impl FnOnce(RowId) -> Result<Vec<(RowId, Vec<f32>)>>,
+        all: impl FnOnce(RowId, RowId) -> Result<Vec<(RowId, Vec<f32>)>>,
     ) -> Result<()> {
         if self.build.is_some()
             || self.len() <= ann_threshold
@@ -555,19 +524,25 @@ impl VectorIndex {
             .collect();
         add.sort_by_key(|x| x.0);
         let cut = add.last().map_or(0, |x| x.0);
-        let base = match &self.snapshot {
-            Some(s) if !s.dirty => Some(serialize(&s.index)?),
+        let n = self.segments.len();
+        let grow = self
+            .segments
+            .last()
+            .filter(|s| s.len() + add.len() <= self.segment_rows);
+        let (segment, base, base_max, base_len) = match grow {
+            Some(s) if !s.dirty => (n - 1, Some(serialize(&s.index)?), s.max_row, s.len()),
             Some(_) => {
-                add = all(cut)?;
-                None
+                // A segment holding removed vectors is rebuilt from the live rows it covers.
+                let from = n
+                    .checked_sub(2)
+                    .and_then(|p| self.segments.get(p))
+                    .map_or(0, |p| p.max_row + 1);
+                add = all(from, cut)?;
+                (n - 1, None, 0, 0)
             }
-            None => None,
+            None => (n, None, 0, 0),
         };
-        let count = add.len() + self.snapshot.as_ref().map_or(0, Snapshot::len);
-        let base_max = match (&base, &self.snapshot) {
-            (Some(_), Some(s)) => s.max_row,
-            _ => 0,
-        };
+        let count = add.len() + base_len;
         let (dim, threads) = (self.dim, self.build_threads);
         let done = Arc::new(Done::default());
         let signal = done.clone();
@@ -583,6 +558,7 @@ impl VectorIndex {
             })
             .map_err(|e| Error::VectorIndex(format!("cannot start the snapshot build: {e}")))?;
         self.build = Some(Build {
+            segment,
             cut,
             tail_at_start: self.tail_len(),
             overlaps_removal: false,
@@ -603,33 +579,75 @@ impl VectorIndex {
         /// Vectors decoded and added at a time (bounds the memory of a rebuild at any size).
         const STEP: usize = 65_536;
         self.build = None;
+        let (dim, threads, segment_rows) = (self.dim, self.build_threads, self.segment_rows);
         let vec_t = tx.open_table(VECTORS)?;
-        let count = vec_t.len()? as usize;
-        let index = new_usearch(self.dim)?;
-        reserve(&index, count, self.build_threads)?;
+        let mut remaining = vec_t.len()? as usize;
+        // Each segment's graph, its highest row id and its serialized form, in row id order.
+        let mut built: Vec<(Index, RowId, Vec<u8>)> = Vec::new();
+        let mut open: Option<Index> = None;
         let mut max_row = 0;
-        let mut step = Vec::with_capacity(STEP.min(count));
+        let mut step = Vec::with_capacity(STEP.min(remaining));
         let mut entries = vec_t.iter()?;
         loop {
+            // A step never runs past the end of the segment it fills.
+            let room = segment_rows - open.as_ref().map_or(0, Index::size).min(segment_rows);
             step.clear();
-            for entry in entries.by_ref().take(STEP) {
+            for entry in entries.by_ref().take(STEP.min(room.max(1))) {
                 let (k, v) = entry?;
-                step.push((k.value(), storage::decode_vector(v.value(), self.dim)?));
+                step.push((k.value(), storage::decode_vector(v.value(), dim)?));
             }
             if step.is_empty() {
                 break;
             }
-            max_row = add_all(&index, &step, self.build_threads, max_row)?;
+            let graph = match open.take() {
+                Some(graph) => graph,
+                None => {
+                    let graph = new_usearch(dim)?;
+                    reserve(&graph, remaining.min(segment_rows), threads)?;
+                    graph
+                }
+            };
+            max_row = add_all(&graph, &step, threads, max_row)?;
+            remaining = remaining.saturating_sub(step.len());
+            if graph.size() >= segment_rows {
+                let blob = serialize(&graph)?;
+                built.push((graph, max_row, blob));
+            } else {
+                open = Some(graph);
+            }
+        }
+        if let Some(graph) = open {
+            let blob = serialize(&graph)?;
+            built.push((graph, max_row, blob));
         }
         drop(entries);
         drop(vec_t);
-        let mut snap = Snapshot::owned(index, max_row, None);
-        snap.slots = write_snapshot(tx, &snap)?;
+        tx.open_table(VECTOR_SNAPSHOT)?.retain(|_, _| false)?;
+        let list: Vec<(RowId, u64)> = built
+            .iter()
+            .map(|(_, max_row, blob)| (*max_row, blob.len() as u64))
+            .collect();
+        let mut segments = Vec::with_capacity(built.len());
+        for (n, (graph, max_row, blob)) in built.into_iter().enumerate() {
+            write_segment(tx, n, &blob, &list[..=n])?;
+            let slots = vector_slots(&blob, dim);
+            segments.push(Segment::owned(graph, max_row, blob.len() as u64, slots));
+        }
+        {
+            let mut meta_t = tx.open_table(META)?;
+            // Every segment is written from live vectors.
+            meta_t.remove(meta::SNAPSHOT_DIRTY)?;
+            if list.is_empty() {
+                meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
+                meta_t.remove(meta::SNAPSHOT_LEN)?;
+                meta_t.remove(meta::SNAPSHOT_SEGMENTS)?;
+            }
+        }
         // Every vector is in the graph now; the tail keeps only rows newer than it (none).
         self.tail_ids.clear();
         self.tail.clear();
         self.tail_pos.clear();
-        self.snapshot = Some(snap);
+        self.segments = segments;
         Ok(())
     }
 
@@ -643,12 +661,14 @@ impl VectorIndex {
             let mut meta_t = tx.open_table(META)?;
             meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
             meta_t.remove(meta::SNAPSHOT_LEN)?;
+            meta_t.remove(meta::SNAPSHOT_SEGMENTS)?;
             meta_t.remove(meta::SNAPSHOT_DIRTY)?;
         }
-        if self.snapshot.take().is_some() {
+        if !std::mem::take(&mut self.segments).is_empty() {
             let vec_t = tx.open_table(VECTORS)?;
             let mut fresh = VectorIndex::new(self.dim);
             fresh.set_build_threads(self.build_threads);
+            fresh.segment_rows = self.segment_rows;
             for entry in vec_t.iter()? {
                 let (k, v) = entry?;
                 fresh.insert(k.value(), &storage::decode_vector(v.value(), self.dim)?);
@@ -660,7 +680,7 @@ impl VectorIndex {
 }
 
 /// A finished build, written into a transaction, waiting for [`VectorIndex::install`].
-pub struct Installable(Built);
+pub struct Installable(Built, usize);
 
 #[cfg(test)]
 mod tests;

@@ -9,35 +9,49 @@ use redb::ReadableTable;
 use crate::error::{Error, Result};
 use crate::row::RowId;
 
-/// Reads the serialized graph, `expected` bytes in chunks keyed 0, 1, ..., into one buffer of
-/// that length (never copied to grow; it becomes the buffer the graph views). Chunks of the
-/// current layout (`chunk` bytes each but the last) are read on two threads, each into its
-/// half of the buffer, past redb's read cache as the caller reads; any other layout (chunks of
-/// another size, written by an older version) is read in key order on this thread. A missing
-/// chunk, or a total that does not match `expected`, is an error.
+/// Keys of [`crate::storage::VECTOR_SNAPSHOT`] each graph segment's chunks take: segment `n`
+/// keys its chunks `n * SEGMENT_KEYS`, `n * SEGMENT_KEYS + 1`, ... (a store of format 5 and
+/// earlier held one graph, keyed 0, 1, ..., which is segment 0).
+pub(super) const SEGMENT_KEYS: u64 = 1 << 32;
+
+/// The key of segment `segment`'s first chunk.
+pub(super) fn segment_key(segment: usize) -> u64 {
+    (segment as u64).saturating_mul(SEGMENT_KEYS)
+}
+
+/// Reads a serialized graph, `expected` bytes in chunks keyed `first`, `first + 1`, ... (below
+/// `first + SEGMENT_KEYS`), into one buffer of that length (never copied to grow; it becomes
+/// the buffer the graph views). Chunks of the current layout (`chunk` bytes each but the last)
+/// are read on two threads, each into its half of the buffer, past redb's read cache as the
+/// caller reads; any other layout (chunks of another size, written by an older version) is
+/// read in key order on this thread. A missing chunk, or a total that does not match
+/// `expected`, is an error.
 pub(super) fn read_blob(
     snap_t: &(impl ReadableTable<u64, &'static [u8]> + Sync),
+    first: u64,
     expected: u64,
     chunk: usize,
 ) -> Result<Vec<u8>> {
     let mismatch = || Error::Corrupt("vector snapshot length mismatch".into());
-    let chunks = snap_t.len()? as usize;
+    let end = first.saturating_add(SEGMENT_KEYS);
     let expected = usize::try_from(expected).map_err(|_| mismatch())?;
-    // Bounded by the chunks the table holds, so a damaged length cannot ask for more memory.
-    if chunks >= 2 && expected > (chunks - 1) * chunk && expected <= chunks * chunk {
+    let chunks = expected.div_ceil(chunk.max(1));
+    // The last chunk must be there before the buffer is allocated, so a damaged length cannot
+    // ask for more memory than the chunks the table holds.
+    if chunks >= 2 && snap_t.get(first + chunks as u64 - 1)?.is_some() {
         let mut blob = vec![0u8; expected];
         let half = chunks / 2;
-        let (first, second) = blob.split_at_mut(half * chunk);
+        let (head, tail) = blob.split_at_mut(half * chunk);
         // Each part holds its chunks in key order, each of the current size but the very last.
         let fill = |part: &mut [u8], from: usize| -> Result<bool> {
             let mut at = 0;
-            for (i, entry) in snap_t.range(from as u64..)?.enumerate() {
+            for (i, entry) in snap_t.range(first + from as u64..end)?.enumerate() {
                 let (k, v) = entry?;
                 let v = v.value();
                 let end = at + v.len();
-                let key = from + i;
-                if k.value() != key as u64
-                    || (v.len() != chunk && key != chunks - 1)
+                let index = from + i;
+                if k.value() != first + index as u64
+                    || (v.len() != chunk && index != chunks - 1)
                     || end > part.len()
                 {
                     return Ok(false);
@@ -51,24 +65,24 @@ pub(super) fn read_blob(
             Ok(at == part.len())
         };
         let (a, b) = std::thread::scope(|scope| {
-            let b = scope.spawn(|| redb::without_read_cache(|| fill(second, half)));
-            let a = fill(first, 0);
+            let b = scope.spawn(|| redb::without_read_cache(|| fill(tail, half)));
+            let a = fill(head, 0);
             let b = b
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (a, b)
         });
         // Every chunk read, and no chunk after the last.
-        if a? && b? && snap_t.range(chunks as u64..)?.next().is_none() {
+        if a? && b? && snap_t.range(first + chunks as u64..end)?.next().is_none() {
             return Ok(blob);
         }
     }
     let mut blob: Vec<u8> = Vec::new();
     blob.try_reserve_exact(expected).map_err(|_| mismatch())?;
-    for (i, entry) in snap_t.iter()?.enumerate() {
+    for (i, entry) in snap_t.range(first..end)?.enumerate() {
         let (k, v) = entry?;
         let v = v.value();
-        if k.value() != i as u64 {
+        if k.value() != first + i as u64 {
             return Err(Error::Corrupt(format!("vector snapshot chunk {i} missing")));
         }
         if blob.len() + v.len() > blob.capacity() {

@@ -13,10 +13,11 @@ use crate::store::Store;
 /// `meta` keys that describe one copy of a store rather than the state replicas share: its
 /// secret key, its vector snapshot and the bookkeeping of its scrubs. A snapshot leaves them
 /// out, and [`Store::state_digests`] ignores them.
-pub const LOCAL_META: [&str; 6] = [
+pub const LOCAL_META: [&str; 7] = [
     meta::SECRET_KEY,
     meta::SNAPSHOT_MAX_ROW,
     meta::SNAPSHOT_LEN,
+    meta::SNAPSHOT_SEGMENTS,
     meta::SNAPSHOT_DIRTY,
     meta::FREE_PAGES_ZEROED,
     meta::KEYS_REBUILD_DUE,

@@ -11,7 +11,8 @@
 //! holds only strings digests as before, see `oubli_audit::row_digest`). Format 4 writes new
 //! rows' vectors in half precision ([`super::encode_vector`]); format 3's single-precision vector
 //! records are kept (the length tells them apart), so a format-3 file migrates by its version
-//! number alone.
+//! number alone. So does a format-5 file to format 6 (the vector snapshot's one graph is the
+//! first of its segments, [`super::meta::SNAPSHOT_SEGMENTS`]).
 
 use std::collections::BTreeMap;
 
@@ -122,11 +123,16 @@ pub fn migrate(db: &redb::Database) -> Result<u32> {
         // Format 4 changed the vector record of new rows only (half precision); the single
         // precision records of format 3 stay as they are (the row digests commit to them).
         3 | 4 => db.begin_write()?,
+        // Format 6 keeps the vector snapshot in segments, of which format 5's one graph is the
+        // first as it is stored: the version number is all that changes.
+        5 => db.begin_write()?,
         // The current format needs nothing; a newer or unknown one is refused by the open.
         _ => return Ok(found),
     };
     // Format 5 keeps the natural keys in shards.
-    shard_keys(&tx)?;
+    if found < 5 {
+        shard_keys(&tx)?;
+    }
     tx.open_table(META)?
         .insert(meta::FORMAT, FORMAT_VERSION.to_le_bytes().as_slice())?;
     tx.commit()?;

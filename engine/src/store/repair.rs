@@ -80,6 +80,7 @@ impl Store {
             )?;
             drop((m, vec_t, snap_t, tx));
             exact.set_build_threads(opts.vector_build_threads);
+            exact.set_ann_threshold(opts.ann_threshold);
             inner.vectors = exact;
             let snapshot_written = inner.write(now, opts.ann_threshold, |b| {
                 let tx = b.tx;

@@ -406,3 +406,72 @@ fn a_graph_viewed_after_open_hides_purged_rows_and_grows() {
     assert!(nearest(&s, 17).iter().all(|h| h.row.id != ids[17]));
     assert!(!file_contains(&t.path, text(17).as_bytes()));
 }
+
+/// Past five ANN thresholds of vectors the graph is cut into segments: a row in any segment is
+/// found by the vector leg, and purging one from the first segment leaves neither its stored
+/// nor its quantized vector in the file while the later segments keep serving their rows.
+#[test]
+fn a_purge_erases_a_vector_from_any_graph_segment() {
+    let t = temp();
+    let opts = || StoreOptions::default().ann_threshold(64);
+    // Rows of distinct word bags, so that each row's own text is its nearest vector.
+    const A: [&str; 20] = [
+        "apple", "bridge", "candle", "desert", "engine", "forest", "guitar", "harbor", "island",
+        "jacket", "kettle", "ladder", "mirror", "needle", "orange", "pillow", "rocket", "saddle",
+        "tunnel", "violin",
+    ];
+    const B: [&str; 20] = [
+        "red", "blue", "green", "yellow", "purple", "silver", "golden", "black", "white", "pink",
+        "brown", "grey", "violet", "crimson", "amber", "ivory", "olive", "teal", "navy", "coral",
+    ];
+    const C: [&str; 3] = ["monday", "winter", "morning"];
+    let text = |i: usize| format!("the {} {} on a {}", B[i / 20 % 20], A[i % 20], C[i / 400]);
+    let marker = "seg-marker-7171 orchid lantern";
+    let s = Store::create_with(&t.path, opts()).unwrap();
+    let mut ids = Vec::new();
+    for start in (0..1_000).step_by(50) {
+        let mut batch: Vec<Inscription> = (start..start + 50)
+            .map(|i| Inscription::new(text(i)))
+            .collect();
+        if start == 50 {
+            batch.push(Inscription::new(marker));
+        }
+        ids.extend(s.inscribe_batch(batch).unwrap());
+    }
+    let marker_id = ids[100];
+    drop(s);
+    {
+        use redb::ReadableDatabase as _;
+        let db = redb::Database::open(&t.path).unwrap();
+        let tx = db.begin_read().unwrap();
+        let m = tx.open_table(oubli::storage::META).unwrap();
+        let list = m.get(oubli::storage::meta::SNAPSHOT_SEGMENTS).unwrap();
+        assert!(
+            list.is_some_and(|l| l.value().len() >= 3 * 16),
+            "three segments or more"
+        );
+    }
+    let (v, q) = (vector_bytes(marker), vector_i8_bytes(marker));
+    assert!(file_contains(&t.path, &q[..64]), "a segment holds it");
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    // By raw cosine (the calibrated score ties every close row at 1).
+    let vector_hit = |s: &Store, query: &str| {
+        let q = RecallQuery::new(query).k(20).legs(oubli::Legs::Vector);
+        let hits = s.recall(&q).unwrap();
+        let cos = |h: &oubli::Hit| h.explain.vector_score.unwrap_or(f32::MIN);
+        hits.iter()
+            .max_by(|a, b| cos(a).total_cmp(&cos(b)))
+            .and_then(|h| h.row.text.clone())
+    };
+    assert_eq!(vector_hit(&s, marker).as_deref(), Some(marker));
+    s.purge(Target::id(marker_id)).unwrap();
+    drop(s);
+    assert!(!file_contains(&t.path, &v[..64]));
+    assert!(!file_contains(&t.path, &q[..64]));
+    assert!(!file_contains(&t.path, b"seg-marker"));
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    for i in [0, 20, 400, 777, 999] {
+        assert_eq!(vector_hit(&s, &text(i)), Some(text(i)), "row {i}");
+    }
+    s.verify_file().unwrap();
+}

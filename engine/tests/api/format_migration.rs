@@ -430,3 +430,71 @@ fn writable_open_moves_a_format4_key_table_into_shards() {
         .sum();
     assert_eq!(keys, 39);
 }
+
+/// A store of format 5 kept its vector graph as one blob, described by `snapshot_len`: format 6
+/// reads it as its first segment, then grows the graph in segments.
+#[test]
+fn a_format5_vector_graph_is_the_first_segment_of_format6() {
+    let t = temp();
+    let opts = || {
+        StoreOptions::default()
+            .ann_threshold(64)
+            .embedder(Arc::new(HashEmbedder::new(64).unwrap()))
+    };
+    let text = |i: usize| format!("segment row {i} word{} other{}", i % 17, i / 17);
+    let add = |s: &Store, from: usize, to: usize| {
+        for start in (from..to).step_by(40) {
+            let batch = (start..to.min(start + 40))
+                .map(|i| Inscription::new(text(i)))
+                .collect();
+            s.inscribe_batch(batch).unwrap();
+        }
+    };
+    let s = Store::create_with(&t.path, opts()).unwrap();
+    add(&s, 0, 200);
+    drop(s);
+    // Rewritten as format 5 wrote it: one graph, its length under `snapshot_len`.
+    {
+        let db = redb::Database::open(&t.path).unwrap();
+        let tx = db.begin_write().unwrap();
+        {
+            let mut m = tx.open_table(META).unwrap();
+            let list = m
+                .remove(meta::SNAPSHOT_SEGMENTS)
+                .unwrap()
+                .map(|v| v.value().to_vec())
+                .unwrap();
+            assert_eq!(list.len(), 16, "one segment");
+            m.insert(meta::SNAPSHOT_LEN, &list[8..16]).unwrap();
+            m.insert(meta::FORMAT, 5u32.to_le_bytes().as_slice())
+                .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let found = |s: &Store, i: usize| {
+        let q = RecallQuery::new(text(i)).k(5).legs(oubli::Legs::Vector);
+        s.recall(&q)
+            .unwrap()
+            .iter()
+            .any(|h| h.row.text.as_deref() == Some(text(i).as_str()))
+    };
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    assert!(found(&s, 3) && found(&s, 150));
+    // Past a segment's size (five thresholds), the graph grows into a second one.
+    add(&s, 200, 900);
+    drop(s);
+    assert_eq!(format_of(&t.path), storage::FORMAT_VERSION);
+    {
+        let db = redb::Database::open(&t.path).unwrap();
+        let tx = db.begin_read().unwrap();
+        let m = tx.open_table(META).unwrap();
+        assert!(m.get(meta::SNAPSHOT_LEN).unwrap().is_none());
+        let list = m.get(meta::SNAPSHOT_SEGMENTS).unwrap().unwrap();
+        assert!(list.value().len() >= 32, "two segments or more");
+    }
+    let s = Store::open_with(&t.path, opts()).unwrap();
+    for i in [3, 150, 420, 899] {
+        assert!(found(&s, i), "row {i}");
+    }
+    s.verify_file().unwrap();
+}

@@ -372,17 +372,17 @@ fn the_snapshot_blob_reads_the_same_in_halves_and_in_order() {
         let tx = db.begin_read().unwrap();
         let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
         assert_eq!(
-            read_blob(&t, blob.len() as u64, CHUNK).unwrap(),
+            read_blob(&t, 0, blob.len() as u64, CHUNK).unwrap(),
             blob,
             "{sizes:?}"
         );
         // A recorded length that does not match is an error, never a short or padded blob.
         assert!(
-            read_blob(&t, blob.len() as u64 - 1, CHUNK).is_err(),
+            read_blob(&t, 0, blob.len() as u64 - 1, CHUNK).is_err(),
             "{sizes:?}"
         );
         assert!(
-            read_blob(&t, blob.len() as u64 + 1, CHUNK).is_err(),
+            read_blob(&t, 0, blob.len() as u64 + 1, CHUNK).is_err(),
             "{sizes:?}"
         );
     }
@@ -393,6 +393,6 @@ fn the_snapshot_blob_reads_the_same_in_halves_and_in_order() {
     tx.commit().unwrap();
     let tx = db.begin_read().unwrap();
     let t = tx.open_table(VECTOR_SNAPSHOT).unwrap();
-    assert!(read_blob(&t, blob.len() as u64, CHUNK).is_err());
-    assert!(read_blob(&t, 2 * CHUNK as u64, CHUNK).is_err());
+    assert!(read_blob(&t, 0, blob.len() as u64, CHUNK).is_err());
+    assert!(read_blob(&t, 0, 2 * CHUNK as u64, CHUNK).is_err());
 }

@@ -219,12 +219,12 @@ impl Inner {
         let db = self.db.clone();
         let dim = self.dim;
         // A bulk copy of the vectors: read past redb's read cache.
-        self.vectors.maybe_start_build(ann_threshold, |cut| {
+        self.vectors.maybe_start_build(ann_threshold, |from, to| {
             redb::without_read_cache(|| {
                 let tx = db.begin_read()?;
                 let mut all = Vec::new();
                 if let Some(t) = storage::open_read(&tx, VECTORS)? {
-                    for e in t.range(..=cut)? {
+                    for e in t.range(from..=to)? {
                         let (k, v) = e?;
                         all.push((k.value(), storage::decode_vector(v.value(), dim)?));
                     }
