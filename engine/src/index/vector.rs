@@ -346,16 +346,50 @@ impl VectorIndex {
             .copied()
             .zip(self.tail.scores(q))
             .collect();
-        for s in &self.segments {
-            // Hidden keys may take places in the graph's answer: ask for as many more.
-            let n = (limit + s.hidden.len()).min(s.index.size());
-            if n > 0 {
-                let m = s.index.search(q, n).map_err(vx)?;
-                for k in m.keys.into_iter().filter(|k| !s.hidden.contains(k)) {
-                    if let Some(v) = exact(k)? {
-                        out.push((k, dot(q, &v)));
-                    }
+        // Each segment's candidates with the graph's own (quantized) distance, which compares
+        // across segments: every graph holds its vectors at the same scale.
+        let candidates = |segments: &[Segment]| -> Result<Vec<(RowId, f32)>> {
+            let mut found = Vec::new();
+            for s in segments {
+                // Hidden keys may take places in the graph's answer: ask for as many more.
+                let n = (limit + s.hidden.len()).min(s.index.size());
+                if n > 0 {
+                    let m = s.index.search(q, n).map_err(vx)?;
+                    found.extend(
+                        m.keys
+                            .into_iter()
+                            .zip(m.distances)
+                            .filter(|(k, _)| !s.hidden.contains(k)),
+                    );
                 }
+            }
+            Ok(found)
+        };
+        // Several segments are searched on two threads, half of them each.
+        let mut approximate = if self.segments.len() >= 2 {
+            let (first, second) = self.segments.split_at(self.segments.len() / 2);
+            std::thread::scope(|scope| -> Result<Vec<(RowId, f32)>> {
+                let other = scope.spawn(|| candidates(second));
+                let mut found = candidates(first)?;
+                let rest = other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                found.extend(rest);
+                Ok(found)
+            })?
+        } else {
+            candidates(&self.segments)?
+        };
+        // Of several segments' candidates, only the `limit` nearest by that distance are
+        // re-scored (reading a stored vector is most of a candidate's cost); one segment's are
+        // all re-scored, as they were when the snapshot was one graph.
+        if self.segments.len() > 1 && approximate.len() > limit {
+            approximate.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            approximate.truncate(limit);
+        }
+        for (k, _) in approximate {
+            if let Some(v) = exact(k)? {
+                out.push((k, dot(q, &v)));
             }
         }
         best_first(&mut out, limit);

@@ -19,6 +19,50 @@ fn unit(seed: u64, dim: usize) -> Vec<f32> {
 }
 
 proptest::proptest! {
+    /// Any bytes under `snapshot_segments` decode to a list of ascending segments ending at
+    /// `snapshot_max_row`, or to an error: never a panic, never a list the layout forbids; a
+    /// well-formed list decodes to itself.
+    #[test]
+    fn the_segment_list_decodes_or_is_refused(
+        rows in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..5),
+        lens in proptest::collection::vec(proptest::prelude::any::<u64>(), 5),
+        extra in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3),
+        other_max in proptest::prelude::any::<Option<u64>>(),
+    ) {
+        use redb::ReadableDatabase as _;
+        let mut rows = rows;
+        rows.sort_unstable();
+        rows.dedup();
+        let list: Vec<(RowId, u64)> = rows.iter().copied().zip(lens.iter().copied()).collect();
+        let mut bytes: Vec<u8> = list
+            .iter()
+            .flat_map(|(r, l)| r.to_le_bytes().into_iter().chain(l.to_le_bytes()))
+            .collect();
+        bytes.extend(&extra);
+        let max_row = other_max.or(rows.last().copied()).unwrap_or(0);
+        let db = redb::Database::builder()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .unwrap();
+        let tx = db.begin_write().unwrap();
+        {
+            let mut m = tx.open_table(META).unwrap();
+            m.insert(meta::SNAPSHOT_MAX_ROW, max_row.to_le_bytes().as_slice()).unwrap();
+            m.insert(meta::SNAPSHOT_SEGMENTS, bytes.as_slice()).unwrap();
+        }
+        tx.commit().unwrap();
+        let tx = db.begin_read().unwrap();
+        let m = tx.open_table(META).unwrap();
+        let read = super::super::vector_segment::read_segment_list(&m);
+        if let Ok(got) = &read {
+            proptest::prop_assert_eq!(got.len() * 16, bytes.len());
+            proptest::prop_assert!(got.windows(2).all(|w| w[0].0 < w[1].0));
+            proptest::prop_assert_eq!(got.last().map(|x| x.0), Some(max_row));
+        }
+        if extra.is_empty() && !list.is_empty() && rows.last() == Some(&max_row) {
+            proptest::prop_assert_eq!(read.ok(), Some(list));
+        }
+    }
+
     /// Selecting the best before sorting them keeps exactly what sorting all and truncating
     /// keeps, in the same order (ties on score included).
     #[test]
