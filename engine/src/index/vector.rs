@@ -49,7 +49,9 @@ use super::vector_build::{Built, EXPANSION_ADD, add_all, reserve, run_build, vx}
 pub use super::vector_build::{Done, default_build_threads};
 pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
 use super::vector_layout::{read_blob, segment_key, zero_in_chunks};
-use super::vector_segment::{Segment, read_segment_list, serialize, view_segment, write_segment};
+use super::vector_segment::{
+    Segment, dirty_rows, read_segment_list, serialize, view_segment, write_segment,
+};
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
@@ -193,14 +195,7 @@ impl VectorIndex {
     ) -> Result<Self> {
         let mut vi = VectorIndex::new(dim);
         let list = read_segment_list(meta_t)?;
-        let dirty: Vec<RowId> = match meta_t.get(meta::SNAPSHOT_DIRTY)? {
-            Some(v) => v
-                .value()
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-                .collect(),
-            None => Vec::new(),
-        };
+        let dirty = dirty_rows(meta_t)?;
         if let Some(snap_t) = snap_t {
             let mut floor = 0;
             for (n, &(max_row, expected)) in list.iter().enumerate() {
@@ -406,17 +401,7 @@ impl VectorIndex {
     /// stays marked dirty, so the next growth of the snapshot rebuilds it as before instead of
     /// writing those bytes back.
     pub fn erase_removed(&mut self, tx: &WriteTransaction) -> Result<bool> {
-        let removed: Vec<RowId> = {
-            let meta_t = tx.open_table(META)?;
-            match meta_t.get(meta::SNAPSHOT_DIRTY)? {
-                Some(v) => v
-                    .value()
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-                    .collect(),
-                None => Vec::new(),
-            }
-        };
+        let removed = dirty_rows(&tx.open_table(META)?)?;
         if !removed.is_empty() {
             let mut snap_t = tx.open_table(VECTOR_SNAPSHOT)?;
             let mut floor = None;

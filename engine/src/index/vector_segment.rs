@@ -94,24 +94,32 @@ pub(super) fn write_segment(
         .checked_sub(1)
         .and_then(|p| list.get(p))
         .map_or(0, |x| x.0);
-    let dirty: Vec<u8> = match meta_t.get(meta::SNAPSHOT_DIRTY)? {
-        Some(v) => v
-            .value()
-            .chunks_exact(8)
-            .filter(|c| {
-                segment > 0 && u64::from_le_bytes((*c).try_into().unwrap_or_default()) <= floor
-            })
-            .flatten()
-            .copied()
-            .collect(),
-        None => Vec::new(),
-    };
+    let dirty: Vec<u8> = dirty_rows(&meta_t)?
+        .into_iter()
+        .filter(|&id| segment > 0 && id <= floor)
+        .flat_map(u64::to_le_bytes)
+        .collect();
     if dirty.is_empty() {
         meta_t.remove(meta::SNAPSHOT_DIRTY)?;
     } else {
         meta_t.insert(meta::SNAPSHOT_DIRTY, dirty.as_slice())?;
     }
     write_segment_list(&mut meta_t, list)
+}
+
+/// The rows whose vectors a segment in the file still holds although they were removed
+/// ([`meta::SNAPSHOT_DIRTY`]): the next scrub zeroes them.
+pub(super) fn dirty_rows(
+    meta_t: &impl ReadableTable<&'static str, &'static [u8]>,
+) -> Result<Vec<RowId>> {
+    Ok(match meta_t.get(meta::SNAPSHOT_DIRTY)? {
+        Some(v) => v
+            .value()
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect(),
+        None => Vec::new(),
+    })
 }
 
 /// Records the segments the file holds ([`meta::SNAPSHOT_SEGMENTS`]) and the highest row id
