@@ -41,16 +41,16 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
+use redb::{ReadableTable, WriteTransaction};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::exact::{ExactMatrix, LANES};
-use super::vector_build::{Built, EXPANSION_ADD, add_all, reserve, run_build, vx};
+use super::vector_build::{Built, EXPANSION_ADD, run_build, vx};
 pub use super::vector_build::{Done, default_build_threads};
 pub use super::vector_layout::{VectorSlots, removed_vector_ranges, vector_slots};
 use super::vector_layout::{read_blob, segment_key, zero_in_chunks};
 use super::vector_segment::{
-    Segment, dirty_rows, read_segment_list, serialize, view_segment, write_segment,
+    Segment, build_all, dirty_rows, read_segment_list, serialize, view_segment, write_segment,
 };
 use crate::embed::dot;
 use crate::error::{Error, Result};
@@ -125,7 +125,7 @@ pub struct Build {
     done: Arc<Done>,
 }
 
-fn new_usearch(dim: usize) -> Result<Index> {
+pub(super) fn new_usearch(dim: usize) -> Result<Index> {
     let opts = IndexOptions {
         dimensions: dim,
         metric: MetricKind::IP,
@@ -595,73 +595,8 @@ impl VectorIndex {
     }
 
     fn rebuild_snapshot_uncached(&mut self, tx: &WriteTransaction) -> Result<()> {
-        /// Vectors decoded and added at a time (bounds the memory of a rebuild at any size).
-        const STEP: usize = 65_536;
         self.build = None;
-        let (dim, threads, segment_rows) = (self.dim, self.build_threads, self.segment_rows);
-        let vec_t = tx.open_table(VECTORS)?;
-        let mut remaining = vec_t.len()? as usize;
-        // Each segment's graph, its highest row id and its serialized form, in row id order.
-        let mut built: Vec<(Index, RowId, Vec<u8>)> = Vec::new();
-        let mut open: Option<Index> = None;
-        let mut max_row = 0;
-        let mut step = Vec::with_capacity(STEP.min(remaining));
-        let mut entries = vec_t.iter()?;
-        loop {
-            // A step never runs past the end of the segment it fills.
-            let room = segment_rows - open.as_ref().map_or(0, Index::size).min(segment_rows);
-            step.clear();
-            for entry in entries.by_ref().take(STEP.min(room.max(1))) {
-                let (k, v) = entry?;
-                step.push((k.value(), storage::decode_vector(v.value(), dim)?));
-            }
-            if step.is_empty() {
-                break;
-            }
-            let graph = match open.take() {
-                Some(graph) => graph,
-                None => {
-                    let graph = new_usearch(dim)?;
-                    reserve(&graph, remaining.min(segment_rows), threads)?;
-                    graph
-                }
-            };
-            max_row = add_all(&graph, &step, threads, max_row)?;
-            remaining = remaining.saturating_sub(step.len());
-            if graph.size() >= segment_rows {
-                let blob = serialize(&graph)?;
-                built.push((graph, max_row, blob));
-            } else {
-                open = Some(graph);
-            }
-        }
-        if let Some(graph) = open {
-            let blob = serialize(&graph)?;
-            built.push((graph, max_row, blob));
-        }
-        drop(entries);
-        drop(vec_t);
-        tx.open_table(VECTOR_SNAPSHOT)?.retain(|_, _| false)?;
-        let list: Vec<(RowId, u64)> = built
-            .iter()
-            .map(|(_, max_row, blob)| (*max_row, blob.len() as u64))
-            .collect();
-        let mut segments = Vec::with_capacity(built.len());
-        for (n, (graph, max_row, blob)) in built.into_iter().enumerate() {
-            write_segment(tx, n, &blob, &list[..=n])?;
-            let slots = vector_slots(&blob, dim);
-            segments.push(Segment::owned(graph, max_row, blob.len() as u64, slots));
-        }
-        {
-            let mut meta_t = tx.open_table(META)?;
-            // Every segment is written from live vectors.
-            meta_t.remove(meta::SNAPSHOT_DIRTY)?;
-            if list.is_empty() {
-                meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
-                meta_t.remove(meta::SNAPSHOT_LEN)?;
-                meta_t.remove(meta::SNAPSHOT_SEGMENTS)?;
-            }
-        }
+        let segments = build_all(tx, self.dim, self.build_threads, self.segment_rows)?;
         // Every vector is in the graph now; the tail keeps only rows newer than it (none).
         self.tail_ids.clear();
         self.tail.clear();

@@ -2,16 +2,16 @@
 //! row ids, held in memory and stored in [`VECTOR_SNAPSHOT`] under its own keys, with the list
 //! of segments the file holds ([`meta::SNAPSHOT_SEGMENTS`]).
 
-use redb::{ReadableTable, WriteTransaction};
+use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use rustc_hash::FxHashSet;
 use usearch::Index;
 
-use super::vector::{CHUNK, EXPANSION_SEARCH};
-use super::vector_build::vx;
+use super::vector::{CHUNK, EXPANSION_SEARCH, new_usearch};
+use super::vector_build::{add_all, reserve, vx};
 use super::vector_layout::{SEGMENT_KEYS, VectorSlots, segment_key, vector_slots};
 use crate::error::{Error, Result};
 use crate::row::RowId;
-use crate::storage::{self, META, VECTOR_SNAPSHOT, meta};
+use crate::storage::{self, META, VECTOR_SNAPSHOT, VECTORS, meta};
 
 pub(super) struct Segment {
     /// The graph. Declared before `viewed`, so that it is dropped before the bytes it views.
@@ -204,4 +204,82 @@ pub(super) fn view_segment(blob: Box<[u8]>, dim: usize, max_row: RowId) -> Resul
         dirty: false,
         slots,
     })
+}
+
+/// Builds graph segments over every vector of the file's vector table (rows in id order,
+/// `segment_rows` to a segment, each added on `threads` threads: see `index::vector_build`) and
+/// writes them into the file within `tx` in place of the segments it held. Scrub uses this: a
+/// graph that only hid removed vectors would still hold their bytes.
+pub(super) fn build_all(
+    tx: &WriteTransaction,
+    dim: usize,
+    threads: usize,
+    segment_rows: usize,
+) -> Result<Vec<Segment>> {
+    /// Vectors decoded and added at a time (bounds the memory of a rebuild at any size).
+    const STEP: usize = 65_536;
+    let vec_t = tx.open_table(VECTORS)?;
+    let mut remaining = vec_t.len()? as usize;
+    // Each segment's graph, its highest row id and its serialized form, in row id order.
+    let mut built: Vec<(Index, RowId, Vec<u8>)> = Vec::new();
+    let mut open: Option<Index> = None;
+    let mut max_row = 0;
+    let mut step = Vec::with_capacity(STEP.min(remaining));
+    let mut entries = vec_t.iter()?;
+    loop {
+        // A step never runs past the end of the segment it fills.
+        let room = segment_rows - open.as_ref().map_or(0, Index::size).min(segment_rows);
+        step.clear();
+        for entry in entries.by_ref().take(STEP.min(room.max(1))) {
+            let (k, v) = entry?;
+            step.push((k.value(), storage::decode_vector(v.value(), dim)?));
+        }
+        if step.is_empty() {
+            break;
+        }
+        let graph = match open.take() {
+            Some(graph) => graph,
+            None => {
+                let graph = new_usearch(dim)?;
+                reserve(&graph, remaining.min(segment_rows), threads)?;
+                graph
+            }
+        };
+        max_row = add_all(&graph, &step, threads, max_row)?;
+        remaining = remaining.saturating_sub(step.len());
+        if graph.size() >= segment_rows {
+            let blob = serialize(&graph)?;
+            built.push((graph, max_row, blob));
+        } else {
+            open = Some(graph);
+        }
+    }
+    if let Some(graph) = open {
+        let blob = serialize(&graph)?;
+        built.push((graph, max_row, blob));
+    }
+    drop(entries);
+    drop(vec_t);
+    tx.open_table(VECTOR_SNAPSHOT)?.retain(|_, _| false)?;
+    let list: Vec<(RowId, u64)> = built
+        .iter()
+        .map(|(_, max_row, blob)| (*max_row, blob.len() as u64))
+        .collect();
+    let mut segments = Vec::with_capacity(built.len());
+    for (n, (graph, max_row, blob)) in built.into_iter().enumerate() {
+        write_segment(tx, n, &blob, &list[..=n])?;
+        let slots = vector_slots(&blob, dim);
+        segments.push(Segment::owned(graph, max_row, blob.len() as u64, slots));
+    }
+    {
+        let mut meta_t = tx.open_table(META)?;
+        // Every segment is written from live vectors.
+        meta_t.remove(meta::SNAPSHOT_DIRTY)?;
+        if list.is_empty() {
+            meta_t.remove(meta::SNAPSHOT_MAX_ROW)?;
+            meta_t.remove(meta::SNAPSHOT_LEN)?;
+            meta_t.remove(meta::SNAPSHOT_SEGMENTS)?;
+        }
+    }
+    Ok(segments)
 }
