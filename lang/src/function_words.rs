@@ -512,6 +512,7 @@ const CYRILLIC: &[&str] = &[
     "це",
     "її",
     "їх",
+    "його",
     "він",
     "вона",
     "вони",
@@ -769,6 +770,13 @@ const HAN: &[&str] = &[
     "现在",
     "現在",
     "目前",
+    // The record a request points at: "this (item)", "record" ("把这条记录删掉").
+    "这条",
+    "這條",
+    "这个",
+    "這個",
+    "记录",
+    "記錄",
 ];
 
 /// One-character Chinese particles and function characters that never start or continue a

@@ -568,6 +568,33 @@ fn a_statement_after_the_description_is_commentary() {
 }
 
 #[test]
+fn a_request_that_only_asks_is_no_evidence() {
+    let rows: &[&str] = &[
+        "Li Wei's laptop is a ThinkPad X1 Carbon.",
+        "Li Wei's parking space is B1-203.",
+        "Li Wei's badge number is SZ-118204.",
+        "Hamid Rahimi is allergic to codeine.",
+        "Hamid Rahimi is allergic to penicillin.",
+    ];
+    // "Li Wei's parking space has been returned; delete this record": the trailing request
+    // describes nothing, so the row need not hold its words.
+    let left = survivors_after_purge(rows, "李伟的停车位已经退还了，把这条记录删掉");
+    assert!(!left.iter().any(|t| t.contains("B1-203")), "{left:?}");
+    assert_eq!(left.len(), 4, "{left:?}");
+    // "completely" says how to delete, not what.
+    let left = survivors_after_purge(
+        rows,
+        "Hamid's codeine allergy. It was a mislabel from the hospital letter, so please delete \
+         it completely",
+    );
+    assert!(!left.iter().any(|t| t.contains("codeine")), "{left:?}");
+    assert_eq!(left.len(), 4, "{left:?}");
+    // Setting the request aside never makes an absent subject present.
+    let left = survivors_after_purge(rows, "李娜的停车位已经退还了，把这条记录删掉");
+    assert_eq!(left.len(), 5, "{left:?}");
+}
+
+#[test]
 fn a_noun_reaches_the_word_it_derives_from() {
     // "membership" is stated as "is a member of", "employment" as "is employed as".
     let left = survivors_after_purge(

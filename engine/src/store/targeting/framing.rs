@@ -15,6 +15,9 @@
 //!   negative"), unless it is itself a request with content ("so please erase the old door
 //!   code"); a leading segment without a request verb when a later one has a request with
 //!   content ("We changed the locks, so please erase ...");
+//! - **bare requests**: a later segment that only asks ("..., please delete it", "把这条记录删掉",
+//!   "приберіть його"), with nothing but request words, grammar, pronouns and words naming the
+//!   record, in any language, and no word that widens the request ("delete all of her data");
 //! - **reference words**: words that name the stored record rather than the fact ("entry",
 //!   "note", "record", "status", "details", "saying", "listed"). They are optional evidence: a
 //!   row holding one ("Gold status") counts it, a row without one is not missing anything.
@@ -290,21 +293,25 @@ impl Framing {
 enum Break {
     /// No break.
     None,
-    /// A comma (Latin, CJK or Arabic).
+    /// A comma (Latin, CJK, Arabic or Ethiopic).
     Comma,
     /// A semicolon, a dash, or a sentence end.
     Strong,
 }
 
-/// The clause break between two chunks.
+/// The clause break between two chunks. The punctuation of the scripts a request may be
+/// written in counts as it does in English: the Arabic comma, semicolon and question mark, the
+/// CJK comma and full stop, the Ethiopic comma and full stop (፣ ።), the Devanagari danda (।) and
+/// the Urdu full stop (۔).
 fn clause_break(text: &str, prev: &Chunk, next: &Chunk) -> Break {
     let between = &text[prev.span.end..next.span.start];
-    if between.contains([';', '；', '؛', '—', '–', '!', '?', '！', '？', '。'])
-        || between.contains(" - ")
+    if between.contains([
+        ';', '；', '؛', '—', '–', '!', '?', '！', '？', '。', '።', '।', '۔', '؟',
+    ]) || between.contains(" - ")
     {
         return Break::Strong;
     }
-    if between.contains([',', '，', '،']) {
+    if between.contains([',', '，', '،', '፣']) {
         return Break::Comma;
     }
     // A period ends a sentence when white space follows it and it does not close a title or an
@@ -333,12 +340,31 @@ fn written_as_name(c: &Chunk) -> bool {
     c.capitalized || !super::names::cased(c.script)
 }
 
+/// Adverbs that say how or when to carry a request out ("so please delete it completely",
+/// "erase it permanently"): they describe the deletion, not its target.
+const REQUEST_MANNER: &[&str] = &[
+    "completely",
+    "entirely",
+    "fully",
+    "totally",
+    "permanently",
+    "forever",
+    "immediately",
+    "asap",
+    "promptly",
+    "kindly",
+    "thanks",
+    "thank",
+];
+
 /// True if a chunk of content: a word that is not a stopword, a request or reference word, a
-/// negation, an opener or the pro-form "one" ("forget that one"); or a digit-bearing chunk.
+/// manner adverb of the request, a negation, an opener or the pro-form "one" ("forget that
+/// one"); or a digit-bearing chunk.
 fn content(text: &str, c: &Chunk) -> bool {
     has_digit(c)
         || !(text::is_stopword(&c.form)
             || is_request(&c.form)
+            || REQUEST_MANNER.contains(&c.form.as_str())
             || is_reference_word(&c.form)
             || is_pronoun(text, c)
             || CONJUNCTIONS.contains(&c.form.as_str())
@@ -360,6 +386,32 @@ enum Opens {
     Conjunction,
     /// A statement of its own ([`states_a_fact`]): commentary.
     Statement,
+    /// A request that describes nothing ([`asks_without_describing`]): commentary.
+    BareRequest,
+}
+
+/// True if the segment `seg` (not the first) asks without describing: it holds a request word
+/// and nothing else but grammar, pronouns and words naming the record, in English or another
+/// language ("delete it", "please erase that one", "请删除", "把这条记录删掉", "приберіть його",
+/// "ይሰረዝ"). Its words are no evidence a row must hold; the segments before it describe the
+/// target ("Li Wei's parking space was given back, please delete it"). A segment that widens
+/// the request ("delete all of her data") describes its scope and is not bare.
+fn asks_without_describing(text: &str, seg: &[Chunk], grammar: &[std::ops::Range<usize>]) -> bool {
+    let latin = |c: &Chunk| c.script == canon::Script::Latin;
+    let foreign_function_word = |c: &Chunk| {
+        if latin(c) {
+            crate::latin_function_words::is_function_word(&c.form)
+        } else {
+            crate::function_words::covers(grammar, c)
+        }
+    };
+    seg.iter()
+        .any(|c| is_request(&c.form) || foreign_function_word(c))
+        && seg.iter().all(|c| {
+            !has_digit(c)
+                && !super::word_classes::is_fan_out(&c.form)
+                && (!content(text, c) || foreign_function_word(c) || is_pronoun(text, c))
+        })
 }
 
 /// Frames the request whose chunks are `chunks`.
@@ -368,6 +420,7 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
         return Framing::default();
     }
     // Segments: (first chunk, end chunk, how it opens).
+    let grammar = crate::function_words::spans(text, chunks);
     let mut segments: Vec<(usize, usize, Opens)> = Vec::new();
     let mut start = 0;
     // The break before the segment that starts at `start`.
@@ -393,6 +446,8 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
                 Opens::Pronoun
             } else if states_a_fact(&chunks[start..i]) {
                 Opens::Statement
+            } else if asks_without_describing(text, &chunks[start..i], &grammar) {
+                Opens::BareRequest
             } else if CONJUNCTIONS.contains(&first)
                 && !(first == "as" && matches!(next, Some("of" | "well")))
             {
@@ -408,8 +463,10 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
     let requests_with_content: Vec<bool> = segments
         .iter()
         .map(|&(a, b, opens)| {
-            !matches!(opens, Opens::Pronoun | Opens::Statement)
-                && chunks[a..b].iter().any(|c| is_request(&c.form))
+            !matches!(
+                opens,
+                Opens::Pronoun | Opens::Statement | Opens::BareRequest
+            ) && chunks[a..b].iter().any(|c| is_request(&c.form))
                 && chunks[a..b]
                     .iter()
                     .any(|c| content(text, c) && !written_as_name(c))
@@ -494,8 +551,29 @@ mod tests {
     #[test]
     fn a_bare_request_describes_nothing() {
         // "forget that one" asks without describing: the clause before it stays the
-        // description (it used to become commentary, "one" counted as content).
-        let t = "Lena closed the travel savings pot, forget that one";
+        // description (it used to become commentary, "one" counted as content), and the
+        // request's own words are set aside.
+        assert_eq!(
+            kept("Lena closed the travel savings pot, forget that one"),
+            ["lena", "closed", "the", "travel", "savings", "pot"]
+        );
+        assert_eq!(
+            kept("Li Wei's parking space was given back, please delete it"),
+            ["li", "wei", "s", "parking", "space", "was", "given", "back"]
+        );
+        // The same in other languages: "this record, delete it", "remove it", "let it be
+        // deleted".
+        let t = "李伟的停车位已经退还了，把这条记录删掉";
+        assert_eq!(kept(t).len(), canon::chunks("李伟的停车位已经退还了").len());
+        let t = "Штраф Богдана Ткачука за швидкість скасували, приберіть його.";
+        assert_eq!(kept(t).len(), 6, "{:?}", kept(t));
+        let t = "የተስፋዬ A-number ስህተት ነው፣ ይሰረዝ";
+        assert_eq!(kept(t).len(), canon::chunks(t).len() - 1, "{:?}", kept(t));
+        // A segment that widens the request describes its scope.
+        let t = "Elena invoked the right to be forgotten; delete all of her data";
+        assert_eq!(kept(t).len(), canon::chunks(t).len(), "{:?}", kept(t));
+        // A request alone keeps its words: nothing else describes the target.
+        let t = "Sami Odeh, please delete";
         assert_eq!(kept(t).len(), canon::chunks(t).len(), "{:?}", kept(t));
     }
 
@@ -564,6 +642,18 @@ mod tests {
         assert_eq!(
             kept("Tamar Peretz's Ward 4 admission; she was discharged yesterday, so drop it"),
             ["tamar", "peretz", "s", "ward", "4", "admission"]
+        );
+    }
+
+    #[test]
+    fn a_request_that_says_only_how_to_delete_describes_nothing() {
+        // "completely" says how to delete, not what: the first sentence stays the description.
+        assert_eq!(
+            kept(
+                "Hamid's codeine allergy. It was a mislabel from the hospital letter, so please \
+                 delete it completely"
+            ),
+            ["hamid", "s", "codeine", "allergy"]
         );
     }
 
