@@ -50,11 +50,17 @@ pub(crate) fn is_ignorable(c: char) -> bool {
 }
 
 /// Combining marks that belong to the preceding letter (diacritics, Hebrew points, Arabic
-/// harakat, Devanagari and Thai vowel signs). They continue a word, never start one.
+/// harakat, the vowel signs and viramas of Devanagari, Thai and every other script that writes
+/// them: Tamil, Bengali, Telugu, Khmer, Myanmar...). They continue a word, never start one: a
+/// virama inside "ஒவ்வாமை" or "তথ্য" does not split the word in two.
 pub(crate) fn is_mark(c: char) -> bool {
     // Every range below starts above U+02FF: the common (ASCII, Latin-1) case in one compare.
-    (c as u32) >= 0x300
-        && matches!(c as u32,
+    (c as u32) >= 0x300 && (listed_mark(c) || unicode_normalization::char::is_combining_mark(c))
+}
+
+/// The marks of the scripts folding knows, in one table (the common ones without a lookup).
+fn listed_mark(c: char) -> bool {
+    matches!(c as u32,
         0x300..=0x36F | 0x483..=0x489 | 0x591..=0x5BD | 0x5BF | 0x5C1..=0x5C2 | 0x5C4..=0x5C5
         | 0x5C7 | 0x610..=0x61A | 0x64B..=0x65F | 0x670 | 0x6D6..=0x6DC | 0x6DF..=0x6E4
         | 0x6E7..=0x6E8 | 0x6EA..=0x6ED | 0x900..=0x903 | 0x93A..=0x93C | 0x93E..=0x94F
@@ -180,4 +186,24 @@ pub(crate) fn homoglyph(c: char) -> Option<char> {
         'Ζ' => 'z',
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::canon::chunks;
+
+    fn words(t: &str) -> Vec<&str> {
+        chunks(t).into_iter().map(|c| &t[c.span]).collect()
+    }
+
+    #[test]
+    fn a_virama_or_vowel_sign_never_splits_a_word() {
+        // Tamil, Bengali, Telugu, Khmer: viramas and vowel signs are marks of their letter.
+        assert_eq!(words("மீனா ராஜேந்திரனின் ஒவ்வாமை"), ["மீனா", "ராஜேந்திரனின்", "ஒவ்வாமை"]);
+        assert_eq!(words("অনু দাসের তথ্য"), ["অনু", "দাসের", "তথ্য"]);
+        assert_eq!(words("తెలుగు"), ["తెలుగు"]);
+        assert_eq!(words("ខ្មែរ"), ["ខ្មែរ"]);
+        // The scripts listed before keep their reading.
+        assert_eq!(words("प्रिया शर्मा"), ["प्रिया", "शर्मा"]);
+    }
 }
