@@ -687,6 +687,29 @@ const DEVANAGARI: &[&str] = &[
     "दीजिए",
     "दीजिये",
     "कृपया",
+    // The honorific after a name ("गीता जी"), the particle "the one with/of" ("दमे वाला
+    // रिकॉर्ड"), "for" (के लिए), the question words and the auxiliary "does".
+    "जी",
+    "वाला",
+    "वाली",
+    "वाले",
+    "लिए",
+    "कौन",
+    "क्या",
+    "कब",
+    "कहाँ",
+    "कहां",
+    "कितना",
+    "कितनी",
+    "कितने",
+    "करता",
+    "करती",
+    "करते",
+    // The record a request points at: "record", "information", "details", "note".
+    "रिकॉर्ड",
+    "जानकारी",
+    "विवरण",
+    "नोट",
 ];
 
 /// Korean: the request verbs and politeness words. Particles are suffixes of the word they
@@ -1046,6 +1069,10 @@ mod tests {
         assert_eq!(
             function_chunks("अंजलि देशपांडे की सीट बदलकर 9C कर दो"),
             ["की", "बदलकर", "कर", "दो"]
+        );
+        assert_eq!(
+            function_chunks("गीता जी की थायराइड वाली गोली की जानकारी"),
+            ["जी", "की", "वाली", "की", "जानकारी"]
         );
         let zh = function_chunks("张伟的银联借记卡已挂失注销，请删除");
         assert_eq!(zh, ["的", "已", "请", "删", "除"]);

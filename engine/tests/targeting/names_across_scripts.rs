@@ -356,3 +356,29 @@ fn an_acronym_meets_its_expansion() {
     );
     assert!(left.iter().any(|t| t.contains("Haddad")), "{left:?}");
 }
+
+/// A Hindi request: the honorific जी and the particle वाला are grammar, not part of a name,
+/// "record" and "information" name the record, and a noun in -ā meets its oblique form in -e
+/// ("बीमा", "के बीमे की जानकारी").
+#[test]
+fn hindi_requests_read_honorifics_particles_and_oblique_nouns() {
+    let facts: &[&str] = &[
+        "किरण यादव को दमा है।",
+        "सुरेश यादव को मधुमेह है।",
+        "नेहा मेहता का स्वास्थ्य बीमा स्टार हेल्थ से है।",
+        "राजेश मेहता का स्वास्थ्य बीमा स्टार हेल्थ से है।",
+        "विनोद अग्रवाल का पता 12 गांधी नगर है।",
+    ];
+    let left = survivors_after_purge(facts, "किरण यादव के दमे वाला रिकॉर्ड");
+    assert!(!left.iter().any(|t| t.contains("दमा")), "{left:?}");
+    assert_eq!(left.len(), 4, "{left:?}");
+    let left = survivors_after_purge(facts, "नेहा मेहता के बीमे की जानकारी");
+    assert!(!left.iter().any(|t| t.starts_with("नेहा")), "{left:?}");
+    assert_eq!(left.len(), 4, "{left:?}");
+    let left = survivors_after_purge(facts, "विनोद जी का पता हटा दो");
+    assert!(!left.iter().any(|t| t.contains("विनोद")), "{left:?}");
+    assert_eq!(left.len(), 4, "{left:?}");
+    // Someone absent stays absent.
+    let left = survivors_after_purge(facts, "प्रिया मेहता के बीमे की जानकारी");
+    assert_eq!(left.len(), 5, "{left:?}");
+}

@@ -123,6 +123,18 @@ pub(crate) fn segment_of_address(text: &str, span: &Range<usize>) -> bool {
     !digits_only(&prev) && !digits_only(&next)
 }
 
+/// True if two transliterated Hindi words are one noun in its direct (-ā, `a`) and oblique
+/// (-e, `e`) forms, either way round, with at least two letters before the ending.
+fn hindi_oblique(a: &str, b: &str) -> bool {
+    let stem = |w: &str, end: char| {
+        w.strip_suffix(end)
+            .filter(|s| s.chars().count() >= 2)
+            .map(str::to_owned)
+    };
+    (stem(a, 'a').is_some() && stem(a, 'a') == stem(b, 'e'))
+        || (stem(a, 'e').is_some() && stem(a, 'e') == stem(b, 'a'))
+}
+
 /// One query word against one row chunk.
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if has_digit(c) {
@@ -141,6 +153,16 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
         return true;
     }
     if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
+    {
+        return true;
+    }
+    // A Hindi noun in -ā takes -e before a postposition: "बीमा" (insurance) is "बीमे" in "नेहा
+    // मेहता के बीमे की जानकारी", "दमा" (asthma) "दमे".
+    // (Every word of a script without capitals may be a name, so the query word's flag says
+    // nothing here.)
+    if w.chunk.script == Script::Devanagari
+        && c.script == Script::Devanagari
+        && hindi_oblique(&w.chunk.form, &c.form)
     {
         return true;
     }
