@@ -263,3 +263,25 @@ fn a_code_is_found_as_a_segment_of_the_address_a_row_writes_it_in() {
         assert_eq!(survivors_after_purge(facts, query).len(), 2, "{query}");
     }
 }
+
+/// A file name names the file a row writes at the end of a longer path, and no other file
+/// whose name merely contains it.
+#[test]
+fn a_file_name_is_the_file_at_the_end_of_a_path() {
+    let facts: &[&str] = &[
+        "The draft itinerary is /itineraries/2025/tanaka_kyoto.pdf.",
+        "The current itinerary is /itineraries/2025/tanaka_kyoto_v2.pdf.",
+        "The archived copy is /archive/old_tanaka_kyoto.pdf and stays.",
+    ];
+    let left = survivors_after_purge(facts, "the draft file tanaka_kyoto.pdf");
+    assert_eq!(
+        left,
+        [
+            "The current itinerary is /itineraries/2025/tanaka_kyoto_v2.pdf.",
+            "The archived copy is /archive/old_tanaka_kyoto.pdf and stays."
+        ]
+    );
+    // A file no row holds is a no-match.
+    let left = survivors_after_purge(facts, "the draft file tanaka_osaka.pdf");
+    assert_eq!(left.len(), 3, "{left:?}");
+}

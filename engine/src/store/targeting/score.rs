@@ -13,7 +13,7 @@ use super::names::{
     latin_skeleton_run, name_part, possessive_relation, syllable_run,
 };
 use super::word_match::{
-    find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
+    ends_path, find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
     word_matches,
 };
 
@@ -150,7 +150,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             let found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
                 .into_iter()
                 .filter(|r| {
-                    whole_token(row.text, r) || (!run.address && segment_of_address(row.text, r))
+                    whole_token(row.text, r)
+                        || (!run.address && segment_of_address(row.text, r))
+                        || (run.address && ends_path(row.text, r))
                 })
                 .collect();
             if !found.is_empty() {

@@ -72,6 +72,24 @@ pub(crate) fn whole_token(text: &str, span: &Range<usize>) -> bool {
     !glued_before && !glued_after
 }
 
+/// True if `span` of `text` ends a path at a component boundary: a file name the row writes
+/// at the end of its path ("tanaka_kyoto.pdf" of "/itineraries/2025/tanaka_kyoto.pdf", where
+/// "tanaka_kyoto_v2.pdf" is another file), or the last components of it ("2025/q3.xlsx").
+pub(crate) fn ends_path(text: &str, span: &Range<usize>) -> bool {
+    let before = text[..span.start].chars().next_back();
+    let mut after = text[span.end..].chars();
+    let ends_token = match after.next() {
+        None => true,
+        Some(c) if c.is_whitespace() => true,
+        // Sentence punctuation after the path, then the end or a space.
+        Some('.' | ',' | ';' | ')' | '!' | '?' | '"' | '\'') => {
+            after.next().is_none_or(char::is_whitespace)
+        }
+        Some(_) => false,
+    };
+    matches!(before, Some('/' | '\\')) && ends_token
+}
+
 /// True if `span` of `text` is whole segments of a host name, a path, a bucket or a file name
 /// ("0231" of "printer-ward6-0231.shaare.local", "kp07" of "kp07.kyma.lan", "v2" of
 /// "itineraries/kapoor_bkk_v2.pdf"): the address a memory writes a code in names it. The
