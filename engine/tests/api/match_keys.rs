@@ -306,7 +306,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "661e72d2d719aa653d825b9de26c59543c40e37de65dceda53ea0a56dc94caaa"
+        "379cd1196432896aa080373273d6f8345ebef42e871460624462a08a8644e05f"
     );
 }
 

@@ -382,3 +382,24 @@ fn hindi_requests_read_honorifics_particles_and_oblique_nouns() {
     let left = survivors_after_purge(facts, "प्रिया मेहता के बीमे की जानकारी");
     assert_eq!(left.len(), 5, "{left:?}");
 }
+
+/// A man's name in the Russian or Ukrainian genitive ("паспорт Віктора Литвина") is his name
+/// when the whole name is declined; one word in `-а` is no man's genitive on its own, and an
+/// absent given name keeps the request a no-match.
+#[test]
+fn a_mans_whole_name_in_the_genitive_is_his_name() {
+    let facts: &[&str] = &[
+        "Віктор Литвин: паспорт FA 123456, дійсний до 2028 року.",
+        "Віктор Литвин працює водієм вантажівки.",
+        "Ираклий Церетели: паспорт 11AB22334.",
+    ];
+    let left = survivors_after_purge(facts, "паспорт Віктора Литвина");
+    assert!(!left.iter().any(|t| t.contains("FA 123456")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+    let left = survivors_after_purge(facts, "удалите паспорт Ираклия Церетели");
+    assert!(!left.iter().any(|t| t.contains("11AB22334")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+    // Ivan Lytvyn is not in the store.
+    let left = survivors_after_purge(facts, "паспорт Івана Литвина");
+    assert_eq!(left.len(), 3, "{left:?}");
+}

@@ -78,7 +78,8 @@ use std::ops::Range;
 
 pub use ident::{code, find_code, identifiers, same_identifier};
 pub use name_forms::{
-    abjad_skeletons, inflected_forms, same_inflected_name, without_initial_glide,
+    abjad_skeletons, inflected_forms, masculine_genitive, same_inflected_name,
+    without_initial_glide,
 };
 pub use tables::{exonyms, han_readings, place_pair};
 

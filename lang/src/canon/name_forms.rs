@@ -71,6 +71,29 @@ pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
     })
 }
 
+/// A man's name in the genitive, as [`transliterate`](super::transliterate) writes Russian and
+/// Ukrainian: a consonant stem takes `-а` (Иван, Ивана; Соколов, Соколова), a soft one `-я`
+/// (Бондар, Бондаря; Игорь, Игоря), `-ий` and `-й` become `-ия` and `-я` (Ираклий, Ираклия;
+/// Андрей, Андрея). Kept apart from [`SLAVIC_CASE_PAIRS`]: one word in `-а` is also a woman's
+/// nominative (Соколова, Ивана), so this form is read only across a whole name
+/// ([`masculine_genitive`]).
+const MASCULINE_GENITIVE: &[(&str, &str)] = &[("", "a"), ("", "ya"), ("iy", "iya"), ("y", "ya")];
+
+/// True if `genitive` is the masculine genitive of the name word `nominative` (both folded and
+/// transliterated forms; see [`MASCULINE_GENITIVE`]), keeping at least three letters of stem.
+/// The caller must require it of a whole name of two words or more: alone, "petrova" is as much
+/// Anna Petrova as Ivan Petrov's.
+pub fn masculine_genitive(nominative: &str, genitive: &str) -> bool {
+    MASCULINE_GENITIVE.iter().any(|&(nom, genitive_ending)| {
+        nominative
+            .strip_suffix(nom)
+            .filter(|stem| stem.len() >= MIN_INFLECTED_STEM)
+            .zip(genitive.strip_suffix(genitive_ending))
+            // The stems exactly: a variant key would make "Ivanna" (another woman) "Ivan"'s.
+            .is_some_and(|(a, b)| a == b)
+    })
+}
+
 /// `form` without the case ending `ending`. A `y` after a vowel writes й, part of the stem
 /// ("Евгений" is "yevgeniy"), not the ending ы (nor `ym` the ending ым).
 fn strip_case<'a>(form: &'a str, ending: &str) -> Option<&'a str> {
@@ -84,6 +107,18 @@ fn strip_case<'a>(form: &'a str, ending: &str) -> Option<&'a str> {
 /// candidate.
 pub fn inflected_forms(form: &str) -> Vec<String> {
     let mut out = Vec::new();
+    // The nominative of a man's name in the genitive, so that the row is a candidate; whether
+    // it is the same person is decided over the whole name ([`masculine_genitive`]).
+    for &(nom, genitive_ending) in MASCULINE_GENITIVE {
+        if let Some(stem) = form.strip_suffix(genitive_ending)
+            && stem.len() >= MIN_INFLECTED_STEM
+        {
+            let alt = format!("{stem}{nom}");
+            if alt != form && !out.contains(&alt) {
+                out.push(alt);
+            }
+        }
+    }
     for &(e1, e2) in GREEK_CASE_PAIRS.iter().chain(SLAVIC_CASE_PAIRS) {
         for (from, to) in [(e1, e2), (e2, e1)] {
             if let Some(stem) = strip_case(form, from)
@@ -165,4 +200,29 @@ pub fn abjad_skeletons(form: &str) -> Vec<String> {
         }
     }
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::masculine_genitive;
+
+    #[test]
+    fn masculine_genitives_of_russian_and_ukrainian_names() {
+        for (nominative, genitive) in [
+            ("ivan", "ivana"),
+            ("bondar", "bondarya"),
+            ("irakliy", "irakliya"),
+            ("andrey", "andreya"),
+            ("sokolov", "sokolova"),
+        ] {
+            assert!(
+                masculine_genitive(nominative, genitive),
+                "{nominative} {genitive}"
+            );
+        }
+        // Not the other way round, and not another name.
+        assert!(!masculine_genitive("ivana", "ivan"));
+        assert!(!masculine_genitive("ivan", "ivanna"));
+        assert!(!masculine_genitive("olga", "olgi"));
+    }
 }

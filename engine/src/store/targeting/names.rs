@@ -5,7 +5,7 @@
 use super::query::{QWord, QueryShape};
 use super::row_view::RowView;
 use crate::canon::{self, Chunk, Script};
-use crate::index::keys::has_digit;
+use crate::index::keys::{self, has_digit};
 
 /// Scripts with letter case, where a capital marks a name.
 pub(crate) fn cased(s: Script) -> bool {
@@ -454,6 +454,51 @@ pub(crate) fn japanese_run(
         }
     }
     (out, exact)
+}
+
+/// A man's name the query writes in the Russian or Ukrainian genitive ("Івана Бондаря" for Іван
+/// Бондар, "Ираклия Церетели" for ირაკლი წერეთელი or Ираклий Церетели): the row chunks of the
+/// whole `run`, in order and side by side, when each query word is the row's word
+/// ([`super::word_match::word_matches`]) or its masculine genitive
+/// ([`canon::masculine_genitive`]) and at least one is the genitive. Pairs of (index in the
+/// run, row chunk); empty unless the whole run is held. One word never suffices: "Петрова" is
+/// also Anna Petrova, another person than Ivan Petrov.
+pub(super) fn genitive_run(
+    q: &QueryShape,
+    run: &[usize],
+    row: &RowView<'_>,
+) -> Vec<(usize, usize)> {
+    if run.len() < 2
+        || !run
+            .iter()
+            .all(|&i| q.words[i].chunk.script == Script::Cyrillic)
+    {
+        return Vec::new();
+    }
+    let n = row.chunks.len();
+    for start in 0..n.saturating_sub(run.len() - 1) {
+        let mut genitive = false;
+        let held = run.iter().enumerate().all(|(k, &i)| {
+            let (w, c) = (&q.words[i], &row.chunks[start + k]);
+            let spaced = k == 0
+                || row.text[row.chunks[start + k - 1].span.end..c.span.start]
+                    .chars()
+                    .all(char::is_whitespace);
+            if !spaced || !keys::name_like(c) {
+                return false;
+            }
+            if super::word_match::word_matches(w, c) {
+                return true;
+            }
+            let g = canon::masculine_genitive(&c.form, &w.chunk.form);
+            genitive |= g;
+            g
+        });
+        if held && genitive {
+            return (0..run.len()).map(|k| (k, start + k)).collect();
+        }
+    }
+    Vec::new()
 }
 
 /// Most syllables one romanized word of a name stands for in Hangul or Han ("Minjun" 민준,

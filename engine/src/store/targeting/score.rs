@@ -331,9 +331,13 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     }
                 }
             };
-        if !held.is_empty() {
+        // A man's name in the genitive is held word by word: the checks below apply to it.
+        let held = if held.is_empty() {
+            super::names::genitive_run(q, run, row)
+        } else {
             held_whole.insert(ri);
-        }
+            held
+        };
         for (k, at) in held {
             let i = run[k];
             if word_hit[i].is_none() {
@@ -469,6 +473,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     && !(dr < 0 && super::word_classes::is_kinship(&row.text[rc.span.clone()]))
                     && !has_digit(rc)
                     && !word_matches(qw, rc)
+                    // (The neighbour held as that query word, as a name in the genitive is.)
+                    && word_hit[run[qn as usize]] != Some(rn as usize)
                     && veto.is_none()
                 {
                     veto = Some(format!(
