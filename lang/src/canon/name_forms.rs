@@ -80,7 +80,9 @@ pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
 const MASCULINE_GENITIVE: &[(&str, &str)] = &[("", "a"), ("", "ya"), ("iy", "iya"), ("y", "ya")];
 
 /// True if `genitive` is the masculine genitive of the name word `nominative` (both folded and
-/// transliterated forms; see [`MASCULINE_GENITIVE`]), keeping at least three letters of stem.
+/// transliterated forms), keeping at least three letters of stem: a consonant stem and `-a`
+/// (`ivan`, `ivana`), a soft stem and `-ya` (`bondar`, `bondarya`), `-iy` and `-y` becoming
+/// `-iya` and `-ya` (`irakliy`, `irakliya`; `andrey`, `andreya`).
 /// The caller must require it of a whole name of two words or more: alone, "petrova" is as much
 /// Anna Petrova as Ivan Petrov's.
 pub fn masculine_genitive(nominative: &str, genitive: &str) -> bool {
