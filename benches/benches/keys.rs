@@ -13,6 +13,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use oubli::index::key_index::row_key_hashes;
 use oubli::index::keys::row_keys;
 use support::memory_text;
 
@@ -28,6 +29,14 @@ fn keys(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % memories.len();
             row_keys(black_box(&memories[i]))
+        })
+    });
+    // What a row stores: its keys hashed to 32 bits (`key_index::row_key_hashes`).
+    let mut j = 0;
+    c.bench_function("row_key_hashes, synthetic memory (load bench text)", |b| {
+        b.iter(|| {
+            j = (j + 1) % memories.len();
+            row_key_hashes(black_box(&memories[j]))
         })
     });
     c.bench_function("row_keys, English memory with phone and e-mail", |b| {

@@ -52,6 +52,13 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() {
+    if std::env::var_os("OUBLI_SPANS").is_some() {
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::DEBUG)
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let sizes = env_list("OUBLI_LOAD_ROWS", &[10_000]);
     let reps = env_list("OUBLI_LOAD_REPS", &[3])[0].max(1);
     let batch = env_list("OUBLI_LOAD_BATCH", &[5_000])[0].max(1);

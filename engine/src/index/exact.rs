@@ -30,7 +30,16 @@ enum Data {
 }
 
 /// The half-precision bit pattern of `x` when `x` is exactly a half-precision value.
+#[inline]
 fn exact_half(x: f32) -> Option<u16> {
+    // Fast path: a normal half value (what every stored vector's components are) is an f32 whose
+    // exponent is within the half range and whose 13 low mantissa bits are zero.
+    let b = x.to_bits();
+    let exp = (b >> 23) & 0xff;
+    if (113..=142).contains(&exp) && b & 0x1fff == 0 {
+        let sign = ((b >> 16) & 0x8000) as u16;
+        return Some(sign | (((exp - 112) << 10) as u16) | ((b >> 13) & 0x3ff) as u16);
+    }
     let h = f32_to_half_bits(x);
     (half_bits_to_f32(h).to_bits() == x.to_bits()).then_some(h)
 }
@@ -87,7 +96,20 @@ impl ExactMatrix {
     /// Appends a row (`v.len()` must be the dimension).
     pub fn push(&mut self, v: &[f32]) {
         debug_assert_eq!(v.len(), self.dim);
-        if matches!(self.data, Data::Half(_)) && v.iter().any(|x| exact_half(*x).is_none()) {
+        if let Data::Half(_) = self.data {
+            // One pass converts and checks; a row that is not all half-precision values widens
+            // the matrix first.
+            let bits: Option<Vec<u16>> = v.iter().map(|x| exact_half(*x)).collect();
+            if let Some(bits) = bits {
+                let row = self.new_row();
+                let base = self.slot(row, 0);
+                if let Data::Half(h) = &mut self.data {
+                    for (d, b) in bits.into_iter().enumerate() {
+                        h[base + d * LANES] = b;
+                    }
+                }
+                return;
+            }
             self.widen();
         }
         let row = self.new_row();
@@ -409,8 +431,35 @@ mod tests {
         Ok(())
     }
 
+    /// The conversion both ways, the definition `exact_half`'s fast path must agree with.
+    fn exact_half_by_round_trip(x: f32) -> Option<u16> {
+        let h = f32_to_half_bits(x);
+        (half_bits_to_f32(h).to_bits() == x.to_bits()).then_some(h)
+    }
+
+    #[test]
+    fn exact_half_agrees_with_the_round_trip_on_every_half_value_and_its_neighbours() {
+        for h in 0..=u16::MAX {
+            let x = half_bits_to_f32(h);
+            for b in [
+                x.to_bits(),
+                x.to_bits().wrapping_add(1),
+                x.to_bits().wrapping_sub(1),
+            ] {
+                let y = f32::from_bits(b);
+                assert_eq!(exact_half(y), exact_half_by_round_trip(y), "bits {b:#x}");
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn exact_half_agrees_with_the_round_trip_on_any_f32(bits in any::<u32>()) {
+            let x = f32::from_bits(bits);
+            prop_assert_eq!(exact_half(x), exact_half_by_round_trip(x));
+        }
 
         /// Every score is bit-identical to `dot`, whatever the number of rows (full and partial
         /// blocks), after pushes and removals, and rows read back as pushed.

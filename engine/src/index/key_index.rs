@@ -32,7 +32,7 @@ use crate::row::RowId;
 use crate::storage::{self, Db, MATCH_KEYS};
 
 /// The format of the table's records; part of [`version_marker`].
-const FORMAT: &str = "oubli-match-keys-v1";
+const FORMAT: &str = "oubli-match-keys-v2";
 
 /// The record key of the version marker (row ids start at 1).
 const MARKER: u64 = 0;
@@ -42,14 +42,13 @@ pub fn version_marker() -> String {
     format!("{FORMAT} {}", crate::canon::CANONICALIZER_VERSION)
 }
 
-/// The stored form of a match key: the first 4 bytes of its blake3 hash, little-endian. A
+/// The stored form of a match key: MurmurHash3 (x86, 32 bits, seed 0) of its UTF-8 bytes. A
 /// collision only adds candidates, which targeting verifies against their text: in a store of
-/// ten million distinct keys, about one query key in 430 meets another key's rows.
+/// ten million distinct keys, about one query key in 430 meets another key's rows. The hash is
+/// not a secret (nor was format 1's truncated blake3: 32 bits of a short key are found by trying
+/// keys either way); a purged row's record is deleted, and the freeing commit zeroes its page.
 pub fn hash_key(key: &str) -> u32 {
-    let h = blake3::hash(key.as_bytes());
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&h.as_bytes()[..4]);
-    u32::from_le_bytes(b)
+    murmurhash32::murmurhash3_with_seed::<0>(key.as_bytes())
 }
 
 /// The hashes of the match keys of `text` ([`super::keys::row_keys`]), in key order.
@@ -476,6 +475,18 @@ mod tests {
 
     fn hashes(words: &[&str]) -> Vec<u32> {
         words.iter().map(|w| hash_key(w)).collect()
+    }
+
+    /// The stored hash is MurmurHash3 x86 32-bit with seed 0 (published reference values): a
+    /// store written on one machine is read on any other.
+    #[test]
+    fn a_key_hash_is_murmurhash3_x86_32_with_seed_0() {
+        assert_eq!(hash_key(""), 0);
+        assert_eq!(hash_key("hello"), 0x248b_fa47);
+        assert_eq!(
+            hash_key("The quick brown fox jumps over the lazy dog"),
+            0x2e4f_f723
+        );
     }
 
     #[test]

@@ -103,3 +103,49 @@ fn a_stale_or_missing_marker_rebuilds_the_keys_on_open() {
         );
     }
 }
+
+/// Every row's record of a batch large enough to be indexed while its keys are computed on
+/// other threads holds that row's own keys, as one-row writes leave them.
+#[test]
+fn a_large_batch_stores_each_rows_own_keys_as_one_row_writes_do() {
+    let names = ["Михаил Соловьёв", "Anna Petrova", "张伟", "Zoë Müller", "Kenta Sato"];
+    let texts: Vec<String> = (0..300)
+        .map(|i| {
+            format!(
+                "{} note {i}: ticket TK-{:05}, call +44 20 7946 {:04}",
+                names[i % names.len()],
+                i * 37 % 100_000,
+                i
+            )
+        })
+        .collect();
+    let (batch, single) = (temp(), temp());
+    let s = Store::create(&batch.path).unwrap();
+    s.inscribe_batch(texts.iter().map(Inscription::new).collect())
+        .unwrap();
+    s.close().unwrap();
+    let s = Store::create(&single.path).unwrap();
+    for t in &texts {
+        s.inscribe(Inscription::new(t)).unwrap();
+    }
+    s.close().unwrap();
+    let records = |path: &std::path::Path| -> Vec<(u64, Vec<u8>)> {
+        let db = redb::Database::open(path).unwrap();
+        let tx = db.begin_read().unwrap();
+        let t = tx.open_table(oubli::storage::MATCH_KEYS).unwrap();
+        t.iter()
+            .unwrap()
+            .map(|e| {
+                let (k, v) = e.unwrap();
+                (k.value(), v.value().to_vec())
+            })
+            .collect()
+    };
+    let got = records(&batch.path);
+    assert_eq!(got.len(), texts.len() + 1);
+    for (i, t) in texts.iter().enumerate() {
+        let want = oubli::index::key_index::encode(&oubli::index::key_index::row_key_hashes(t));
+        assert_eq!(got[i + 1], (i as u64 + 1, want), "row {}", i + 1);
+    }
+    assert_eq!(got, records(&single.path));
+}

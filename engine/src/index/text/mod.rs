@@ -265,12 +265,24 @@ impl TextIndex {
 
     /// [`TextIndex::add`] with the keys already computed by [`TextIndex::keys_of`].
     pub fn add_with_keys(&mut self, id: RowId, text: &str, keys: Vec<u32>) -> Result<()> {
-        self.keys.add(id, keys);
+        self.add_keys(id, keys);
+        self.add_text(id, text)
+    }
+
+    /// The text half of [`TextIndex::add_with_keys`]: the row joins the tail, or tantivy's
+    /// writer during a batch load. A caller that splits the two halves gives every row both,
+    /// with no removal of the row in between.
+    pub fn add_text(&mut self, id: RowId, text: &str) -> Result<()> {
         if self.bypass_tail {
             return self.add_doc(id, text);
         }
         self.tail.add(id, text, &mut self.tail_analyzer);
         Ok(())
+    }
+
+    /// The match-key half of [`TextIndex::add_with_keys`] (see [`TextIndex::add_text`]).
+    pub fn add_keys(&mut self, id: RowId, keys: Vec<u32>) {
+        self.keys.add(id, keys);
     }
 
     /// Announces `adds` additions before the write path makes them: when they will fill the tail

@@ -46,6 +46,7 @@ impl Batch<'_> {
         let (first_id, first_seq, now, dim) =
             (self.next_row, self.head_seq + 1, self.now, self.inner.dim);
         let entropy = &self.inner.entropy;
+        let prepare_span = tracing::debug_span!("oubli::batch::prepare_rows").entered();
         let inputs: Vec<(u64, &Inscription, &[f32])> = run
             .iter()
             .enumerate()
@@ -63,6 +64,8 @@ impl Batch<'_> {
             )
         });
         drop(inputs);
+        drop(prepare_span);
+        let _write_span = tracing::debug_span!("oubli::batch::write_rows").entered();
         let mut t_keys = if run.iter().any(|(ins, _)| ins.key.is_some()) {
             Some(storage::KeyTables::new(self.tx))
         } else {

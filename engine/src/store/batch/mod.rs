@@ -139,7 +139,9 @@ impl Inner {
         // The text index files staged by the last index commit go in this same transaction: one
         // commit (one fsync) per durable write.
         let staged = self.text.stage_into(&tx)?;
+        let commit_span = tracing::debug_span!("oubli::batch::commit").entered();
         tx.commit()?;
+        drop(commit_span);
         self.text.committed(staged);
         if let Some(b) = built {
             self.vectors.install(b);
@@ -168,17 +170,10 @@ impl Inner {
         Ok(())
     }
 
-    /// Applies staged index updates after a commit. A text-index failure here does not lose
-    /// anything: the rows are committed, and the index catches up from the log before the next
-    /// write or on the next open.
-    fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
-        let adds = ops
-            .iter()
-            .filter(|op| matches!(op, IndexOp::AddText(..)))
-            .count();
-        self.text.expect_adds(adds);
-        // Each row's match keys depend on its text alone: computed on several threads, then
-        // indexed in row order, as a sequential loop would.
+    /// Applies index updates one after another, each row's match keys computed first on several
+    /// threads (they depend on its text alone). Returns whether the text index changed and the
+    /// first text-index error.
+    fn apply_in_order(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
         let texts: Vec<&str> = ops
             .iter()
             .filter_map(|op| match op {
@@ -209,7 +204,77 @@ impl Inner {
                 IndexOp::RemoveVector(id) => self.vectors.remove(id),
             }
         }
+        (text_changed, text_result)
+    }
+
+    /// [`Inner::apply_in_order`] for updates that remove no text (a batch of new rows): the
+    /// texts go to the text index (whose writer indexes them on its own thread) while the match
+    /// keys are computed on other threads, and then the keys join the index in row order. Each
+    /// row ends with what the one-after-another order gives it: no row is removed in between.
+    fn apply_additions(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
+        let texts: Vec<&str> = ops
+            .iter()
+            .filter_map(|op| match op {
+                IndexOp::AddText(_, t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        let (text, vectors) = (&mut self.text, &mut self.vectors);
+        let (keys, added, text_result) = std::thread::scope(|s| {
+            let keys = s.spawn(|| {
+                let _span = tracing::debug_span!("oubli::index::match_keys").entered();
+                crate::parallel::map(&texts, |t| TextIndex::keys_of(t))
+            });
+            let _span = tracing::debug_span!("oubli::index::add").entered();
+            let mut added = Vec::with_capacity(texts.len());
+            let mut result = Ok(());
+            for op in &ops {
+                match op {
+                    IndexOp::AddText(id, t) => {
+                        if result.is_ok() {
+                            result = text.add_text(*id, t);
+                            if result.is_ok() {
+                                added.push(*id);
+                            }
+                        }
+                    }
+                    IndexOp::AddVector(id, v) => vectors.insert(*id, v),
+                    IndexOp::RemoveVector(id) => vectors.remove(*id),
+                    IndexOp::RemoveText(_) => {}
+                }
+            }
+            let keys = keys
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (keys, added, result)
+        });
+        // Rows whose text reached the index get their keys; after a failure the index catches
+        // up from the log, as in `apply_in_order`.
+        for (id, k) in added.into_iter().zip(keys) {
+            text.add_keys(id, k);
+        }
+        (!texts.is_empty(), text_result)
+    }
+
+    /// Applies staged index updates after a commit. A text-index failure here does not lose
+    /// anything: the rows are committed, and the index catches up from the log before the next
+    /// write or on the next open.
+    fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
+        let adds = ops
+            .iter()
+            .filter(|op| matches!(op, IndexOp::AddText(..)))
+            .count();
+        self.text.expect_adds(adds);
+        // A few rows are not worth a thread; removals keep the one-after-another order.
+        let (text_changed, mut text_result) = if adds < crate::parallel::MIN_ITEMS_PER_THREAD
+            || ops.iter().any(|op| matches!(op, IndexOp::RemoveText(_)))
+        {
+            self.apply_in_order(ops)
+        } else {
+            self.apply_additions(ops)
+        };
         if text_changed && text_result.is_ok() {
+            let _span = tracing::debug_span!("oubli::index::settle").entered();
             text_result = self.text.settle(self.head_seq).map(|_| ());
         }
         if text_result.is_err() {
