@@ -108,7 +108,13 @@ fn a_stale_or_missing_marker_rebuilds_the_keys_on_open() {
 /// other threads holds that row's own keys, as one-row writes leave them.
 #[test]
 fn a_large_batch_stores_each_rows_own_keys_as_one_row_writes_do() {
-    let names = ["Михаил Соловьёв", "Anna Petrova", "张伟", "Zoë Müller", "Kenta Sato"];
+    let names = [
+        "Михаил Соловьёв",
+        "Anna Petrova",
+        "张伟",
+        "Zoë Müller",
+        "Kenta Sato",
+    ];
     let texts: Vec<String> = (0..300)
         .map(|i| {
             format!(

@@ -403,3 +403,38 @@ fn a_mans_whole_name_in_the_genitive_is_his_name() {
     let left = survivors_after_purge(facts, "паспорт Івана Литвина");
     assert_eq!(left.len(), 3, "{left:?}");
 }
+
+/// Tamil and Bengali names are read by the Devanagari rules (Tamil keeps the inherent vowel:
+/// "செந்தில்" is Senthil) and decline by suffix ("குமாருக்கு", to Kumar; "ঘোষকে", Ghosh as an
+/// object): a Latin request for the person reaches every case of his name, never another
+/// Kumar's or Ghosh's rows.
+#[test]
+fn tamil_and_bengali_names_meet_their_latin_spelling_in_every_case() {
+    let facts: &[&str] = &[
+        "செந்தில் குமாரின் மருத்துவர் டாக்டர் ரேவதி சுந்தரம்.",
+        "செந்தில் குமாருக்கு பென்சிலின் ஒவ்வாமை உள்ளது.",
+        "சக்திவேல் குமாருக்கு பென்சிலின் ஒவ்வாமை உள்ளது.",
+        "সুমিত্রা ঘোষকে ডাঃ অরিন্দম সেন দেখেন।",
+        "বিশ্বজিৎ ঘোষকে ডাঃ তনুশ্রী মিত্র দেখেন।",
+    ];
+    let left = survivors_after_purge(facts, "erase everything about Senthil Kumar");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.iter().any(|t| t.starts_with("சக்திவேல்")), "{left:?}");
+    let left = survivors_after_purge(facts, "erase everything about Sumitra Ghosh");
+    assert_eq!(left.len(), 4, "{left:?}");
+    assert!(!left.iter().any(|t| t.starts_with("সুমিত্রা")), "{left:?}");
+}
+
+/// A request in a script without letter case may read as one run of names ("অনির্বাণ বোসের
+/// ইনসুলিনের ডোজ", Anirban Bose's insulin dose): the words after the name the rows start with
+/// are the attribute, and rows about the person that lack it are not erased.
+#[test]
+fn a_caseless_request_running_on_past_the_name_needs_its_attribute() {
+    let facts: &[&str] = &[
+        "Anirban Bose takes clopidogrel 75 mg daily.",
+        "Anirban Bose's carer is his daughter Rituparna, phone 98300 55512.",
+        "Anirban Bose gets a home visit every second Monday.",
+    ];
+    let left = survivors_after_purge(facts, "অনির্বাণ বোসের ইনসুলিনের ডোজ");
+    assert_eq!(left.len(), 3, "{left:?}");
+}

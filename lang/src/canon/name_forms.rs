@@ -39,6 +39,37 @@ const SLAVIC_CASE_PAIRS: &[(&str, &str)] = &[
     ("", "em"),
 ];
 
+/// Case endings of names in Tamil and Bengali, whose nouns take their cases as suffixes, as
+/// [`transliterate`](super::transliterate) writes them (the Devanagari reading rules, see
+/// `translit`), each against the bare name. Tamil: dative `-ukku`/`-kku` (குமாருக்கு), genitive
+/// `-in`, `-udaiya` (குமாரின்), accusative `-ai`, locative `-il`, sociative `-odu`, `-idam`
+/// ("with"), `-ukkana`/`-kkana` ("for": மயிலாப்பூருக்கான), and the oblique `-att-` of nouns in
+/// `-am` (சுப்பிரமணியம், சுப்பிரமணியத்தின்). Bengali: genitive `-er`/`-r` (চ্যাটার্জির), objective
+/// `-ke` (ঘোষকে), plural `-ra`, `-der`, locative `-e`/`-te`.
+const BRAHMIC_CASE_PAIRS: &[(&str, &str)] = &[
+    ("", "ukku"),
+    ("", "kku"),
+    ("", "in"),
+    ("", "udaiya"),
+    ("", "ai"),
+    ("", "il"),
+    ("", "odu"),
+    ("", "idam"),
+    ("", "ukkana"),
+    ("", "kkana"),
+    ("m", "ttin"),
+    ("m", "ttukku"),
+    ("m", "ttai"),
+    ("m", "ttil"),
+    ("", "er"),
+    ("", "r"),
+    ("", "ke"),
+    ("", "ra"),
+    ("", "der"),
+    ("", "e"),
+    ("", "te"),
+];
+
 /// Least letters a name keeps without its case ending for [`same_inflected_name`].
 const MIN_INFLECTED_STEM: usize = 3;
 
@@ -51,6 +82,7 @@ pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
     let pairs: &[(&str, &str)] = match (a.script, b.script) {
         (Script::Greek, _) | (_, Script::Greek) => GREEK_CASE_PAIRS,
         (Script::Cyrillic, _) | (_, Script::Cyrillic) => SLAVIC_CASE_PAIRS,
+        (Script::Other, _) | (_, Script::Other) => BRAHMIC_CASE_PAIRS,
         _ => return false,
     };
     if a.form == b.form || a.form.is_empty() || b.form.is_empty() {
@@ -121,7 +153,11 @@ pub fn inflected_forms(form: &str) -> Vec<String> {
             }
         }
     }
-    for &(e1, e2) in GREEK_CASE_PAIRS.iter().chain(SLAVIC_CASE_PAIRS) {
+    for &(e1, e2) in GREEK_CASE_PAIRS
+        .iter()
+        .chain(SLAVIC_CASE_PAIRS)
+        .chain(BRAHMIC_CASE_PAIRS)
+    {
         for (from, to) in [(e1, e2), (e2, e1)] {
             if let Some(stem) = strip_case(form, from)
                 && stem.len() >= MIN_INFLECTED_STEM

@@ -248,6 +248,51 @@ fn hangul_romanization_writes_final_consonants() {
     assert!(!same_name(&chunks("Pak")[0], &chunks("Bak")[0]));
 }
 
+/// The Brahmic scripts laid out like Devanagari are read by its rules: Bengali, Gurmukhi,
+/// Gujarati and Oriya drop a word's last inherent vowel as Hindi does, Tamil, Telugu, Kannada and
+/// Malayalam keep it; Bengali ya-phala is no "y", Tamil ச is "s", a Malayalam chillu is a bare
+/// consonant.
+#[test]
+fn brahmic_scripts_read_by_the_devanagari_rules() {
+    for (word, latin) in [
+        ("সৌরভ", "saurabh"),
+        ("ব্যানার্জি", "banarji"),
+        ("ঘোষ", "ghosh"),
+        ("সুমিত্রা", "sumitra"),
+        ("ગોપાલ", "gopal"),
+        ("ਸਿੰਘ", "singh"),
+        ("செந்தில்", "sentil"),
+        ("நடராஜன்", "natarajan"),
+        ("குமார்", "kumar"),
+        ("రమేష్", "ramesh"),
+        ("ಸುರೇಶ್", "suresh"),
+        ("രാജേഷ്", "rajesh"),
+        ("ബാലൻ", "balan"),
+    ] {
+        assert_eq!(transliterate(word), latin, "{word}");
+    }
+}
+
+#[test]
+fn tamil_and_bengali_names_meet_their_cases() {
+    let meet = |a: &str, b: &str| same_inflected_name(&chunks(a)[0], &chunks(b)[0]);
+    for (a, b) in [
+        ("குமாருக்கு", "Kumar"),
+        ("குமாரின்", "Kumar"),
+        ("குமாருக்கு", "குமார்"),
+        ("ঘোষকে", "Ghosh"),
+        ("ঘোষের", "ঘোষ"),
+    ] {
+        assert!(meet(a, b), "{a} ~ {b}");
+        assert!(meet(b, a), "{b} ~ {a}");
+    }
+    // Another name, and a stem too short to be one.
+    for (a, b) in [("குமாருக்கு", "Kamal"), ("ঘোষকে", "Bose"), ("রাকে", "Ra")]
+    {
+        assert!(!meet(a, b), "{a} / {b}");
+    }
+}
+
 #[test]
 fn declined_names_meet_their_other_cases() {
     let meet = |a: &str, b: &str| same_inflected_name(&chunks(a)[0], &chunks(b)[0]);

@@ -189,6 +189,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         .map(|c| c.form)
         .collect();
     let mut word_hit: Vec<Option<usize>> = vec![None; q.words.len()];
+    // In a script without letter case, a run read as a name may run on into the attribute
+    // ("অনির্বাণ বোসের ইনসুলিনের ডোজ", Anirban Bose's insulin dose): when the row's sentence
+    // starts with some of the run's words and the row lacks the words after them, those are
+    // attribute words the row does not hold, never a name it may do without; the run's words
+    // the row holds past its leading name are attribute words it holds.
+    let run_on = caseless_run_on(q, row);
     // Chunks where the row holds a word of the query's names.
     let mut name_hits: Vec<usize> = Vec::new();
     // Clauses whose sentence topic holds an attribute word of the query ("the alarm code" in
@@ -237,7 +243,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             Some(p) => {
                 word_hit[wi] = Some(p);
                 hit_units += 1;
-                attribute_hits += usize::from(attribute);
+                let run_on_attribute = run_on.held_attribute.contains(&wi);
+                attribute_units += usize::from(run_on_attribute);
+                attribute_hits += usize::from(attribute || run_on_attribute);
                 generic_hits += usize::from(generic);
                 matched.push(w.stem.clone());
                 let c = &row.chunks[p];
@@ -258,7 +266,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     topic_evidence.extend(row.clause_at(&c.span));
                 }
             }
-            None => missing.push(w.stem.clone()),
+            None => {
+                attribute_units += usize::from(run_on.tail.contains(&wi));
+                missing.push(w.stem.clone());
+            }
         }
     }
 
@@ -684,4 +695,59 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         names_subject,
         reasons,
     }
+}
+
+/// A query name run in a script without letter case that runs on into the attribute (see
+/// [`score`]): the run's words the row lacks after the last word it holds (`tail`), and the
+/// words it holds past the run of names its sentence starts with (`held_attribute`).
+#[derive(Default)]
+struct CaselessRunOn {
+    tail: BTreeSet<usize>,
+    held_attribute: BTreeSet<usize>,
+}
+
+/// The [`CaselessRunOn`] of `q` against `row`: for each name run of two words or more in a
+/// script without case, when the row holds some of its words, starting its sentence, and lacks
+/// the words after them. A run whose unheld words lie between held ones (an attribute read as a
+/// name, held elsewhere in the row) is left as it is.
+fn caseless_run_on(q: &QueryShape, row: &RowView<'_>) -> CaselessRunOn {
+    let caseless = |i: &usize| {
+        !matches!(
+            q.words[*i].chunk.script,
+            Script::Latin | Script::Cyrillic | Script::Greek
+        )
+    };
+    let mut out = CaselessRunOn::default();
+    for run in &q.names {
+        if run.len() < 2 || !run.iter().all(caseless) {
+            continue;
+        }
+        let held: Vec<(usize, usize)> = run
+            .iter()
+            .filter_map(|&i| find_name(&q.words[i], row).map(|p| (i, p)))
+            .collect();
+        let Some(&(last_held, _)) = held.last() else {
+            continue;
+        };
+        let positions: Vec<usize> = held.iter().map(|&(_, p)| p).collect();
+        let leading: Vec<usize> = held
+            .iter()
+            .filter(|&&(_, p)| leads_sentence(row, p, &positions))
+            .map(|&(i, _)| i)
+            .collect();
+        let tail: Vec<usize> = run.iter().copied().filter(|&i| i > last_held).collect();
+        let between = run
+            .iter()
+            .any(|&i| i < last_held && !held.iter().any(|&(h, _)| h == i));
+        if leading.is_empty() || tail.is_empty() || between {
+            continue;
+        }
+        out.tail.extend(tail);
+        out.held_attribute.extend(
+            held.iter()
+                .map(|&(i, _)| i)
+                .filter(|i| !leading.contains(i)),
+        );
+    }
+    out
 }
