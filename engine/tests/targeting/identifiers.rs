@@ -110,6 +110,26 @@ fn a_shared_identifier_reaches_only_the_named_subjects_row() {
     assert!(live_texts(&s).is_empty(), "{:?}", live_texts(&s));
 }
 
+/// Whoever else holds a shared identifier is spared when named by one given name ("Emeka uses
+/// ..."), and an identifier's capitalized part ("ACME" of "ACME-TRV-22") is no subject the rows
+/// must name: only the named subject's row goes.
+#[test]
+fn a_shared_identifier_spares_one_named_owners_and_is_no_subject_itself() {
+    let facts = [
+        "Dilnoza uses the shared account finance@brightpath.org.",
+        "Emeka uses the shared account finance@brightpath.org.",
+    ];
+    let left = survivors_after_purge(&facts, "Dilnoza uses finance@brightpath.org");
+    assert_eq!(left, vec![facts[1].to_owned()]);
+    let facts = [
+        "Jin Park's flights are billed to corporate account ACME-TRV-22.",
+        "Mateo Rossi's flights are billed to corporate account ACME-TRV-22.",
+        "Corporate account ACME-TRV-22 has a monthly limit of $40,000.",
+    ];
+    let left = survivors_after_purge(&facts, "billing for Mateo Rossi on ACME-TRV-22");
+    assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
+}
+
 #[test]
 fn a_phone_an_e_mail_or_an_address_is_found_by_the_value_the_row_states() {
     let rows: &[&str] = &[

@@ -460,6 +460,22 @@ impl QueryShape {
         self.names.iter().any(|run| run.contains(&i))
     }
 
+    /// True if word `i` is written inside a token that holds a digit ("ACME" in "ACME-TRV-22",
+    /// "KST" in "KST-LT5521"): part of an identifier, not a word of its own.
+    pub(crate) fn in_code_token(&self, i: usize) -> bool {
+        let Some(w) = self.words.get(i) else {
+            return false;
+        };
+        let span = &w.chunk.span;
+        let start = self.text[..span.start]
+            .rfind(char::is_whitespace)
+            .map_or(0, |p| p + 1);
+        let end = self.text[span.end..]
+            .find(char::is_whitespace)
+            .map_or(self.text.len(), |p| span.end + p);
+        self.text[start..end].chars().any(|c| c.is_ascii_digit())
+    }
+
     /// True if the query holds an identifier specific enough to decide on its own: a typed one,
     /// or a code of at least six characters with a digit, or five digits in a row (not a time,
     /// a price or a room number).

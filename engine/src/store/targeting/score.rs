@@ -424,7 +424,13 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         };
         !hits.is_empty() && hits.len() >= need
     };
-    let names_subject = !q.names.is_empty() && q.names.iter().all(run_present);
+    // A capitalized part of an identifier ("ACME" of "ACME-TRV-22") names no subject.
+    let subject_runs: Vec<&Vec<usize>> = q
+        .names
+        .iter()
+        .filter(|run| !run.iter().all(|&i| q.in_code_token(i)))
+        .collect();
+    let names_subject = !subject_runs.is_empty() && subject_runs.into_iter().all(run_present);
     // Every subject the query names must be in the row (at least half of each name run).
     if !q.names.is_empty() && !q.has_identifiers() {
         let absent: Vec<String> = q
