@@ -438,3 +438,24 @@ fn a_caseless_request_running_on_past_the_name_needs_its_attribute() {
     let left = survivors_after_purge(facts, "অনির্বাণ বোসের ইনসুলিনের ডোজ");
     assert_eq!(left.len(), 3, "{left:?}");
 }
+
+/// A name written in Arabic or Hebrew script is a whole name against a row that writes one in
+/// Latin letters: "محمود حسن" is not Ahmed Hassan, though both are Hassan. The article and the
+/// particles a romanization writes apart ("Al-Zahrani", "El Amrani", "Ben-Haim") are no other
+/// name.
+#[test]
+fn an_abjad_name_is_whole_against_a_latin_row() {
+    let facts: &[&str] = &[
+        "Ahmed Hassan's birthday is 18 February 1975.",
+        "Fatima Al-Zahrani is allergic to ibuprofen.",
+        "Fatima Al-Harbi is allergic to ibuprofen.",
+    ];
+    let (_t, s) = store_with(facts);
+    assert!(matches!(
+        s.purge(Target::query("تاريخ ميلاد محمود حسن")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 3);
+    let left = survivors_after_purge(facts, "احذفي حساسية فاطمة الزهراني من الإيبوبروفين");
+    assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
+}

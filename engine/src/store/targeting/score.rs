@@ -483,8 +483,22 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     && rc.script == Script::Hangul
                     && row.chunks[rp].script == rc.script
                     && row.chunks[lo].span.end == row.chunks[hi].span.start;
+                // A query name written in an abjad (Arabic, Hebrew) against a row that writes the
+                // name in a cased script: "محمود حسن" is not "Ahmed Hassan", although half of
+                // the run matches.
+                // (The Arabic article a row writes with a hyphen, "Al-" of "Al-Zahrani", is part
+                // of the word the query writes as one, "الزهراني".)
+                let caseless_against_cased =
+                    matches!(qw.chunk.script, Script::Arabic | Script::Hebrew)
+                        && cased(rc.script)
+                        && !(ARABIC_ARTICLES.contains(&rc.form.as_str())
+                            && row.text[rc.span.end..].starts_with(['-', ' ']))
+                        && !NAME_PARTICLES.contains(&rc.form.as_str())
+                        && !canon::same_name(&qw.chunk, rc);
                 if joined
-                    && (latin && name_part(row.text, &row.chunks, rn as usize) || unspaced)
+                    && ((latin || caseless_against_cased)
+                        && name_part(row.text, &row.chunks, rn as usize)
+                        || unspaced)
                     && !super::word_classes::is_title(&rc.form)
                     && !crate::text::is_stopword(&rc.form)
                     && !(dr < 0 && super::word_classes::is_kinship(&row.text[rc.span.clone()]))
@@ -757,3 +771,14 @@ fn caseless_run_on(q: &QueryShape, row: &RowView<'_>) -> CaselessRunOn {
     }
     out
 }
+
+/// The Arabic article as romanizations write it before a hyphen or a space ("Al-Zahrani",
+/// "El Amrani"), assimilated to a sun letter ("Ash-Shami", "Ad-Din", "Ar-Rashid").
+const ARABIC_ARTICLES: &[&str] = &[
+    "al", "el", "ul", "ad", "ar", "as", "ash", "at", "az", "an", "ath", "adh",
+];
+
+/// The particles of Arabic and Hebrew names ("son of", "father of", "servant of": "Ben-Haim",
+/// "Bin Laden", "Abu Bakr", "Abdel Nasser"), which a query writes as words of their own or
+/// joined to the name; they tell no two people apart.
+const NAME_PARTICLES: &[&str] = &["ben", "bin", "ibn", "bint", "bat", "abu", "abd", "abdel"];
