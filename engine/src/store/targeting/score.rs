@@ -194,7 +194,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     // starts with some of the run's words and the row lacks the words after them, those are
     // attribute words the row does not hold, never a name it may do without; the run's words
     // the row holds past its leading name are attribute words it holds.
-    let run_on = caseless_run_on(q, row);
+    let run_on = super::run_on::caseless_run_on(q, row);
     // Chunks where the row holds a word of the query's names.
     let mut name_hits: Vec<usize> = Vec::new();
     // Clauses whose sentence topic holds an attribute word of the query ("the alarm code" in
@@ -443,79 +443,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!("does not name {}", absent.join(", ")));
         }
     }
-    for (ri, run) in q.names.iter().enumerate() {
-        if held_whole.contains(&ri) {
-            continue;
-        }
-        for (k, &wi) in run.iter().enumerate() {
-            let Some(rp) = word_hit[wi] else { continue };
-            for (dq, dr) in [(1isize, 1isize), (-1, -1)] {
-                let qn = k as isize + dq;
-                let rn = rp as isize + dr;
-                if qn < 0 || qn as usize >= run.len() || rn < 0 || rn as usize >= row.chunks.len() {
-                    continue;
-                }
-                let qw = &q.words[run[qn as usize]];
-                let rc = &row.chunks[rn as usize];
-                let joined = if dr > 0 {
-                    rc.gap == Some(canon::Gap::Joiner)
-                } else {
-                    row.chunks[rp].gap == Some(canon::Gap::Joiner)
-                };
-                let latin = cased(rc.script) && cased(qw.chunk.script);
-                // A Hangul name is one unspaced word of syllables, one romanized syllable each.
-                // Where the query romanizes two syllables of one name as one word ("Ji-su"),
-                // the row's syllable next to the matched one must be the query's next
-                // syllable: "Kim Ji-su" is not 김지호. (Words the query spaces apart may span
-                // several syllables, and Han readings are not one syllable per character in
-                // every language: "Sato Takeru" is 佐藤健, so Han rows are left out.)
-                let (lo, hi) = (rp.min(rn as usize), rp.max(rn as usize));
-                let (qa, qb) = if dq > 0 {
-                    (&q.words[wi].chunk, &qw.chunk)
-                } else {
-                    (&qw.chunk, &q.words[wi].chunk)
-                };
-                let one_query_word = qa.span.end <= qb.span.start
-                    && matches!(&q.text[qa.span.end..qb.span.start], "" | "-");
-                let unspaced = one_query_word
-                    && qa.script == Script::Latin
-                    && qb.script == Script::Latin
-                    && rc.script == Script::Hangul
-                    && row.chunks[rp].script == rc.script
-                    && row.chunks[lo].span.end == row.chunks[hi].span.start;
-                // A query name written in an abjad (Arabic, Hebrew) against a row that writes the
-                // name in a cased script: "محمود حسن" is not "Ahmed Hassan", although half of
-                // the run matches.
-                // (The Arabic article a row writes with a hyphen, "Al-" of "Al-Zahrani", is part
-                // of the word the query writes as one, "الزهراني".)
-                let caseless_against_cased =
-                    matches!(qw.chunk.script, Script::Arabic | Script::Hebrew)
-                        && cased(rc.script)
-                        && !(ARABIC_ARTICLES.contains(&rc.form.as_str())
-                            && row.text[rc.span.end..].starts_with(['-', ' ']))
-                        && !NAME_PARTICLES.contains(&rc.form.as_str())
-                        && !canon::same_name(&qw.chunk, rc);
-                if joined
-                    && ((latin || caseless_against_cased)
-                        && name_part(row.text, &row.chunks, rn as usize)
-                        || unspaced)
-                    && !super::word_classes::is_title(&rc.form)
-                    && !crate::text::is_stopword(&rc.form)
-                    && !(dr < 0 && super::word_classes::is_kinship(&row.text[rc.span.clone()]))
-                    && !has_digit(rc)
-                    && !word_matches(qw, rc)
-                    // (The neighbour held as that query word, as a name in the genitive is.)
-                    && word_hit[run[qn as usize]] != Some(rn as usize)
-                    && veto.is_none()
-                {
-                    veto = Some(format!(
-                        "names {:?}, not {:?}",
-                        &row.text[rc.span.clone()],
-                        &q.text[qw.chunk.span.clone()]
-                    ));
-                }
-            }
-        }
+    if veto.is_none() {
+        veto = super::neighbours::neighbour_veto(q, row, &word_hit, &held_whole);
     }
 
     // In Han and Hangul a name is one word of syllables: a row whose name runs on, inside its
@@ -716,69 +645,3 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         reasons,
     }
 }
-
-/// A query name run in a script without letter case that runs on into the attribute (see
-/// [`score`]): the run's words the row lacks after the last word it holds (`tail`), and the
-/// words it holds past the run of names its sentence starts with (`held_attribute`).
-#[derive(Default)]
-struct CaselessRunOn {
-    tail: BTreeSet<usize>,
-    held_attribute: BTreeSet<usize>,
-}
-
-/// The [`CaselessRunOn`] of `q` against `row`: for each name run of two words or more in a
-/// script without case, when the row holds some of its words, starting its sentence, and lacks
-/// the words after them. A run whose unheld words lie between held ones (an attribute read as a
-/// name, held elsewhere in the row) is left as it is.
-fn caseless_run_on(q: &QueryShape, row: &RowView<'_>) -> CaselessRunOn {
-    let caseless = |i: &usize| {
-        !matches!(
-            q.words[*i].chunk.script,
-            Script::Latin | Script::Cyrillic | Script::Greek
-        )
-    };
-    let mut out = CaselessRunOn::default();
-    for run in &q.names {
-        if run.len() < 2 || !run.iter().all(caseless) {
-            continue;
-        }
-        let held: Vec<(usize, usize)> = run
-            .iter()
-            .filter_map(|&i| find_name(&q.words[i], row).map(|p| (i, p)))
-            .collect();
-        let Some(&(last_held, _)) = held.last() else {
-            continue;
-        };
-        let positions: Vec<usize> = held.iter().map(|&(_, p)| p).collect();
-        let leading: Vec<usize> = held
-            .iter()
-            .filter(|&&(_, p)| leads_sentence(row, p, &positions))
-            .map(|&(i, _)| i)
-            .collect();
-        let tail: Vec<usize> = run.iter().copied().filter(|&i| i > last_held).collect();
-        let between = run
-            .iter()
-            .any(|&i| i < last_held && !held.iter().any(|&(h, _)| h == i));
-        if leading.is_empty() || tail.is_empty() || between {
-            continue;
-        }
-        out.tail.extend(tail);
-        out.held_attribute.extend(
-            held.iter()
-                .map(|&(i, _)| i)
-                .filter(|i| !leading.contains(i)),
-        );
-    }
-    out
-}
-
-/// The Arabic article as romanizations write it before a hyphen or a space ("Al-Zahrani",
-/// "El Amrani"), assimilated to a sun letter ("Ash-Shami", "Ad-Din", "Ar-Rashid").
-const ARABIC_ARTICLES: &[&str] = &[
-    "al", "el", "ul", "ad", "ar", "as", "ash", "at", "az", "an", "ath", "adh",
-];
-
-/// The particles of Arabic and Hebrew names ("son of", "father of", "servant of": "Ben-Haim",
-/// "Bin Laden", "Abu Bakr", "Abdel Nasser"), which a query writes as words of their own or
-/// joined to the name; they tell no two people apart.
-const NAME_PARTICLES: &[&str] = &["ben", "bin", "ibn", "bint", "bat", "abu", "abd", "abdel"];
