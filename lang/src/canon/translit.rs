@@ -314,6 +314,8 @@ const BRAHMIC_BLOCKS: [(u32, bool); 8] = [
 /// - Bengali: a consonant's "ya-phala" (virama + য) lengthens or colours the vowel and is not a
 ///   "y" ("ব্যানার্জি" is Banerjee), and ৎ is a bare "t".
 /// - Tamil: ச is "s" (Senthil, Sakthivel, Selvi; "ch" only doubled, as in "ச்ச").
+/// - Gurmukhi: tippi (ੰ) is the nasal anusvara writes; addak (ੱ), which doubles the next
+///   consonant, adds no letter.
 /// - Malayalam: the chillu letters are consonants without a vowel (ൻ is न्).
 /// - Length marks (Bengali ৗ, Tamil ௗ, Malayalam ൗ) and Malayalam's dot reph add no sound.
 fn brahmic(w: &str) -> Option<String> {
@@ -356,7 +358,8 @@ fn brahmic(w: &str) -> Option<String> {
             (0xD00, 'ൽ') => "ल्",
             (0xD00, 'ൾ') => "ळ्",
             (0xD00, 'ൿ') => "क्",
-            (0x980, 'ৗ') | (0xB80, 'ௗ') | (0xD00, 'ൗ' | 'ൎ') => continue,
+            (0xA00, 'ੰ') => "ं",
+            (0x980, 'ৗ') | (0xA00, 'ੱ') | (0xB80, 'ௗ') | (0xD00, 'ൗ' | 'ൎ') => continue,
             _ => {
                 if let Some(d) = char::from_u32(0x900 + (u - base)) {
                     out.push(d);

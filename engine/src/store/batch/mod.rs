@@ -174,13 +174,7 @@ impl Inner {
     /// threads (they depend on its text alone). Returns whether the text index changed and the
     /// first text-index error.
     fn apply_in_order(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
-        let texts: Vec<&str> = ops
-            .iter()
-            .filter_map(|op| match op {
-                IndexOp::AddText(_, t) => Some(t.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = added_texts(&ops);
         let mut keys = crate::parallel::map(&texts, |t| TextIndex::keys_of(t)).into_iter();
         drop(texts);
         let mut text_changed = false;
@@ -212,13 +206,7 @@ impl Inner {
     /// keys are computed on other threads, and then the keys join the index in row order. Each
     /// row ends with what the one-after-another order gives it: no row is removed in between.
     fn apply_additions(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
-        let texts: Vec<&str> = ops
-            .iter()
-            .filter_map(|op| match op {
-                IndexOp::AddText(_, t) => Some(t.as_str()),
-                _ => None,
-            })
-            .collect();
+        let texts = added_texts(&ops);
         let (text, vectors) = (&mut self.text, &mut self.vectors);
         let (keys, added, text_result) = std::thread::scope(|s| {
             let keys = s.spawn(|| {
@@ -299,6 +287,16 @@ impl Inner {
         })?;
         Ok(())
     }
+}
+
+/// The texts `ops` add, in order.
+fn added_texts(ops: &[IndexOp]) -> Vec<&str> {
+    ops.iter()
+        .filter_map(|op| match op {
+            IndexOp::AddText(_, t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 impl Batch<'_> {

@@ -467,10 +467,17 @@ impl QueryShape {
             return false;
         };
         let span = &w.chunk.span;
-        let start = self.text[..span.start]
-            .rfind(char::is_whitespace)
-            .map_or(0, |p| p + 1);
-        let end = self.text[span.end..]
+        let (Some(before), Some(after)) = (self.text.get(..span.start), self.text.get(span.end..))
+        else {
+            return false;
+        };
+        // Whitespace of any width (an ideographic space is three bytes) bounds the token.
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(p, c)| p + c.len_utf8());
+        let end = after
             .find(char::is_whitespace)
             .map_or(self.text.len(), |p| span.end + p);
         self.text[start..end].chars().any(|c| c.is_ascii_digit())
@@ -499,6 +506,32 @@ fn unspaced_before_cased(a: &Chunk, b: &Chunk) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_inside_a_token_with_digits_is_part_of_an_identifier() {
+        let at = |q: &QueryShape, form: &str| {
+            let i = q.words.iter().position(|w| w.chunk.form == form);
+            let forms: Vec<&str> = q.words.iter().map(|w| w.chunk.form.as_str()).collect();
+            q.in_code_token(i.unwrap_or_else(|| panic!("{form} not in {forms:?}")))
+        };
+        let q = QueryShape::parse("billing for Mateo Rossi on ACME-TRV-22");
+        assert!(at(&q, "acme"));
+        assert!(!at(&q, "mateo") && !at(&q, "rossi"));
+        // Whitespace of several bytes bounds a token too.
+        let q = QueryShape::parse("billing for Mateo\u{3000}Rossi\u{3000}on\u{3000}ACME-TRV-22");
+        assert!(at(&q, "acme"));
+        assert!(!at(&q, "mateo") && !at(&q, "rossi"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn in_code_token_never_panics(t in proptest::prelude::any::<String>()) {
+            let q = QueryShape::parse(&t);
+            for i in 0..=q.words.len() {
+                q.in_code_token(i);
+            }
+        }
+    }
 
     #[test]
     fn questions_of_truth_are_polarity_neutral() {
