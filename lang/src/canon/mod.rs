@@ -64,6 +64,7 @@
 //! an abjad word's final `h` may also be dropped ([`abjad_skeletons`]): word-final ה, ه and ة
 //! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`).
 
+mod brahmic;
 mod ident;
 pub mod japanese;
 mod name_forms;

@@ -19,12 +19,10 @@
 //! 5. Within a row of several clauses, the clauses that hold the evidence are the target: a
 //!    purge or supersede then rewrites the row without them ([`crate::clause`]).
 //!
-//! Declared aliases ([`crate::Store::declare_alias`]) widen a query: a query naming any form of
-//! an alias group is also tried with every other form.
+//! Declared aliases ([`crate::Store::declare_alias`]) widen a query to every form of its group.
 //!
 //! Every resolution explains itself: [`TargetMatch`] lists what matched, what did not, the
-//! clauses hit and the reasons, and [`crate::Plan`] lists the candidates that were rejected and
-//! why.
+//! clauses hit and why; [`crate::Plan`] lists the candidates rejected and why.
 
 mod candidate;
 mod codes;
