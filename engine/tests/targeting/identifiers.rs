@@ -110,17 +110,10 @@ fn a_shared_identifier_reaches_only_the_named_subjects_row() {
     assert!(live_texts(&s).is_empty(), "{:?}", live_texts(&s));
 }
 
-/// Whoever else holds a shared identifier is spared when named by one given name ("Emeka uses
-/// ..."), and an identifier's capitalized part ("ACME" of "ACME-TRV-22") is no subject the rows
-/// must name: only the named subject's row goes.
+/// An identifier's capitalized part ("ACME" of "ACME-TRV-22") is no subject the rows must name:
+/// only the named subject's row goes, not the other holders' rows.
 #[test]
-fn a_shared_identifier_spares_one_named_owners_and_is_no_subject_itself() {
-    let facts = [
-        "Dilnoza uses the shared account finance@brightpath.org.",
-        "Emeka uses the shared account finance@brightpath.org.",
-    ];
-    let left = survivors_after_purge(&facts, "Dilnoza uses finance@brightpath.org");
-    assert_eq!(left, vec![facts[1].to_owned()]);
+fn a_capitalized_part_of_an_identifier_is_no_subject() {
     let facts = [
         "Jin Park's flights are billed to corporate account ACME-TRV-22.",
         "Mateo Rossi's flights are billed to corporate account ACME-TRV-22.",

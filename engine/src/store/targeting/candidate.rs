@@ -92,18 +92,10 @@ pub(super) fn choose_clauses(
 }
 
 /// True if a row names a person or organisation by a name of its own: two adjacent
-/// capitalized words of a cased script ("Anan Boonmee"), a word of a script without capitals
-/// ("박지우"), or a name its sentence starts with as its subject ("Emeka uses the shared
-/// account ..."). A row holding an identifier and no such name ("MRN 2467493 was flagged for
-/// review", "The user's account is ...") names nobody else.
+/// capitalized words of a cased script ("Anan Boonmee"), or a word of a script without
+/// capitals ("박지우"). A row holding an identifier and no such name ("MRN 2467493 was flagged
+/// for review") names nobody else.
 pub(super) fn names_someone(row: &RowView<'_>) -> bool {
-    if row
-        .clauses
-        .iter()
-        .any(|c| c.subject.as_ref().is_some_and(|s| s.named))
-    {
-        return true;
-    }
     use crate::canon::Script;
     let name = |c: &crate::canon::Chunk| {
         c.capitalized && names::cased(c.script) && !crate::index::keys::has_digit(c)
