@@ -298,3 +298,26 @@ fn a_file_name_is_the_file_at_the_end_of_a_path() {
     let left = survivors_after_purge(facts, "the draft file tanaka_osaka.pdf");
     assert_eq!(left.len(), 3, "{left:?}");
 }
+
+#[test]
+fn a_value_glued_to_an_unspaced_script_is_erased_by_its_identifier() {
+    // Chinese, Japanese and Thai write no space between words and Korean attaches particles:
+    // an erasure by phone number or e-mail must still reach the row.
+    let facts = [
+        "Anna Schmidtの電話番号は+7 916 493-83-28です",
+        "เบอร์โทรของสมชายคือ081-234-5678ครับ",
+        "민준의 전화번호는 010-4321-8765입니다",
+        "李伟的邮箱是li.wei@example.com，谢谢",
+        "Anna Schmidt likes green tea; her phone is +7 916 493-83-29",
+    ];
+    for (query, gone) in [
+        ("+7 916 493-83-28", "です"),
+        ("0812345678", "ครับ"),
+        ("010 4321 8765", "입니다"),
+        ("li.wei@example.com", "谢谢"),
+    ] {
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left.len(), facts.len() - 1, "{query}: {left:?}");
+        assert!(!left.iter().any(|t| t.contains(gone)), "{query}: {left:?}");
+    }
+}

@@ -87,7 +87,7 @@ pub use tables::{exonyms, han_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-11";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-12";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -273,6 +273,12 @@ fn is_syllabic(s: Script) -> bool {
     matches!(s, Script::Han | Script::Hangul)
 }
 
+/// Scripts written without spaces between words whose words are not split per syllable: a
+/// digit is never part of one of their words.
+fn is_unspaced(s: Script) -> bool {
+    matches!(s, Script::Kana | Script::Thai)
+}
+
 /// Latin look-alike of a Cyrillic/Greek character as the homoglyph rule sees it.
 fn homoglyph_of(c: char) -> Option<String> {
     if let Some(h) = script::homoglyph(c) {
@@ -346,6 +352,10 @@ fn split_word(us: &[Unit], word: Range<usize>, out: &mut Vec<Piece>) {
                     (None, _) => false,
                     (Some((_, _, Some(cs))), _) if is_syllabic(cs) => false,
                     (Some(_), Some(s)) if is_syllabic(s) => false,
+                    // Kana and Thai write no space between words: digits glued to them are a
+                    // value of their own ("+7 916 493-83-28です", "081-234-5678ครับ").
+                    (Some((_, _, Some(cs))), None) if is_unspaced(cs) => false,
+                    (Some((_, _, None)), Some(s)) if is_unspaced(s) => false,
                     (Some((_, _, None)), _) => true,
                     (Some(_), None) => true,
                     (Some((_, _, Some(cs))), Some(s)) => cs == s,
@@ -622,6 +632,16 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
         prev_end_unit = Some(p.units.end);
     }
     out
+}
+
+/// True for a letter of a script written without spaces between words (Chinese, Japanese,
+/// Thai) or whose particles attach to the word before them (Korean): such a letter beside a
+/// value ("は+7 916 ...", "5678ครับ") is a word boundary, not part of the value's token.
+pub fn unspaced_letter(c: char) -> bool {
+    matches!(
+        script::script_of(c),
+        Script::Han | Script::Kana | Script::Hangul | Script::Thai
+    )
 }
 
 /// Spelling-variant key of one folded/transliterated word (rules in the module docs). Empty

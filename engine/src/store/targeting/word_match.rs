@@ -65,10 +65,13 @@ const STRONG_JOINERS: &[char] = &['-', '.', '_', '/', ':', '+', '#'];
 pub(crate) fn whole_token(text: &str, span: &Range<usize>) -> bool {
     let before = &text[..span.start];
     let after = &text[span.end..];
+    // A letter of an unspaced script beyond the joiner is the next word ("は+7 916 ..."), not
+    // more of the token.
+    let token_char = |x: char| x.is_alphanumeric() && !canon::unspaced_letter(x);
     let mut b = before.chars().rev();
-    let glued_before = matches!((b.next(), b.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    let glued_before = matches!((b.next(), b.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && token_char(x));
     let mut a = after.chars();
-    let glued_after = matches!((a.next(), a.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && x.is_alphanumeric());
+    let glued_after = matches!((a.next(), a.next()), (Some(j), Some(x)) if STRONG_JOINERS.contains(&j) && token_char(x));
     !glued_before && !glued_after
 }
 

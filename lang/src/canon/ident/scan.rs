@@ -4,7 +4,8 @@
 use std::ops::Range;
 
 use crate::canon::IdKind;
-use crate::canon::script::{is_ignorable, is_mark, nfkc_chars};
+use crate::canon::script::{is_ignorable, is_mark, nfkc_chars, script_of};
+use crate::canon::{Script, unspaced_letter};
 
 /// One normalized character and the byte range (`s..e`) of the original character.
 #[derive(Clone, Copy)]
@@ -15,16 +16,54 @@ pub(super) struct N {
 }
 
 /// The normalized stream of `text` (ignorable characters dropped).
+///
+/// Scripts written without spaces between words (Chinese, Japanese, Thai) and Korean, whose
+/// particles attach to the word before them, glue a value to the words around it:
+/// "電話番号は+7 916 493-83-28です", "เบอร์ 081-234-5678ครับ", "010-1234-5678입니다". Where a
+/// letter of such a script meets any other character but a space, the stream holds a space
+/// of no width (its byte range is empty, at the boundary), so every recogniser sees the value
+/// standing alone, as it would in a spaced script, and no span ever covers it.
 pub(super) fn stream(text: &str) -> Vec<N> {
-    let mut v = Vec::with_capacity(text.len());
+    let mut v: Vec<N> = Vec::with_capacity(text.len());
     for (s, ch) in text.char_indices() {
         let e = s + ch.len_utf8();
         if is_ignorable(ch) {
             continue;
         }
-        nfkc_chars(ch, |c| v.push(N { c, s, e }));
+        nfkc_chars(ch, |c| {
+            if let Some(prev) = v.last()
+                && glued_across_scripts(prev.c, c)
+            {
+                v.push(N { c: ' ', s, e: s });
+            }
+            v.push(N { c, s, e });
+        });
     }
     v
+}
+
+/// The unspaced family of a letter ([`crate::canon::unspaced_letter`]): Chinese and Japanese
+/// are one (kanji and kana mix in a word), Korean another, Thai a third. `None` for every
+/// other character.
+fn unspaced_family(c: char) -> Option<u8> {
+    if !unspaced_letter(c) {
+        return None;
+    }
+    Some(match script_of(c) {
+        Script::Hangul => 1,
+        Script::Thai => 2,
+        _ => 0,
+    })
+}
+
+/// True where a letter of an unspaced script meets a character of a value in another script
+/// (a letter, a digit or a sign such as `+` or `(`): a boundary no space marks.
+fn glued_across_scripts(a: char, b: char) -> bool {
+    if a.is_whitespace() || b.is_whitespace() || is_mark(b) {
+        return false;
+    }
+    let (fa, fb) = (unspaced_family(a), unspaced_family(b));
+    (fa.is_some() || fb.is_some()) && fa != fb
 }
 
 /// A cursor over a normalized stream; the recognisers are its methods, one file per family.
