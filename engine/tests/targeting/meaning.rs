@@ -134,3 +134,58 @@ fn rows_close_in_meaning_are_not_told_apart_by_it() {
     ));
     assert_eq!(live_texts(&s).len(), 3);
 }
+
+#[test]
+fn a_new_phone_email_or_account_replaces_only_a_row_stating_one() {
+    // The new text states a value that names one attribute on its own (an e-mail address, a
+    // bank account): no fallback replaces a row of the subject's that states none, however
+    // close in meaning, and an account number counts as one even when its check digits fail.
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &[
+                "Fatima Zahra is allergic to peanuts.",
+                "Fatima Zahra's credit card number is 4111 1111 1111 2125.",
+            ],
+            "update Fatima Zahra's personal mail",
+            "Fatima Zahra's personal e-mail is fatima.zahra37@mail.ru",
+        ),
+        (
+            &[
+                "Yosef Cohen's credit card number is 4111 1111 1111 8467.",
+                "Yosef Cohen's shoe size is 43.",
+            ],
+            "the bank details of Yosef",
+            "Yosef's IBAN is now DE99 3704 0044 0532 5730 95",
+        ),
+        (
+            &[
+                "Litware's bank account for invoices is GB52 NWBK 6016 1331 3827 36.",
+                "Litware's office is in Leeds.",
+            ],
+            "Litware's VAT number",
+            "The VAT number of Litware is DE680402774",
+        ),
+    ];
+    for (facts, query, new) in cases {
+        let (_t, s) = store_with(facts);
+        let plan = s
+            .plan_with(Operation::Supersede, &Target::query(*query), Some(new))
+            .unwrap();
+        assert!(plan.rows.is_empty(), "{query}: {plan:?}");
+    }
+    // A row stating the kind is still replaced.
+    let facts = [
+        "Yosef Cohen's bank account is DE12 3704 0044 0532 0000 01.",
+        "Yosef Cohen's credit card number is 4111 1111 1111 8467.",
+        "Yosef Cohen's shoe size is 43.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let plan = s
+        .plan_with(
+            Operation::Supersede,
+            &Target::query("the bank details of Yosef"),
+            Some("Yosef's IBAN is now DE99 3704 0044 0532 5730 95"),
+        )
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+}

@@ -531,6 +531,11 @@ impl Inner {
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
         if !words_chose && let Some(h) = hint {
             supersede_fit::drop_other_stated_attributes(&shapes[0], h, &mut scored, &mut rejected);
+            supersede_fit::drop_without_the_new_specific_kind(
+                &mut scored,
+                &mut rejected,
+                &new_kinds,
+            );
         }
         if width == Width::One
             && let Some(h) = hint

@@ -265,6 +265,49 @@ pub(super) fn drop_other_kinds(
     });
 }
 
+/// Drops the candidates a supersede's fallbacks chose (by the kind of the new value, by meaning
+/// or by relatedness, its words having reached no row) that state no value of a kind the new
+/// text states that names one attribute on its own: a phone number, an e-mail address, an
+/// IBAN, a handle, a network address ([`super::value_kind::ValueKind::specific`]; street
+/// addresses aside, which are read from words and not always seen). "Fatima's personal e-mail
+/// is ..." restates an e-mail address: the row about her allergy, or the one holding her card
+/// number, is not the fact it replaces, however close in meaning.
+pub(super) fn drop_without_the_new_specific_kind(
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+    new_kinds: &std::collections::BTreeSet<super::value_kind::ValueKind>,
+) {
+    use super::value_kind::ValueKind;
+    let specific: Vec<ValueKind> = new_kinds
+        .iter()
+        .copied()
+        .filter(|k| k.specific() && *k != ValueKind::Address)
+        .collect();
+    if specific.is_empty() {
+        return;
+    }
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let kinds = super::value_kind::value_kinds(&view);
+        let holds = specific.iter().any(|k| kinds.contains(k));
+        if !holds {
+            rejected.push(super::Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason: format!(
+                    "states no {} as the new text does",
+                    specific
+                        .iter()
+                        .map(|k| k.noun())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            });
+        }
+        holds
+    });
+}
+
 /// The forms of "to be" that join an attribute to its value ("Anna's phone number is ...").
 const COPULAS: &[&str] = &["is", "are", "was", "were"];
 

@@ -67,6 +67,24 @@ impl ValueKind {
         )
     }
 
+    /// What a value of this kind is called, for a plan's reasons.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ValueKind::Phone => "phone number",
+            ValueKind::Email => "e-mail address",
+            ValueKind::Handle => "handle",
+            ValueKind::Iban => "bank account number (IBAN)",
+            ValueKind::Network => "network address",
+            ValueKind::Code => "code",
+            ValueKind::Money => "amount of money",
+            ValueKind::Time => "time",
+            ValueKind::Date => "date",
+            ValueKind::Percent => "percentage",
+            ValueKind::Quantity => "quantity",
+            ValueKind::Address => "street address",
+        }
+    }
+
     /// The kind of value that an attribute concept names on its own ([`crate::concepts`]):
     /// a request for someone's phone, e-mail or address asks for the row stating a phone
     /// number, an e-mail address or a street address, whatever words the row says it with
@@ -261,6 +279,33 @@ fn numeric_date(s: &str) -> bool {
     }
 }
 
+/// Country codes of the IBAN registry (ISO 13616).
+const IBAN_COUNTRIES: &[&str] = &[
+    "AD", "AE", "AL", "AT", "AZ", "BA", "BE", "BG", "BH", "BI", "BR", "BY", "CH", "CR", "CY", "CZ",
+    "DE", "DJ", "DK", "DO", "EE", "EG", "ES", "FI", "FK", "FO", "FR", "GB", "GE", "GI", "GL", "GR",
+    "GT", "HR", "HU", "IE", "IL", "IQ", "IS", "IT", "JO", "KW", "KZ", "LB", "LC", "LI", "LT", "LU",
+    "LV", "LY", "MC", "MD", "ME", "MK", "MN", "MR", "MT", "MU", "NI", "NL", "NO", "OM", "PK", "PL",
+    "PS", "PT", "QA", "RO", "RS", "RU", "SA", "SC", "SD", "SE", "SI", "SK", "SM", "SO", "ST", "SV",
+    "TL", "TN", "TR", "UA", "VA", "VG", "XK", "YE",
+];
+
+/// True for a code written as an IBAN is (a registry country code, two check digits, then 11 to
+/// 30 letters and digits) whose check digits fail ([`IdKind::Iban`] holds the valid ones). As
+/// an identity it stays a code; as the kind of value a fact states, it is an account number:
+/// "DE33 3704 0044 0532 1228 89" is someone's bank account whether or not its check digits
+/// were typed right.
+fn iban_shaped(canonical: &str) -> bool {
+    let b = canonical.as_bytes();
+    (15..=34).contains(&b.len())
+        && canonical
+            .get(..2)
+            .is_some_and(|cc| IBAN_COUNTRIES.contains(&cc))
+        && b[2..4].iter().all(u8::is_ascii_digit)
+        && b[4..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+}
+
 /// The kinds of value `view`'s text states.
 pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
     let mut out = BTreeSet::new();
@@ -274,6 +319,7 @@ pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
                 ValueKind::Network
             }
             IdKind::Code if numeric_date(&view.text[id.span.clone()]) => ValueKind::Date,
+            IdKind::Code if iban_shaped(&id.canonical) => ValueKind::Iban,
             IdKind::Code => ValueKind::Code,
         });
     }
