@@ -529,12 +529,20 @@ impl Inner {
         }
         // Nor is a row chosen by meaning or relatedness.
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        // A row a fallback chose (the words reached none) must also fit the new text: no other
+        // attribute stated by name, the phone, e-mail or account kind the new text states, and
+        // codes of the new code's format.
         if !words_chose && let Some(h) = hint {
             supersede_fit::drop_other_stated_attributes(&shapes[0], h, &mut scored, &mut rejected);
             supersede_fit::drop_without_the_new_specific_kind(
                 &mut scored,
                 &mut rejected,
                 &new_kinds,
+            );
+            supersede_fit::drop_other_code_formats(
+                &mut scored,
+                &mut rejected,
+                &RowView::new(&h.text),
             );
         }
         if width == Width::One

@@ -308,6 +308,27 @@ pub(super) fn drop_without_the_new_specific_kind(
     });
 }
 
+/// Drops the candidates whose codes are of another format than every code the new text
+/// states ([`super::value_kind::other_code_format`]), and says why.
+pub(super) fn drop_other_code_formats(
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+    new: &RowView<'_>,
+) {
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let other = super::value_kind::other_code_format(&view, new);
+        if other {
+            rejected.push(super::Rejected {
+                id: c.row.id,
+                coverage: c.score.coverage,
+                reason: "its codes are of another format than the new text's".into(),
+            });
+        }
+        !other
+    });
+}
+
 /// The forms of "to be" that join an attribute to its value ("Anna's phone number is ...").
 const COPULAS: &[&str] = &["is", "are", "was", "were"];
 

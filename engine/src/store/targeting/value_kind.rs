@@ -306,6 +306,42 @@ fn iban_shaped(canonical: &str) -> bool {
             .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
 }
 
+/// The number of digits of each code `view` states: identifier-shaped tokens that are neither a
+/// date nor an account number ([`ValueKind::Code`]).
+fn code_digits(view: &RowView<'_>) -> Vec<usize> {
+    view.ids
+        .iter()
+        .filter(|id| {
+            id.kind == IdKind::Code
+                && !numeric_date(&view.text[id.span.clone()])
+                && !iban_shaped(&id.canonical)
+        })
+        .map(|id| id.canonical.bytes().filter(u8::is_ascii_digit).count())
+        .collect()
+}
+
+/// Fewest digits for a code's count of digits to be its format: "DL-151236", "348-46-9277" and
+/// "TIN 60-6530376" are numbers of a fixed length; "Pomegranate#17", "Olea_Free" or a plate
+/// "AB79 CDE" are not.
+const FORMAT_DIGITS: usize = 4;
+
+/// True if `row` states codes, the new text `new` states codes, and no code of the row could be
+/// an earlier value of one of the new text's: both hold [`FORMAT_DIGITS`] digits or more and
+/// their counts of digits differ by two or more. A new value of a numbered identifier keeps its
+/// format (a passport number is replaced by a passport number of the same length), so a tax
+/// number "TIN 60-6530376" does not replace a passport "DR8025316", nor a driving licence
+/// "DL-474057" a social security number "348-46-9277". One digit of slack allows for a changed
+/// check digit or series. Codes of fewer digits are left alone: a plate moves between formats
+/// with its owner ("B-AS 2641" -> "AB89 CDE").
+pub(crate) fn other_code_format(row: &RowView<'_>, new: &RowView<'_>) -> bool {
+    let (r, n) = (code_digits(row), code_digits(new));
+    if r.is_empty() || n.is_empty() {
+        return false;
+    }
+    let alike = |a: usize, b: usize| a.abs_diff(b) <= 1 || a < FORMAT_DIGITS || b < FORMAT_DIGITS;
+    !r.iter().any(|&a| n.iter().any(|&b| alike(a, b)))
+}
+
 /// The kinds of value `view`'s text states.
 pub(crate) fn value_kinds(view: &RowView<'_>) -> BTreeSet<ValueKind> {
     let mut out = BTreeSet::new();
@@ -721,5 +757,40 @@ mod tests {
         ];
         let new = "Lucia Ferrante's climbing club can now be reached on +39 02 555 0142.";
         assert_eq!(chosen("Lucia's gym contact", new, &rows), Some(0));
+    }
+
+    #[test]
+    fn an_iban_with_failing_check_digits_is_an_account_number() {
+        assert_eq!(
+            kinds("Mehmet's bank account (IBAN) is DE33 3704 0044 0532 1228 89"),
+            [ValueKind::Iban]
+        );
+        assert_eq!(
+            kinds("The VAT number of Litware is DE680402774"),
+            [ValueKind::Code]
+        );
+        assert_eq!(kinds("card 4111 1111 1111 6879"), [ValueKind::Code]);
+    }
+
+    #[test]
+    fn numbered_codes_keep_their_format() {
+        let other =
+            |row: &str, new: &str| other_code_format(&RowView::new(row), &RowView::new(new));
+        // Lengths two or more digits apart, both numbered.
+        assert!(other(
+            "Noa's tax ID is TIN 60-6530376",
+            "passport DR8025316"
+        ));
+        assert!(other("SSN 348-46-9277", "licence DL-474057"));
+        // The same format, one digit of slack, or a code of few digits.
+        assert!(!other("passport XDA019384", "passport XDB552017"));
+        assert!(!other("badge E50564", "badge B-9324"));
+        assert!(!other("plate B-AS 2641", "plate AB89 CDE"));
+        assert!(!other("no code here", "passport DR8025316"));
+        // Any of a row's codes may be the earlier value.
+        assert!(!other(
+            "TIN 60-6530376 and passport DR7711204",
+            "passport DR8025316"
+        ));
     }
 }
