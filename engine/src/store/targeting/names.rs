@@ -254,12 +254,16 @@ pub(super) fn possessive_relation(row: &RowView<'_>, end: usize) -> Option<usize
     {
         end += 1;
     }
-    let s = row.chunks.get(end + 1)?;
-    let between = &row.text[row.chunks[end].span.end..s.span.start];
-    if s.form != "s" || !matches!(between, "'" | "’") {
+    // "Priya's", or the bare apostrophe of a name ending in s ("Claire Dubois' assistant").
+    let next = row.chunks.get(end + 1)?;
+    let between = &row.text[row.chunks[end].span.end..next.span.start];
+    let mut i = if next.form == "s" && matches!(between, "'" | "’") {
+        end + 2
+    } else if row.chunks[end].form.ends_with('s') && matches!(between.trim_end(), "'" | "’") {
+        end + 1
+    } else {
         return None;
-    }
-    let mut i = end + 2;
+    };
     if row
         .chunks
         .get(i)
@@ -297,9 +301,12 @@ pub(crate) fn query_relation(q: &QueryShape) -> Option<usize> {
     let of_name = |run: &Vec<usize>| -> Option<usize> {
         let (first, last) = (q.words[*run.first()?].pos, q.words[*run.last()?].pos);
         possessive_relation(&view, last)
-            // Telegraphic ("Yuki son licence plate"): family words only ("Busan manager
-            // role" is a role at Busan).
-            .or_else(|| (relation(last + 1) && family(last + 1)).then_some(last + 1))
+            // Telegraphic ("Yuki son licence plate"): family words, or any relation when the
+            // query names no one else ("Priya manager shoe size"); "장서연's former Busan
+            // manager role" is a role at Busan.
+            .or_else(|| {
+                (relation(last + 1) && (family(last + 1) || q.names.len() == 1)).then_some(last + 1)
+            })
             .or_else(|| {
                 let of = first.checked_sub(1)?;
                 let at = of.checked_sub(1)?;
