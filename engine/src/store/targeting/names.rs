@@ -156,7 +156,9 @@ pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'
 
 /// Nouns that name a person by their relation to someone: family, household and the people
 /// who serve or work with them. After a possessive ("Priya's husband", "Ahmad's father") they
-/// make that other person the subject of what follows.
+/// make that other person the subject of what follows. In order: family ("husband" to
+/// "niece"), the people someone lives or works with ("friend" to "tenant"), then the people
+/// who serve them ("lawyer" on), whose names also qualify the service ("dentist appointment").
 const RELATIONS: &[&str] = &[
     "husband",
     "wife",
@@ -288,24 +290,30 @@ pub(crate) fn query_relation(q: &QueryShape) -> Option<usize> {
             c.script == Script::Latin && !c.capitalized && RELATIONS.contains(&c.form.as_str())
         })
     };
-    // The family words open the list; "friend" starts the others.
-    let family = |i: usize| {
+    // The family words open the list; "friend" starts the others, "lawyer" the people who
+    // serve someone.
+    let among_first = |i: usize, until: &str| {
         chunks.get(i).is_some_and(|c| {
             RELATIONS
                 .iter()
-                .take_while(|w| **w != "friend")
+                .take_while(|w| **w != until)
                 .any(|w| *w == c.form)
         })
     };
+    let family = |i: usize| among_first(i, "friend");
+    let personal = |i: usize| among_first(i, "lawyer");
     let view = RowView::new(&q.text);
     let of_name = |run: &Vec<usize>| -> Option<usize> {
         let (first, last) = (q.words[*run.first()?].pos, q.words[*run.last()?].pos);
         possessive_relation(&view, last)
-            // Telegraphic ("Yuki son licence plate"): family words, or any relation when the
-            // query names no one else ("Priya manager shoe size"); "장서연's former Busan
-            // manager role" is a role at Busan.
+            // Telegraphic ("Yuki son licence plate"): family words, or the people someone
+            // lives or works with when the query names no one else ("Priya manager shoe
+            // size"; "장서연's former Busan manager role" is a role at Busan). Not the people
+            // who serve someone: "Nadia dentist appointment" is Nadia's appointment.
             .or_else(|| {
-                (relation(last + 1) && (family(last + 1) || q.names.len() == 1)).then_some(last + 1)
+                (relation(last + 1)
+                    && (family(last + 1) || (personal(last + 1) && q.names.len() == 1)))
+                    .then_some(last + 1)
             })
             .or_else(|| {
                 let of = first.checked_sub(1)?;

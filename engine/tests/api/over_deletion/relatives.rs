@@ -81,6 +81,18 @@ fn a_relative_of_a_present_person_is_someone_else() {
         );
         assert_eq!(live_texts(&s), before, "{query}");
     }
+    // Someone who serves a person also names the service: "Chen Mei dentist appointment" is
+    // her appointment.
+    let (_t, s) = store_with(&[
+        "Chen Mei has a dentist appointment on 3 May at 9:30.",
+        "Chen Mei is registered with the Harbour practice.",
+    ]);
+    s.release(Target::query("Chen Mei dentist appointment on 3 May"))
+        .unwrap();
+    assert_eq!(
+        live_texts(&s),
+        ["Chen Mei is registered with the Harbour practice."]
+    );
     // A relation that is all the request asks for is the attribute: "Sakura's manager".
     let (_t, s) = store_with(&[
         "Sakura Ito reports to Daniel Kim.",
