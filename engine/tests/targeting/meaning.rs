@@ -192,40 +192,30 @@ fn a_new_phone_email_or_account_replaces_only_a_row_stating_one() {
 
 #[test]
 fn a_new_numbered_identifier_replaces_only_a_code_of_its_format() {
-    // No row names a passport: meaning would pick the tax number, a code of another length.
-    let facts = [
-        "Noa's tax ID is TIN 60-6530376",
-        "Noa is allergic to penicillin",
-        "Noa lives at 5 Herzl Street, Haifa",
-    ];
-    let (_t, s) = store_with(&facts);
-    let plan = s
-        .plan_with(
+    let plan = |first: &str| {
+        let facts = [
+            first,
+            "Noa is allergic to penicillin",
+            "Noa lives at 5 Herzl Street, Haifa",
+        ];
+        let (_t, s) = store_with(&facts);
+        s.plan_with(
             Operation::Supersede,
             &Target::query("passport for noa"),
             Some("noa's new passport number is DR8025316"),
         )
-        .unwrap();
-    assert!(plan.rows.is_empty(), "{plan:?}");
+        .unwrap()
+    };
+    // No row names a passport: meaning would pick the tax number, a code of another length.
+    let p = plan("Noa's tax ID is TIN 60-6530376");
+    assert!(p.rows.is_empty(), "{p:?}");
     assert!(
-        plan.rejected
+        p.rejected
             .iter()
             .any(|r| r.id == 1 && r.reason.contains("another format")),
-        "{plan:?}"
+        "{p:?}"
     );
     // A travel document of the same format is still replaced by meaning.
-    let facts = [
-        "Noa travels on document DR7711204",
-        "Noa is allergic to penicillin",
-        "Noa lives at 5 Herzl Street, Haifa",
-    ];
-    let (_t, s) = store_with(&facts);
-    let plan = s
-        .plan_with(
-            Operation::Supersede,
-            &Target::query("passport for noa"),
-            Some("noa's new passport number is DR8025316"),
-        )
-        .unwrap();
-    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    let p = plan("Noa travels on document DR7711204");
+    assert_eq!(p.rows, vec![1], "{p:?}");
 }

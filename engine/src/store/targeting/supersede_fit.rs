@@ -240,6 +240,27 @@ pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
     pairs(a).intersection(&pairs(b)).count()
 }
 
+/// Drops the candidates for which `reject` gives a reason (read from the row's text), and
+/// records each with its reason.
+fn drop_candidates(
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+    reject: impl Fn(&RowView<'_>) -> Option<String>,
+) {
+    scored.retain(|c| {
+        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
+        let Some(reason) = reject(&view) else {
+            return true;
+        };
+        rejected.push(super::Rejected {
+            id: c.row.id,
+            coverage: c.score.coverage,
+            reason,
+        });
+        false
+    });
+}
+
 /// Drops the candidates holding only values of other kinds than `new_kinds`, a supersede's
 /// new text's ([`super::value_kind::other_kind`]), and says why.
 pub(super) fn drop_other_kinds(
@@ -250,18 +271,9 @@ pub(super) fn drop_other_kinds(
     if new_kinds.is_empty() {
         return;
     }
-    scored.retain(|c| {
-        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let other =
-            super::value_kind::other_kind(&super::value_kind::value_kinds(&view), new_kinds);
-        if other {
-            rejected.push(super::Rejected {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                reason: "holds values of another kind than the new text states".into(),
-            });
-        }
-        !other
+    drop_candidates(scored, rejected, |view| {
+        super::value_kind::other_kind(&super::value_kind::value_kinds(view), new_kinds)
+            .then(|| "holds values of another kind than the new text states".into())
     });
 }
 
@@ -286,25 +298,11 @@ pub(super) fn drop_without_the_new_specific_kind(
     if specific.is_empty() {
         return;
     }
-    scored.retain(|c| {
-        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let kinds = super::value_kind::value_kinds(&view);
-        let holds = specific.iter().any(|k| kinds.contains(k));
-        if !holds {
-            rejected.push(super::Rejected {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                reason: format!(
-                    "states no {} as the new text does",
-                    specific
-                        .iter()
-                        .map(|k| k.noun())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            });
-        }
-        holds
+    let nouns: Vec<&str> = specific.iter().map(|k| k.noun()).collect();
+    let reason = format!("states no {} as the new text does", nouns.join(" or "));
+    drop_candidates(scored, rejected, |view| {
+        let kinds = super::value_kind::value_kinds(view);
+        (!specific.iter().any(|k| kinds.contains(k))).then(|| reason.clone())
     });
 }
 
@@ -315,17 +313,9 @@ pub(super) fn drop_other_code_formats(
     rejected: &mut Vec<super::Rejected>,
     new: &RowView<'_>,
 ) {
-    scored.retain(|c| {
-        let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
-        let other = super::value_kind::other_code_format(&view, new);
-        if other {
-            rejected.push(super::Rejected {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                reason: "its codes are of another format than the new text's".into(),
-            });
-        }
-        !other
+    drop_candidates(scored, rejected, |view| {
+        super::value_kind::other_code_format(view, new)
+            .then(|| "its codes are of another format than the new text's".into())
     });
 }
 
