@@ -50,7 +50,7 @@ mod word_match;
 use self::candidate::{Candidate, choose_clauses, names_someone};
 use self::query::QueryShape;
 use self::row_view::RowView;
-use self::score::RowScore;
+use self::{score::RowScore, supersede_fit::drop_unfit_fallbacks};
 use super::Inner;
 use crate::error::{Error, NoMatch, Result};
 use crate::row::{Row, RowId, validate_field};
@@ -529,21 +529,8 @@ impl Inner {
         }
         // Nor is a row chosen by meaning or relatedness.
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
-        // A row a fallback chose (the words reached none) must also fit the new text: no other
-        // attribute stated by name, the phone, e-mail or account kind the new text states, and
-        // codes of the new code's format.
         if !words_chose && let Some(h) = hint {
-            supersede_fit::drop_other_stated_attributes(&shapes[0], h, &mut scored, &mut rejected);
-            supersede_fit::drop_without_the_new_specific_kind(
-                &mut scored,
-                &mut rejected,
-                &new_kinds,
-            );
-            supersede_fit::drop_other_code_formats(
-                &mut scored,
-                &mut rejected,
-                &RowView::new(&h.text),
-            );
+            drop_unfit_fallbacks(&shapes[0], h, &new_kinds, &mut scored, &mut rejected);
         }
         if width == Width::One
             && let Some(h) = hint

@@ -240,6 +240,23 @@ pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
     pairs(a).intersection(&pairs(b)).count()
 }
 
+/// Drops the rows a supersede's fallbacks chose (its words reached no row) that do not fit the
+/// new text `hint`: a row stating another attribute by name
+/// ([`drop_other_stated_attributes`]), lacking the phone, e-mail or account kind the new text
+/// states ([`drop_without_the_new_specific_kind`]), or holding codes of another format
+/// ([`drop_other_code_formats`]).
+pub(super) fn drop_unfit_fallbacks(
+    q: &QueryShape,
+    hint: &QueryShape,
+    new_kinds: &std::collections::BTreeSet<super::value_kind::ValueKind>,
+    scored: &mut Vec<super::candidate::Candidate>,
+    rejected: &mut Vec<super::Rejected>,
+) {
+    drop_other_stated_attributes(q, hint, scored, rejected);
+    drop_without_the_new_specific_kind(scored, rejected, new_kinds);
+    drop_other_code_formats(scored, rejected, &RowView::new(&hint.text));
+}
+
 /// Drops the candidates for which `reject` gives a reason (read from the row's text), and
 /// records each with its reason.
 fn drop_candidates(
@@ -284,7 +301,7 @@ pub(super) fn drop_other_kinds(
 /// addresses aside, which are read from words and not always seen). "Fatima's personal e-mail
 /// is ..." restates an e-mail address: the row about her allergy, or the one holding her card
 /// number, is not the fact it replaces, however close in meaning.
-pub(super) fn drop_without_the_new_specific_kind(
+fn drop_without_the_new_specific_kind(
     scored: &mut Vec<super::candidate::Candidate>,
     rejected: &mut Vec<super::Rejected>,
     new_kinds: &std::collections::BTreeSet<super::value_kind::ValueKind>,
@@ -308,7 +325,7 @@ pub(super) fn drop_without_the_new_specific_kind(
 
 /// Drops the candidates whose codes are of another format than every code the new text
 /// states ([`super::value_kind::other_code_format`]), and says why.
-pub(super) fn drop_other_code_formats(
+fn drop_other_code_formats(
     scored: &mut Vec<super::candidate::Candidate>,
     rejected: &mut Vec<super::Rejected>,
     new: &RowView<'_>,
@@ -387,7 +404,7 @@ fn stated_per_clause(row: &RowView<'_>) -> Option<Vec<Vec<usize>>> {
 /// of Dr. Rossi" / "Dr. Rossi's new salary is ..." is not her bonus. A row stating a fact in
 /// other words ("Rossi is based in Milan") may still be what a paraphrase means, and the guess
 /// stands.
-pub(super) fn drop_other_stated_attributes(
+fn drop_other_stated_attributes(
     query: &QueryShape,
     new: &QueryShape,
     scored: &mut Vec<super::candidate::Candidate>,
