@@ -82,6 +82,7 @@ pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, same_inflected_name,
     without_initial_glide,
 };
+pub use script::unspaced_letter;
 pub use tables::{exonyms, han_readings, place_pair};
 
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
@@ -632,16 +633,6 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
         prev_end_unit = Some(p.units.end);
     }
     out
-}
-
-/// True for a letter of a script written without spaces between words (Chinese, Japanese,
-/// Thai) or whose particles attach to the word before them (Korean): such a letter beside a
-/// value ("は+7 916 ...", "5678ครับ") is a word boundary, not part of the value's token.
-pub fn unspaced_letter(c: char) -> bool {
-    matches!(
-        script::script_of(c),
-        Script::Han | Script::Kana | Script::Hangul | Script::Thai
-    )
 }
 
 /// Spelling-variant key of one folded/transliterated word (rules in the module docs). Empty

@@ -41,6 +41,16 @@ pub(crate) fn script_of(c: char) -> Script {
     }
 }
 
+/// True for a letter of a script written without spaces between words (Chinese, Japanese,
+/// Thai) or whose particles attach to the word before them (Korean): such a letter beside a
+/// value ("は+7 916 ...", "5678ครับ") is a word boundary, not part of the value's token.
+pub fn unspaced_letter(c: char) -> bool {
+    matches!(
+        script_of(c),
+        Script::Han | Script::Kana | Script::Hangul | Script::Thai
+    )
+}
+
 /// Characters removed before anything else: they never break a word and never show in a form
 /// (soft hyphen, zero-width space/joiners, word joiner, BOM, bidi controls, variation selectors).
 pub(crate) fn is_ignorable(c: char) -> bool {
