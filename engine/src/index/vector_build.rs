@@ -198,13 +198,23 @@ pub(super) fn run_build(
     count: usize,
     threads: usize,
 ) -> Result<Built> {
+    let span = tracing::debug_span!("oubli::vector::build_restore").entered();
     let index = match base {
         Some(blob) => Index::restore_from_buffer(&blob).map_err(vx)?,
         None => fresh()?,
     };
     reserve(&index, count, threads)?;
+    drop(span);
+    let span = tracing::debug_span!(
+        "oubli::vector::build_add",
+        vectors = add.len(),
+        base = index.size()
+    )
+    .entered();
     let max_row = add_all(&index, &add, threads, base_max)?;
     drop(add);
+    drop(span);
+    let _span = tracing::debug_span!("oubli::vector::build_save").entered();
     let mut blob = vec![0u8; index.serialized_length()];
     index.save_to_buffer(&mut blob).map_err(vx)?;
     let slots = super::vector::vector_slots(&blob, index.dimensions());

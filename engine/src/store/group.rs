@@ -149,7 +149,10 @@ impl Store {
                 }
                 durable_upto = results.len();
                 drop(guard);
-                done.wait();
+                {
+                    let _span = tracing::debug_span!("oubli::vector::wait_build").entered();
+                    done.wait();
+                }
                 guard = self.inner.write();
             }
             let Some(inner) = guard.as_mut() else {

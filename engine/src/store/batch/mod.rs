@@ -63,6 +63,7 @@ impl Store {
             .as_ref()
             .and_then(|i| i.vectors.due_build(self.opts.ann_threshold));
         if let Some(done) = due {
+            let _span = tracing::debug_span!("oubli::vector::wait_build").entered();
             done.wait();
         }
         let mut guard = self.inner.write();
@@ -272,6 +273,7 @@ impl Inner {
         let db = self.db.clone();
         let dim = self.dim;
         // A bulk copy of the vectors: read past redb's read cache.
+        let _span = tracing::debug_span!("oubli::vector::start_build").entered();
         self.vectors.maybe_start_build(ann_threshold, |from, to| {
             redb::without_read_cache(|| {
                 let tx = db.begin_read()?;
