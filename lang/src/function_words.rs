@@ -836,7 +836,22 @@ const THAI: &[&str] = &[
     "เธอ",
     "ผม",
     "ฉัน",
+    "คือ",
+    "ทั้งหมด",
+    "ข้อมูล",
+    "คุณ",
+    "นาย",
+    "นาง",
+    "นางสาว",
 ];
+
+/// True for a listed Thai function word, request word, pronoun or honorific, written whole: the
+/// copula คือ, the quantifier ทั้งหมด ("all"), ข้อมูล ("information", "data", the records noun
+/// of "delete X's data"), คุณ ("you", and the honorific before a given name), นาย, นาง,
+/// นางสาว (Mr, Mrs, Miss).
+pub(crate) fn thai_function_word(word: &str) -> bool {
+    THAI.contains(&word)
+}
 
 /// One-letter clitics an Arabic word may carry before its stem: "and", "so", "with", "for".
 const ARABIC_CLITICS: &[char] = &['و', 'ف', 'ب', 'ل'];

@@ -459,3 +459,27 @@ fn an_abjad_name_is_whole_against_a_latin_row() {
     let left = survivors_after_purge(facts, "احذفي حساسية فاطمة الزهراني من الإيبوبروفين");
     assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
 }
+
+/// Thai writes no space between the words of a phrase, so a name is glued to the honorific
+/// before it ("คุณสุดา", Khun Suda) or to a preposition ("ของสมชาย", of Somchai). The name is
+/// still found, and a name is never found inside a longer one ("มาลี", Mali, is not
+/// "มาลีวรรณ", Maliwan).
+#[test]
+fn a_thai_name_glued_to_its_honorific_or_preposition_is_found() {
+    let facts: &[&str] = &[
+        "คุณสุดา วงศ์ไทย's car rental is with Hertz at Chiang Rai airport.",
+        "คุณสุดา วงศ์ไทย stays at the Le Méridien Chiang Rai.",
+        "วงเงินบัตรเครดิตของสมชาย ใจดี คือ 50,000 บาท",
+        "มาลีวรรณ ศรีสุข's car rental is with Avis.",
+    ];
+    let left = survivors_after_purge(facts, "สุดา's car rental");
+    assert_eq!(left, [facts[1], facts[2], facts[3]], "{left:?}");
+    let left = survivors_after_purge(facts, "วงเงินบัตรเครดิตของสมชาย ใจดี");
+    assert_eq!(left, [facts[0], facts[1], facts[3]], "{left:?}");
+    let (_t, s) = store_with(facts);
+    assert!(matches!(
+        s.purge(Target::query("มาลี ศรีสุข's car rental")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 4);
+}

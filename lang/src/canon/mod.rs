@@ -72,6 +72,7 @@ mod script;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod thai_words;
 mod translit;
 mod variant;
 
@@ -88,7 +89,7 @@ pub use tables::{exonyms, han_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-12";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-13";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -370,11 +371,7 @@ fn split_word(us: &[Unit], word: Range<usize>, out: &mut Vec<Piece>) {
                     }
                 } else {
                     if let Some((s, e, sc)) = cur.take() {
-                        out.push(Piece {
-                            units: s..e,
-                            script: sc.unwrap_or(Script::Latin),
-                            homoglyph: false,
-                        });
+                        thai_words::push_piece(us, s..e, sc.unwrap_or(Script::Latin), out);
                     }
                     cur = Some((k, k + 1, script));
                 }
@@ -388,11 +385,7 @@ fn split_word(us: &[Unit], word: Range<usize>, out: &mut Vec<Piece>) {
         }
     }
     if let Some((s, e, sc)) = cur {
-        out.push(Piece {
-            units: s..e,
-            script: sc.unwrap_or(Script::Latin),
-            homoglyph: false,
-        });
+        thai_words::push_piece(us, s..e, sc.unwrap_or(Script::Latin), out);
     }
 }
 

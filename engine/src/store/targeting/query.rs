@@ -230,8 +230,13 @@ impl QueryShape {
                 // In a run without spaces, only the syllables of the attribute word name it:
                 // "佐藤" in "佐藤さんの電話番号" names a person, "電話" the phone.
                 let mut ks: Vec<&'static str> = Vec::new();
+                // A Thai chunk is a word (cut at its function words), and holds the form
+                // with the prefixes of its class ("การแพ้", the allergy, holds "แพ้").
+                let thai = c.script == canon::Script::Thai;
                 for (k, s) in &caseless_concepts {
-                    if s.start <= c.span.start && c.span.end <= s.end && !ks.contains(k) {
+                    let inside = s.start <= c.span.start && c.span.end <= s.end;
+                    let holds = thai && c.span.start <= s.start && s.end <= c.span.end;
+                    if (inside || holds) && !ks.contains(k) {
                         ks.push(k);
                     }
                 }

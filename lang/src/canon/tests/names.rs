@@ -101,6 +101,27 @@ fn chunk_scripts_and_syllables() {
     assert_eq!(forms("2024年"), ["2024", "nian"]);
 }
 
+#[test]
+fn thai_function_words_are_cut_out_of_a_run() {
+    let written = |t: &str| -> Vec<String> {
+        chunks(t)
+            .iter()
+            .map(|c| t[c.span.clone()].to_owned())
+            .collect()
+    };
+    // A name glued to the honorific before it, or to a preposition, is a word of its own.
+    assert_eq!(written("คุณวิไล พงษ์ศรี"), ["คุณ", "วิไล", "พงษ์ศรี"]);
+    let w = written("วงเงินบัตรเครดิตของสมชาย ใจดี คือ 50,000 บาท");
+    assert_eq!(w[..3], ["วงเงินบัตรเครดิต", "ของ", "สมชาย"], "{w:?}");
+    // No other cut: one name is never a word of a longer one ("มาลี" of "มาลีวรรณ"), and a
+    // name stays whole for its Latin spelling.
+    assert_eq!(written("มาลีวรรณ ศรีสุข"), ["มาลีวรรณ", "ศรีสุข"]);
+    assert_eq!(written("สมชาย แก้วกล้า"), ["สมชาย", "แก้วกล้า"]);
+    // Every chunk is Thai, and folding is unchanged by the cuts.
+    assert!(chunks("คุณวิไล").iter().all(|c| c.script == Script::Thai));
+    assert_eq!(fold("คุณวิไล"), "คุณวิไล");
+}
+
 // --- names ------------------------------------------------------------------------------------
 
 #[test]
