@@ -207,7 +207,7 @@ pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> 
                 break;
             }
             for r in canon::han_readings(&text[chunks[i].span.start..last.span.end]) {
-                out.push((i, *r));
+                out.push((i, r));
             }
         }
     }

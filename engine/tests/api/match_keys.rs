@@ -294,7 +294,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-13");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-14");
 }
 
 #[test]
@@ -302,11 +302,11 @@ fn match_keys_are_unchanged() {
     let texts = corpus();
     assert_eq!(
         digest(&texts, row_keys),
-        "ea6f2f0d05bf7c43db7480439fc9e6765288ac33c30dc9ca802ca794492b6613"
+        "217ec6bcc198d3153aeffe1c3bdd11fe6f9dc694e131fd4feb359e4c7613a5c9"
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "d4c23e71f9660d8f929e683c6efedbc7d21b6419643a447b7fc8e4640cc39f03"
+        "b02e87a81caa3758f5cbe6f43dcbcc2c925ca2dd3395c173b541f32f77d79743"
     );
 }
 

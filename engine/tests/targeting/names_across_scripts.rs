@@ -483,3 +483,26 @@ fn a_thai_name_glued_to_its_honorific_or_preposition_is_found() {
     ));
     assert_eq!(live_texts(&s).len(), 4);
 }
+
+/// Hong Kong and Macau spell Chinese names by their Cantonese sound: 陳志明 is "Chan Chi Ming",
+/// 黃家豪 "Wong Ka Ho". A request so spelled reaches the row written in Han, and only the person
+/// whose every syllable it spells: "Chan Chi Ming" is not 陳志強 (Chan Chi Keung), and "Chan
+/// Chi Wai" is no one here.
+#[test]
+fn a_han_name_is_found_by_its_cantonese_spelling() {
+    let facts: &[&str] = &[
+        "陳志明的電話是 9123 4567。",
+        "陳志強的電話是 9876 5432。",
+        "黃家豪的護照號碼是 K1234567。",
+    ];
+    let left = survivors_after_purge(facts, "Chan Chi Ming's phone number");
+    assert_eq!(left, [facts[1], facts[2]], "{left:?}");
+    let left = survivors_after_purge(facts, "Wong Ka Ho's passport");
+    assert_eq!(left, [facts[0], facts[1]], "{left:?}");
+    let (_t, s) = store_with(facts);
+    assert!(matches!(
+        s.purge(Target::query("Chan Chi Wai's phone number")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 3);
+}

@@ -65,6 +65,7 @@
 //! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`).
 
 mod brahmic;
+mod cantonese;
 mod ident;
 pub mod japanese;
 mod name_forms;
@@ -89,7 +90,7 @@ pub use tables::{exonyms, han_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-13";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-14";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

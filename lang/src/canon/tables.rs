@@ -115,12 +115,24 @@ static HAN_READINGS: &[(&str, &[&str])] = &[
 /// cannot give. Pass the original text of a run of Han chunks; empty if unknown.
 ///
 /// [`chunks`]: crate::canon::chunks
-pub fn han_readings(han: &str) -> &'static [&'static str] {
+/// A single character also gives its Cantonese readings as Hong Kong and Macau spell names
+/// (`"陳"` -> `"chan"`, see `canon::cantonese`).
+pub fn han_readings(han: &str) -> Vec<&'static str> {
     let han = han.trim();
-    HAN_READINGS
+    let mut out: Vec<&'static str> = HAN_READINGS
         .iter()
         .find(|(k, _)| *k == han)
-        .map_or(&[], |(_, v)| v)
+        .map_or(&[][..], |(_, v)| v)
+        .to_vec();
+    let mut chars = han.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        for s in super::cantonese::spellings(c) {
+            if !out.contains(&s.as_str()) {
+                out.push(s.as_str());
+            }
+        }
+    }
+    out
 }
 
 /// Groups of names of one city: the endonym as transliterated, then exonyms.

@@ -59,8 +59,8 @@ fn han_readings_of(text: &str, chunks: &[Chunk], pos: usize) -> Vec<&'static str
             continue;
         }
         for r in canon::han_readings(&text[first.span.start..last.span.end]) {
-            if !out.contains(r) {
-                out.push(*r);
+            if !out.contains(&r) {
+                out.push(r);
             }
         }
     }
