@@ -22,6 +22,9 @@ const ENGLISH: &str = "Maria moved to Lisbon last spring and now works as a nurs
 const MIXED: &str = "Михаил Соловьёв met 张伟 and Σωκράτης Παπαδόπουλος in München; \
                      IBAN DE89 3704 0044 0532 0130 00, ticket TXN-4481.";
 
+/// A Chinese memory: each Han character also gives its Cantonese spellings (`canon::han_readings`).
+const CHINESE: &str = "陳志明的港元儲蓄戶口尾號 6618，開戶於旺角分行，客戶經理是麥嘉琪。";
+
 fn keys(c: &mut Criterion) {
     let memories: Vec<String> = (0..64).map(memory_text).collect();
     let mut i = 0;
@@ -44,6 +47,9 @@ fn keys(c: &mut Criterion) {
     });
     c.bench_function("row_keys, mixed-script memory", |b| {
         b.iter(|| row_keys(black_box(MIXED)))
+    });
+    c.bench_function("row_keys, Chinese memory", |b| {
+        b.iter(|| row_keys(black_box(CHINESE)))
     });
 }
 

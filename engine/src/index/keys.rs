@@ -194,9 +194,25 @@ fn code_keys(chunks: &[Chunk], out: &mut Vec<String>) {
     }
 }
 
-/// Japanese and Korean readings of runs of one or two Han chunks ("佐藤" -> "sato"), with the
-/// index of the run's first chunk.
+/// Japanese and Korean readings of runs of one or two Han chunks ("佐藤" -> "sato") and the
+/// Cantonese spellings of single ones ("陳" -> "chan"), with the index of the run's first chunk.
 pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> {
+    readings_with(text, chunks, canon::han_readings)
+}
+
+/// [`han_readings`] from the surname table alone, without the Cantonese spellings.
+fn surname_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> {
+    readings_with(text, chunks, |han| {
+        canon::han_surname_readings(han).to_vec()
+    })
+}
+
+/// The readings `read` gives of each Han chunk and each pair, with the chunk they start at.
+fn readings_with(
+    text: &str,
+    chunks: &[Chunk],
+    read: impl Fn(&str) -> Vec<&'static str>,
+) -> Vec<(usize, &'static str)> {
     let mut out = Vec::new();
     for i in 0..chunks.len() {
         for len in 1..=2 {
@@ -206,7 +222,7 @@ pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> 
             if chunks[i..i + len].iter().any(|c| c.script != Script::Han) {
                 break;
             }
-            for r in canon::han_readings(&text[chunks[i].span.start..last.span.end]) {
+            for r in read(&text[chunks[i].span.start..last.span.end]) {
                 out.push((i, r));
             }
         }
@@ -259,11 +275,20 @@ pub fn row_keys(text: &str) -> Vec<String> {
     }
     syllable_keys(&chunks, &mut out);
     exonym_keys(&chunks, &mut out);
-    for (_, reading) in han_readings(text, &chunks) {
+    for (_, reading) in surname_readings(text, &chunks) {
         out.push(key("w:", reading));
         let v = canon::variant_key(reading);
         if !v.is_empty() {
             out.push(key("v:", &v));
+        }
+    }
+    // A Han character's Cantonese spellings, by their variant keys only (a query's name words
+    // always give theirs).
+    for c in chunks.iter().filter(|c| c.script == Script::Han) {
+        for ch in text[c.span.clone()].chars() {
+            for v in canon::cantonese_variant_keys(ch) {
+                out.push(key("v:", v));
+            }
         }
     }
     code_keys(&chunks, &mut out);

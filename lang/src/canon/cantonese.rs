@@ -17,9 +17,15 @@ use std::sync::OnceLock;
 /// The readings file: a header of `#` lines, then one character per line with its readings.
 const READINGS: &str = include_str!("../../data/cantonese.txt");
 
+/// A character's Hong Kong spellings and their distinct variant keys ([`super::variant_key`]).
+struct Spelled {
+    spellings: Vec<String>,
+    keys: Vec<String>,
+}
+
 /// The Hong Kong spellings of each character's readings, built once.
-fn table() -> &'static HashMap<char, Vec<String>> {
-    static TABLE: OnceLock<HashMap<char, Vec<String>>> = OnceLock::new();
+fn table() -> &'static HashMap<char, Spelled> {
+    static TABLE: OnceLock<HashMap<char, Spelled>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut m = HashMap::new();
         for line in READINGS.lines().filter(|l| !l.starts_with('#')) {
@@ -36,7 +42,13 @@ fn table() -> &'static HashMap<char, Vec<String>> {
                     }
                 }
             }
-            m.insert(c, spellings);
+            let mut keys: Vec<String> = Vec::new();
+            for k in spellings.iter().map(|s| super::variant_key(s)) {
+                if !k.is_empty() && !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+            m.insert(c, Spelled { spellings, keys });
         }
         m
     })
@@ -45,7 +57,13 @@ fn table() -> &'static HashMap<char, Vec<String>> {
 /// The Hong Kong spellings of Han character `c` read in Cantonese (empty for any other
 /// character).
 pub fn spellings(c: char) -> &'static [String] {
-    table().get(&c).map_or(&[], Vec::as_slice)
+    table().get(&c).map_or(&[], |s| s.spellings.as_slice())
+}
+
+/// The distinct variant keys of the Hong Kong spellings of `c`: what a row's match keys hold for the
+/// character (a query's name word gives its own variant key).
+pub fn variant_keys(c: char) -> &'static [String] {
+    table().get(&c).map_or(&[], |s| s.keys.as_slice())
 }
 
 /// Initials of Jyutping, longest first, with their spellings.

@@ -79,13 +79,14 @@ mod variant;
 
 use std::ops::Range;
 
+pub use cantonese::variant_keys as cantonese_variant_keys;
 pub use ident::{code, find_code, identifiers, same_identifier};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, same_inflected_name,
     without_initial_glide,
 };
 pub use script::unspaced_letter;
-pub use tables::{exonyms, han_readings, place_pair};
+pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};
 
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,

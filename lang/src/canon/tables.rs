@@ -110,20 +110,27 @@ static HAN_READINGS: &[(&str, &[&str])] = &[
     ("丁", &["jeong", "chung"]),
 ];
 
+/// The table's readings of a Han surname written `han` (Japanese and Korean readings), without
+/// the Cantonese spellings [`han_readings`] adds.
+pub fn han_surname_readings(han: &str) -> &'static [&'static str] {
+    let han = han.trim();
+    HAN_READINGS
+        .iter()
+        .find(|(k, _)| *k == han)
+        .map_or(&[], |(_, v)| v)
+}
+
 /// Extra romanizations of a Han surname (`"佐藤"` -> `["sato"]`, `"金"` -> `["kim", "gim"]`):
 /// Japanese and Korean readings that the per-character Chinese transliteration of [`chunks`]
 /// cannot give. Pass the original text of a run of Han chunks; empty if unknown.
 ///
-/// [`chunks`]: crate::canon::chunks
 /// A single character also gives its Cantonese readings as Hong Kong and Macau spell names
-/// (`"陳"` -> `"chan"`, see `canon::cantonese`).
+/// (`"陳"` -> `"chan"`, see `canon::cantonese`; [`han_surname_readings`] without them).
+///
+/// [`chunks`]: crate::canon::chunks
 pub fn han_readings(han: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = han_surname_readings(han).to_vec();
     let han = han.trim();
-    let mut out: Vec<&'static str> = HAN_READINGS
-        .iter()
-        .find(|(k, _)| *k == han)
-        .map_or(&[][..], |(_, v)| v)
-        .to_vec();
     let mut chars = han.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         for s in super::cantonese::spellings(c) {
