@@ -652,3 +652,22 @@ fn a_function_word_starting_a_sentence_is_no_name() {
     assert!(left.contains("vpn-izm-02") && left.contains("vpn-ank-01"));
     assert!(!left.contains("vpn-izm-01"));
 }
+
+/// A request headed by a name as a label ("Kan: employee ID") is about that name: the first
+/// word is capitalized as a name, not by grammar, so with no Kan in the store it reaches no
+/// row, not every employee ID ("Kanya" is another person).
+#[test]
+fn a_name_heading_a_request_as_a_label_must_be_present() {
+    let facts: &[&str] = &[
+        "Kanya Srisuk's employee ID is E34228.",
+        "Tom Becker's employee ID is E10072.",
+    ];
+    let (_t, s) = store_with(facts);
+    assert!(matches!(
+        s.release(Target::query("Kan: employee ID")),
+        Err(Error::NoMatch(_))
+    ));
+    assert_eq!(live_texts(&s).len(), 2);
+    let left = survivors_after_purge(facts, "Tom: employee ID");
+    assert_eq!(left, [facts[0]], "{left:?}");
+}

@@ -301,7 +301,10 @@ impl QueryShape {
                             .all(char::is_uppercase);
                     // Day and month names qualify a fact; they name no subject.
                     let calendar = super::word_match::is_calendar(&w.stem);
-                    w.pos > 0 && first_upper && !acronym && !calendar
+                    // A first word that heads the request as a label ("Kan: employee ID") is
+                    // capitalized as a name, not by grammar.
+                    let label = w.pos == 0 && text[w.chunk.span.end..].starts_with(':');
+                    (w.pos > 0 || label) && first_upper && !acronym && !calendar
                 });
                 // A run in a script without letter case is marked as a name by the grammar of
                 // possession (王磊的, 鈴木さんの, 김민준의, राम का, של שרה, ของสมชาย, "the e-mail
