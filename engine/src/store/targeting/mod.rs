@@ -32,6 +32,7 @@ mod foreign_relations;
 pub(crate) mod framing;
 mod lowercase_names;
 pub(crate) mod meaning;
+mod named_elsewhere;
 mod names;
 mod neighbours;
 mod period;
@@ -63,8 +64,6 @@ pub use target::{Rejected, Target, TargetMatch};
 /// +8 tuning cases) but let 73 more generated absent-target requests act (the safety probe,
 /// `benches/safety_probe`).
 pub const MIN_COVERAGE: f64 = 0.5;
-/// Longest supersede chain followed to a current version.
-const MAX_CHAIN: usize = 1024;
 /// Candidates the new text of a supersede adds.
 const HINT_CANDIDATES: usize = 64;
 /// Candidates BM25 supplies to query targeting.
@@ -221,18 +220,10 @@ impl Inner {
         let mut rejected = Vec::new();
         // Rows about the query's named subject (no veto), for a choice by meaning.
         let mut about_subject: Vec<(Row, RowScore, f32)> = Vec::new();
-        for ((row, bm), view) in rows.iter().zip(&views) {
+        let mut bests: Vec<RowScore> = views.iter().map(|v| score::best(&shapes, v)).collect();
+        named_elsewhere::veto_partial_mentions(&mut bests);
+        for (((row, bm), view), best) in rows.iter().zip(&views).zip(bests) {
             let (id, bm) = (row.id, *bm);
-            let best = shapes
-                .iter()
-                .map(|q| score::score(q, view))
-                .max_by(|a, b| {
-                    a.veto
-                        .is_none()
-                        .cmp(&b.veto.is_none())
-                        .then(a.coverage.total_cmp(&b.coverage))
-                })
-                .expect("at least the query itself");
             if let Some(reason) = &best.veto {
                 rejected.push(Rejected {
                     id,
@@ -403,7 +394,7 @@ impl Inner {
                 }
             }
             if let Some((coverage, old)) = best_old
-                && let Some(head) = current_version(old, lookup)?
+                && let Some(head) = target::current_version(old, lookup)?
                 && !scored.iter().any(|c| c.row.id == head.id)
                 && head.text.is_some()
             {
@@ -500,7 +491,7 @@ impl Inner {
                 .collect();
             let strip = |t: &str| meaning::without_names(&shapes[0], t);
             match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
-                Err(sims) => explain_no_choice(&mut rejected, &pool, &sims),
+                Err(sims) => meaning::explain_no_choice(&mut rejected, &pool, &sims),
                 Ok(choice) => {
                     let (row, mut score, bm) = about_subject[choice.index].clone();
                     rejected.retain(|r| r.id != row.id);
@@ -668,33 +659,4 @@ impl Inner {
             planner: None,
         })
     }
-}
-
-/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
-/// [`meaning::MIN_MARGIN`] ahead of the next.
-fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
-    for ((id, _), sim) in pool.iter().zip(sims) {
-        if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {
-            r.reason.push_str(&format!(
-                "; in meaning {sim:.2}, no row {} ahead of the next",
-                meaning::MIN_MARGIN
-            ));
-        }
-    }
-}
-
-/// The live end of `row`'s supersede chain, if the chain ends in a live row (bounded walk).
-fn current_version(row: &Row, lookup: &Lookup<'_>) -> Result<Option<Row>> {
-    let mut next = row.superseded_by;
-    for _ in 0..MAX_CHAIN {
-        let Some(id) = next else { return Ok(None) };
-        let Some(r) = (lookup.fetch)(id)? else {
-            return Ok(None);
-        };
-        if r.depth.is_live() {
-            return Ok(Some(r));
-        }
-        next = r.superseded_by;
-    }
-    Ok(None)
 }

@@ -14,13 +14,14 @@ use crate::index::keys::has_digit;
 
 /// The reason `row` names someone other than a name run of `q` (not one of `held_whole`, the
 /// runs the row holds whole) next to the run's words it holds (`word_hit`: the row chunk each
-/// query word matched), if it does.
+/// query word matched), if it does, with the run's index in `q.names` and the position in the
+/// run of the word the row writes next to another name.
 pub(super) fn neighbour_veto(
     q: &QueryShape,
     row: &RowView<'_>,
     word_hit: &[Option<usize>],
     held_whole: &BTreeSet<usize>,
-) -> Option<String> {
+) -> Option<(usize, usize, String)> {
     for (ri, run) in q.names.iter().enumerate() {
         if held_whole.contains(&ri) {
             continue;
@@ -85,11 +86,12 @@ pub(super) fn neighbour_veto(
                     // (The neighbour held as that query word, as a name in the genitive is.)
                     && word_hit[run[qn as usize]] != Some(rn as usize)
                 {
-                    return Some(format!(
+                    let reason = format!(
                         "names {:?}, not {:?}",
                         &row.text[rc.span.clone()],
                         &q.text[qw.chunk.span.clone()]
-                    ));
+                    );
+                    return Some((ri, k, reason));
                 }
             }
         }

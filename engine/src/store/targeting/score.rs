@@ -50,6 +50,9 @@ pub(crate) struct RowScore {
     /// True if the query names someone or something and the row holds every name it gives (at
     /// least half of each name run): the row is about the query's subject.
     pub names_subject: bool,
+    /// How the row holds the query's name runs, for a reading across rows
+    /// ([`super::named_elsewhere`]).
+    pub names: super::named_elsewhere::NameHolds,
     /// Reasons, for dry runs.
     pub reasons: Vec<String>,
 }
@@ -60,6 +63,21 @@ impl RowScore {
     pub fn holds_attribute(&self) -> bool {
         self.attribute_units == 0 || self.attribute_hits > 0
     }
+}
+
+/// Scores `row` against each of `shapes` (a query and its alias expansions) and keeps the
+/// best: one without a veto before one with, then the higher coverage.
+pub(crate) fn best(shapes: &[QueryShape], row: &RowView<'_>) -> RowScore {
+    shapes
+        .iter()
+        .map(|q| score(q, row))
+        .max_by(|a, b| {
+            a.veto
+                .is_none()
+                .cmp(&b.veto.is_none())
+                .then(a.coverage.total_cmp(&b.coverage))
+        })
+        .unwrap_or_else(|| score(&QueryShape::parse(""), row))
 }
 
 /// Scores `row` against `q`.
@@ -443,8 +461,21 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!("does not name {}", absent.join(", ")));
         }
     }
-    if veto.is_none() {
-        veto = super::neighbours::neighbour_veto(q, row, &word_hit, &held_whole);
+    let mut names = super::named_elsewhere::NameHolds::default();
+    for (ri, run) in q.names.iter().enumerate() {
+        let held: Vec<usize> = (0..run.len())
+            .filter(|&k| word_hit[run[k]].is_some())
+            .collect();
+        if held.len() == run.len() || held_whole.contains(&ri) {
+            names.whole.push(q.run_text(run).to_owned());
+        } else if run_present(run) {
+            names.partial.push((q.run_text(run).to_owned(), held));
+        }
+    }
+    if let Some((ri, k, reason)) = super::neighbours::neighbour_veto(q, row, &word_hit, &held_whole)
+    {
+        names.other.push((q.run_text(&q.names[ri]).to_owned(), k));
+        veto = veto.or(Some(reason));
     }
 
     // In Han and Hangul a name is one word of syllables: a row whose name runs on, inside its
@@ -642,6 +673,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         attribute_units,
         attribute_hits,
         names_subject,
+        names,
         reasons,
     }
 }

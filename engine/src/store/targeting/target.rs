@@ -158,3 +158,22 @@ pub(crate) struct Lookup<'a> {
     /// ([`meaning`]); `None` where meaning must not decide.
     pub meaning: Option<&'a meaning::Meaning<'a>>,
 }
+
+/// Longest supersede chain followed to a current version.
+const MAX_CHAIN: usize = 1024;
+
+/// The live end of `row`'s supersede chain, if the chain ends in a live row (bounded walk).
+pub(super) fn current_version(row: &Row, lookup: &Lookup<'_>) -> Result<Option<Row>> {
+    let mut next = row.superseded_by;
+    for _ in 0..MAX_CHAIN {
+        let Some(id) = next else { return Ok(None) };
+        let Some(r) = (lookup.fetch)(id)? else {
+            return Ok(None);
+        };
+        if r.depth.is_live() {
+            return Ok(Some(r));
+        }
+        next = r.superseded_by;
+    }
+    Ok(None)
+}

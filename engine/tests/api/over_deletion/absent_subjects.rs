@@ -207,6 +207,34 @@ fn a_full_name_the_store_knows_under_another_surname_is_someone_else() {
 }
 
 #[test]
+fn a_part_of_a_name_the_store_writes_whole_elsewhere_is_not_another_name() {
+    // On its own, "Ji-woo received a bonus" could hold the "Ji" of "Ji-won" (the first word of
+    // a sentence is capitalized by grammar, so "woo" need not be part of a name there). The
+    // store writes "Ji-woo" as a name in another row, and no row names Ji-won: a request about
+    // Ji-won reaches neither row.
+    let (_t, s) = store_with(&[
+        "Ji-woo received a bonus of 16,000 EUR this year.",
+        "Ji-woo's employee ID is E13129.",
+        "Kanya's annual bonus is 9,000 EUR.",
+    ]);
+    let before = live_texts(&s);
+    for request in ["Ji-won's annual bonus", "all information on Ji-won"] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // Asked by her own name, her bonus is reached.
+    s.purge(Target::query("Ji-woo's annual bonus")).unwrap();
+    assert_eq!(
+        live_texts(&s),
+        vec![
+            "Ji-woo's employee ID is E13129.".to_owned(),
+            "Kanya's annual bonus is 9,000 EUR.".to_owned(),
+        ]
+    );
+}
+
+#[test]
 fn a_joint_request_where_one_person_is_absent_changes_nothing() {
     // "Reza and Noa's shared bonus" names both: a name the request coordinates with another
     // is a subject even when it opens the request or the store never heard of it, and the new
