@@ -404,6 +404,33 @@ fn a_mans_whole_name_in_the_genitive_is_his_name() {
     assert_eq!(left.len(), 3, "{left:?}");
 }
 
+/// The mirror: a row that writes a man's whole name in the genitive ("кредитный консультант
+/// Дмитрия Соколова", Dmitry Sokolov's loan adviser) is about him for a request that names him
+/// in the nominative, in Cyrillic or in the usual Latin spelling ("Dmitry" for Дмитрий); a
+/// row about Dmitry Sokolovsky is not.
+#[test]
+fn a_row_writing_a_mans_name_in_the_genitive_is_about_him() {
+    let facts: &[&str] = &[
+        "Кредитный консультант Дмитрия Соколова — Алина Маркова.",
+        "Кредитный консультант Дмитрия Соколовского — Алина Маркова.",
+        "Телефон Тараса Мельника: +380 44 555 0132.",
+    ];
+    for request in [
+        "Dmitry Sokolov's loan adviser",
+        "кредитный консультант Дмитрий Соколов",
+    ] {
+        let left = survivors_after_purge(facts, request);
+        assert_eq!(left.len(), 2, "{request}: {left:?}");
+        assert!(left.iter().any(|t| t.contains("Соколовского")), "{left:?}");
+    }
+    let left = survivors_after_purge(facts, "Тарас Мельник: телефон");
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("Тараса")), "{left:?}");
+    // Ivan Sokolov is not in the store.
+    let left = survivors_after_purge(facts, "Ivan Sokolov's loan adviser");
+    assert_eq!(left.len(), 3, "{left:?}");
+}
+
 /// Tamil and Bengali names are read by the Devanagari rules (Tamil keeps the inherent vowel:
 /// "செந்தில்" is Senthil) and decline by suffix ("குமாருக்கு", to Kumar; "ঘোষকে", Ghosh as an
 /// object): a Latin request for the person reaches every case of his name, never another

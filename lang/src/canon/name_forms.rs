@@ -128,6 +128,20 @@ pub fn masculine_genitive(nominative: &str, genitive: &str) -> bool {
     })
 }
 
+/// True if `genitive` is the masculine genitive ([`masculine_genitive`]) of the name word
+/// `spelling` as a Latin text spells it: as transliterated, or with the English "-y" for
+/// "-ий" after a consonant ("Dmitry" for Дмитрий, whose genitive is Дмитрия; "Vasily",
+/// "Anatoly", "Georgy").
+pub fn masculine_genitive_of_spelling(spelling: &str, genitive: &str) -> bool {
+    masculine_genitive(spelling, genitive)
+        || spelling
+            .strip_suffix('y')
+            .filter(|stem| {
+                stem.ends_with(|c: char| c.is_ascii_alphabetic() && !"aeiouy".contains(c))
+            })
+            .is_some_and(|stem| masculine_genitive(&format!("{stem}iy"), genitive))
+}
+
 /// `form` without the case ending `ending`. A `y` after a vowel writes й, part of the stem
 /// ("Евгений" is "yevgeniy"), not the ending ы (nor `ym` the ending ым).
 fn strip_case<'a>(form: &'a str, ending: &str) -> Option<&'a str> {
@@ -262,5 +276,9 @@ mod tests {
         assert!(!masculine_genitive("ivana", "ivan"));
         assert!(!masculine_genitive("ivan", "ivanna"));
         assert!(!masculine_genitive("olga", "olgi"));
+        assert!(super::masculine_genitive_of_spelling("dmitry", "dmitriya"));
+        assert!(super::masculine_genitive_of_spelling("sokolov", "sokolova"));
+        assert!(super::masculine_genitive_of_spelling("vasily", "vasiliya"));
+        assert!(!super::masculine_genitive_of_spelling("dmitriya", "dmitry"));
     }
 }

@@ -471,11 +471,12 @@ pub(crate) fn japanese_run(
     (out, exact)
 }
 
-/// A man's name the query writes in the Russian or Ukrainian genitive ("Івана Бондаря" for Іван
-/// Бондар, "Ираклия Церетели" for ირაკლი წერეთელი or Ираклий Церетели): the row chunks of the
-/// whole `run`, in order and side by side, when each query word is the row's word
-/// ([`super::word_match::word_matches`]) or its masculine genitive
-/// ([`canon::masculine_genitive`]) and at least one is the genitive. Pairs of (index in the
+/// A man's name the query or the row writes in the Russian or Ukrainian genitive ("Івана
+/// Бондаря" for Іван Бондар, "Ираклия Церетели" for ირაკლი წერეთელი or Ираклий Церетели;
+/// "Дмитрия Соколова" for "Dmitry Sokolov"): the row chunks of the whole `run`, in order and
+/// side by side, when each query word is the row's word ([`super::word_match::word_matches`])
+/// or the one is the other's masculine genitive ([`canon::masculine_genitive`],
+/// [`canon::masculine_genitive_of_spelling`]) and at least one is the genitive. Pairs of (index in the
 /// run, row chunk); empty unless the whole run is held. One word never suffices: "Петрова" is
 /// also Anna Petrova, another person than Ivan Petrov.
 pub(super) fn genitive_run(
@@ -483,11 +484,18 @@ pub(super) fn genitive_run(
     run: &[usize],
     row: &RowView<'_>,
 ) -> Vec<(usize, usize)> {
-    if run.len() < 2
-        || !run
-            .iter()
-            .all(|&i| q.words[i].chunk.script == Script::Cyrillic)
-    {
+    if run.len() < 2 {
+        return Vec::new();
+    }
+    // The query writes the genitive, or the row does (of a name the query writes in Cyrillic or
+    // Latin letters: "Dmitry Sokolov" and "Дмитрия Соколова").
+    let query_cyrillic = run
+        .iter()
+        .all(|&i| q.words[i].chunk.script == Script::Cyrillic);
+    let query_cased = run
+        .iter()
+        .all(|&i| matches!(q.words[i].chunk.script, Script::Cyrillic | Script::Latin));
+    if !query_cased {
         return Vec::new();
     }
     let n = row.chunks.len();
@@ -505,7 +513,9 @@ pub(super) fn genitive_run(
             if super::word_match::word_matches(w, c) {
                 return true;
             }
-            let g = canon::masculine_genitive(&c.form, &w.chunk.form);
+            let g = (query_cyrillic && canon::masculine_genitive(&c.form, &w.chunk.form))
+                || (c.script == Script::Cyrillic
+                    && canon::masculine_genitive_of_spelling(&w.chunk.form, &c.form));
             genitive |= g;
             g
         });
