@@ -16,7 +16,9 @@
 //! - the "and" and "but" of other languages split when three words stand before them and two
 //!   after (`Split::Foreign`), and Chinese and Japanese sentences end at `。！？` and split at
 //!   `，` between sides of four letters or more, but not after a leading time adverbial
-//!   ("2023年3月起，...").
+//!   ("2023年3月起，...");
+//! - the "and" Hebrew and Arabic write onto the next word (ו, و) splits between two values,
+//!   each side with a digit ("... הרצל 15 בתל אביב ומספר הטלפון שלה 054-...").
 //!
 //! Each clause carries the subject of its sentence (a leading run of capitalized words, with
 //! its possessive), so that "his locker number is 17" is known to be about Tom. When clauses are
@@ -337,6 +339,11 @@ enum Split {
     /// A full-width comma of Chinese or Japanese text: when each side holds at least four
     /// letters or digits ("吴刚的信用卡额度是 3 万元，他的客户经理是林晓").
     FullWidth,
+    /// The conjunction Hebrew and Arabic write onto the next word (ו, و: "... בתל אביב ומספר
+    /// הטלפון שלה ...", "and her phone number"): only between two values, when each side holds
+    /// at least two words and a digit ("lives at Herzl 15 ... and her phone number is
+    /// 054-..."), since many words start with that letter ("ויזה", visa; "وقت", time).
+    Proclitic,
 }
 
 /// Separators inside a sentence, longest first, and how they split.
@@ -380,6 +387,8 @@ const SEPARATORS: &[(&str, Split)] = &[
     // Persian and Urdu write "and" as a word of its own (و, اور).
     (" و ", Split::Foreign),
     (" اور ", Split::Foreign),
+    (" ו", Split::Proclitic),
+    (" و", Split::Proclitic),
     ("，", Split::FullWidth),
     (", ", Split::English),
 ];
@@ -486,6 +495,14 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                     Split::Always => true,
                     Split::English => english,
                     Split::Foreign => words(left).count() >= 3 && words(right).count() >= 2,
+                    Split::Proclitic => {
+                        let digit = |t: &str| t.chars().any(|c| c.is_ascii_digit());
+                        words(left).count() >= 3
+                            && words(right).count() >= 2
+                            && words(right).next().is_some_and(|w| w.chars().count() >= 2)
+                            && digit(left)
+                            && digit(right)
+                    }
                     Split::FullWidth => {
                         letters(left) >= 4
                             && letters(right) >= 4

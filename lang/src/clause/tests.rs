@@ -339,6 +339,30 @@ fn conjunctions_of_other_languages_split_clauses_and_not_pairs() {
 }
 
 #[test]
+fn the_conjunction_written_onto_a_word_splits_two_values() {
+    // Hebrew and Arabic write "and" onto the next word: between two values it opens a clause.
+    assert_eq!(
+        texts("שרה לוי גרה ברחוב הרצל 15 בתל אביב ומספר הטלפון שלה 054-3321876."),
+        [
+            "שרה לוי גרה ברחוב הרצל 15 בתל אביב",
+            "מספר הטלפון שלה 054-3321876"
+        ]
+    );
+    assert_eq!(
+        texts("يسكن أحمد في شارع الملك 12 ورقم هاتفه 0551 234 889."),
+        ["يسكن أحمد في شارع الملك 12", "رقم هاتفه 0551 234 889"]
+    );
+    // A word that merely starts with the letter, or a side without a value, stays whole.
+    for t in [
+        "לשרה לוי יש ויזה לארצות הברית עד 2027.",
+        "שרה לוי גרה בתל אביב ומטפלת בבנה הצעיר.",
+        "أحمد يعمل في وزارة المالية منذ 2019.",
+    ] {
+        assert_eq!(texts(t).len(), 1, "{t}: {:?}", texts(t));
+    }
+}
+
+#[test]
 fn full_width_punctuation_splits_chinese_and_japanese() {
     assert_eq!(
         texts("吴刚的信用卡额度是 3 万元，他的客户经理是林晓。"),
