@@ -431,6 +431,28 @@ fn a_row_writing_a_mans_name_in_the_genitive_is_about_him() {
     assert_eq!(left.len(), 3, "{left:?}");
 }
 
+/// Two people whose names differ by a letter a variant spelling relaxes (Ivan and Ivanna,
+/// Sami and Samia): a request that spells one of them exactly reaches that person's row, not
+/// the other's, which matches it only as a spelling variant.
+#[test]
+fn a_name_spelled_exactly_is_not_a_variant_spelling_of_another() {
+    let facts: &[&str] = &[
+        "Иван Петров: кредитный лимит по карте 150 000 ₽.",
+        "Иванна Петрова: кредитный лимит по карте 200 000 ₽.",
+        "رقم تأمين سامي الحداد هو 7782-1190-55.",
+        "رقم تأمين سامية الحداد هو 7782-1190-61.",
+    ];
+    let left = survivors_after_purge(facts, "удали кредитный лимит Ивана Петрова");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.iter().any(|t| t.contains("Иванна")), "{left:?}");
+    let left = survivors_after_purge(facts, "احذف رقم تأمين سامي الحداد");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.iter().any(|t| t.contains("سامية")), "{left:?}");
+    let left = survivors_after_purge(facts, "احذف رقم تأمين سامية الحداد");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.iter().any(|t| t.contains("سامي الحداد")), "{left:?}");
+}
+
 /// Tamil and Bengali names are read by the Devanagari rules (Tamil keeps the inherent vowel:
 /// "செந்தில்" is Senthil) and decline by suffix ("குமாருக்கு", to Kumar; "ঘোষকে", Ghosh as an
 /// object): a Latin request for the person reaches every case of his name, never another

@@ -83,7 +83,7 @@ pub use cantonese::variant_keys as cantonese_variant_keys;
 pub use ident::{code, find_code, identifiers, same_identifier};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, masculine_genitive_of_spelling,
-    same_inflected_name, without_initial_glide,
+    same_inflected_name, same_inflected_spelling, without_initial_glide,
 };
 pub use script::unspaced_letter;
 pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};

@@ -79,6 +79,16 @@ const MIN_INFLECTED_STEM: usize = 3;
 /// (documented in `docs/canonicalization.md`) taken off each, the rests have the same
 /// [`variant_key`] and keep at least three letters.
 pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
+    inflected(a, b, false)
+}
+
+/// True if two words are case forms of one name spelled alike: [`same_inflected_name`] with
+/// the rests equal, not only of one [`variant_key`] ("Ивана" and "Иван", not "Иванна").
+pub fn same_inflected_spelling(a: &Chunk, b: &Chunk) -> bool {
+    inflected(a, b, true)
+}
+
+fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
     let pairs: &[(&str, &str)] = match (a.script, b.script) {
         (Script::Greek, _) | (_, Script::Greek) => GREEK_CASE_PAIRS,
         (Script::Cyrillic, _) | (_, Script::Cyrillic) => SLAVIC_CASE_PAIRS,
@@ -91,7 +101,7 @@ pub fn same_inflected_name(a: &Chunk, b: &Chunk) -> bool {
     let stems_meet = |x: &str, y: &str| {
         x.len() >= MIN_INFLECTED_STEM
             && y.len() >= MIN_INFLECTED_STEM
-            && (x == y || variant_key(x) == variant_key(y))
+            && (x == y || (!strict && variant_key(x) == variant_key(y)))
     };
     pairs.iter().any(|&(e1, e2)| {
         [(&a.form, &b.form), (&b.form, &a.form)]

@@ -345,6 +345,10 @@ impl Inner {
                     "reads the query's name only with a long vowel its spelling lacks",
                     Box::new(|c: &Candidate| c.score.inexact_reading),
                 ),
+                (
+                    "spells the query's name otherwise",
+                    Box::new(|c: &Candidate| c.score.variant_spelling),
+                ),
             ] {
                 if scored.iter().any(|c| tied(c) && !bad(c))
                     && scored.iter().any(|c| tied(c) && bad(c))

@@ -40,6 +40,9 @@ pub(crate) struct RowScore {
     /// long vowel the query's spelling lacks (花江 for "Hanako"): weaker evidence than an
     /// exact reading.
     pub inexact_reading: bool,
+    /// True if a name of the query is held only in another spelling in the same script, other
+    /// than Latin ("Иванна" for "Ивана"): weaker evidence than the spelling itself.
+    pub variant_spelling: bool,
     /// Why the row may not be targeted at all, if so.
     pub veto: Option<String>,
     /// Units of the query's attribute evidence: its words outside name runs (request words
@@ -462,6 +465,26 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
     }
     let mut names = super::named_elsewhere::NameHolds::default();
+    // A name word held only in another spelling of it in the same script, other than Latin
+    // ("Иванна" for "Ивана", "سامية" for "سامي"): weaker evidence than the spelling itself or
+    // one of its case forms ("Иван" for the genitive "Ивана"). In its own script a name has
+    // one spelling; Latin letters transliterate it many ways ("Solovyov", "Solowjow").
+    let variant_spelling = q.names.iter().enumerate().any(|(ri, run)| {
+        !held_whole.contains(&ri)
+            && run.iter().any(|&i| {
+                let w = &q.words[i];
+                word_hit[i].is_some_and(|p| {
+                    let c = &row.chunks[p];
+                    c.script == w.chunk.script
+                        && c.script != Script::Latin
+                        && c.form != w.chunk.form
+                        && keys::stem(&c.form) != w.stem
+                        && !canon::same_inflected_spelling(&w.chunk, c)
+                        && !canon::masculine_genitive(&c.form, &w.chunk.form)
+                        && !canon::masculine_genitive(&w.chunk.form, &c.form)
+                })
+            })
+    });
     for (ri, run) in q.names.iter().enumerate() {
         let held: Vec<usize> = (0..run.len())
             .filter(|&k| word_hit[run[k]].is_some())
@@ -669,6 +692,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         polarity_ok,
         longer_name,
         inexact_reading,
+        variant_spelling,
         veto,
         attribute_units,
         attribute_hits,
