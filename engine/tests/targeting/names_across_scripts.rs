@@ -555,3 +555,19 @@ fn a_han_name_is_found_by_its_cantonese_spelling() {
     ));
     assert_eq!(live_texts(&s).len(), 3);
 }
+
+/// A Chinese request reads an unknown run of characters as a possible name. When the row
+/// writes that run on into the request's own next word (储蓄 of 储蓄账户, "savings account"),
+/// it names nobody longer: the request reaches the row, and a longer name (李明辉 for 李明)
+/// still does not.
+#[test]
+fn a_han_run_continuing_into_the_requests_next_word_is_no_longer_name() {
+    let facts: &[&str] = &[
+        "李明在华信银行的储蓄账户尾号为 6093。",
+        "李明辉在华信银行的储蓄账户尾号为 2417。",
+        "李明的理财顾问是何建国。",
+    ];
+    let left = survivors_after_purge(facts, "删除李明的储蓄账户信息");
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("6093")), "{left:?}");
+}

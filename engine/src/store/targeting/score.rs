@@ -634,7 +634,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         }
         // In scripts written without spaces between words (Han, Hangul), a name the row
         // writes on past the query's full name is someone else's: "Zhang Wei" is not 张伟明.
-        if let Some(next) = continues_unspaced_name(row, hi) {
+        // Not where it runs on into the query's own next word: then the run was no whole
+        // name (储蓄 of 储蓄账户, "savings account", where 账户 is the query's next word too).
+        let next_in_query = q.words.iter().find(|w| w.pos == q.words[last].pos + 1);
+        if let Some(next) = continues_unspaced_name(row, hi)
+            && !next_in_query.is_some_and(|w| word_matches(w, &row.chunks[next]))
+        {
             longer_name = true;
             if full_name && veto.is_none() {
                 veto = Some(format!(
