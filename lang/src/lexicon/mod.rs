@@ -12,7 +12,10 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+mod negations;
 mod slots;
+
+pub use negations::negates;
 
 use slots::SLOTS;
 

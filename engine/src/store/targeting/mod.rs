@@ -30,6 +30,7 @@ mod compound;
 mod consult;
 mod foreign_relations;
 pub(crate) mod framing;
+mod lexical_negation;
 mod lowercase_names;
 pub(crate) mod meaning;
 mod named_elsewhere;

@@ -7,10 +7,17 @@
 //! name run is evidence of it ("Maria Garcia" for "Maria Garcia Lopez"). Across the rows, the
 //! store may show who that half belongs to: the rule here reads the scores of every candidate
 //! row together and vetoes the partial mentions that the store's full mentions contradict.
+//!
+//! Also here, how a row spells a name ([`variant_spelling`]): a row that meets a name only as
+//! a spelling variant in the name's own script loses a tie to one that spells it exactly.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::query::QueryShape;
+use super::row_view::RowView;
 use super::score::RowScore;
+use crate::canon::{self, Script};
+use crate::index::keys;
 
 /// How one row holds the query's name runs, for the store-wide reading.
 #[derive(Debug, Clone, Default)]
@@ -22,6 +29,60 @@ pub(crate) struct NameHolds {
     /// Runs whose word at the given position the row writes next to another name than the
     /// query's ("Carmen García" for the "Carmen" of "Carmen López").
     pub other: Vec<(String, usize)>,
+}
+
+impl NameHolds {
+    /// How a row holds each name run of `q`: `word_hit` is the row chunk each query word
+    /// matched, `held_whole` the runs read whole across scripts, `present` whether a run is
+    /// present at all (at least half of it, or all where the script demands it).
+    pub(crate) fn of(
+        q: &QueryShape,
+        word_hit: &[Option<usize>],
+        held_whole: &BTreeSet<usize>,
+        present: &dyn Fn(&Vec<usize>) -> bool,
+    ) -> NameHolds {
+        let mut names = NameHolds::default();
+        for (ri, run) in q.names.iter().enumerate() {
+            let held: Vec<usize> = (0..run.len())
+                .filter(|&k| word_hit[run[k]].is_some())
+                .collect();
+            if held.len() == run.len() || held_whole.contains(&ri) {
+                names.whole.push(q.run_text(run).to_owned());
+            } else if present(run) {
+                names.partial.push((q.run_text(run).to_owned(), held));
+            }
+        }
+        names
+    }
+}
+
+/// True if the row holds a name word of `q` only in another spelling of it in the same script,
+/// other than Latin ("Иванна" for "Ивана", "سامية" for "سامي"): weaker evidence than the
+/// spelling itself or one of its case forms ("Иван" for the genitive "Ивана"). In its own
+/// script a name has one spelling; Latin letters transliterate it many ways ("Solovyov",
+/// "Solowjow"). Runs read whole across scripts (`held_whole`) are left out.
+pub(crate) fn variant_spelling(
+    q: &QueryShape,
+    row: &RowView<'_>,
+    word_hit: &[Option<usize>],
+    held_whole: &BTreeSet<usize>,
+) -> bool {
+    q.names.iter().enumerate().any(|(ri, run)| {
+        !held_whole.contains(&ri)
+            && run.iter().any(|&i| {
+                let w = &q.words[i];
+                word_hit[i].is_some_and(|p| {
+                    let c = &row.chunks[p];
+                    c.script == w.chunk.script
+                        && c.script != Script::Latin
+                        && c.form != w.chunk.form
+                        && keys::stem(&c.form) != w.stem
+                        && !canon::same_inflected_spelling(&w.chunk, c)
+                        && !canon::masculine_genitive(&c.form, &w.chunk.form)
+                        && !canon::masculine_genitive(&w.chunk.form, &c.form)
+                })
+            })
+    })
 }
 
 /// Vetoes every row in `scores` that holds only part of a name run of the query when the

@@ -229,6 +229,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     let mut optional_hits = 0usize;
     // Attribute words that name only a kind of value ("number", "name", "date"): units and hits.
     let (mut generic_units, mut generic_hits) = (0usize, 0usize);
+    // Clauses whose polarity a lexical negation matched ("declining" and "did not accept").
+    let mut lexical_polarity: BTreeSet<usize> = BTreeSet::new();
     for (wi, w) in q.words.iter().enumerate() {
         // Day and month names qualify the attribute ("the appointment in August"); alone they
         // are no evidence of it.
@@ -258,7 +260,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         let found = if q.in_name_run(wi) {
             find_name(w, row)
         } else {
-            find_word(w, row)
+            find_word(w, row).or_else(|| {
+                super::lexical_negation::negation_hit(w, q.negated, row).inspect(|&p| {
+                    reasons.push(format!("{:?} read as a negation the row states", w.stem));
+                    lexical_polarity.extend(row.clause_at(&row.chunks[p].span));
+                })
+            })
         };
         match found {
             Some(p) => {
@@ -464,37 +471,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             veto = Some(format!("does not name {}", absent.join(", ")));
         }
     }
-    let mut names = super::named_elsewhere::NameHolds::default();
-    // A name word held only in another spelling of it in the same script, other than Latin
-    // ("Иванна" for "Ивана", "سامية" for "سامي"): weaker evidence than the spelling itself or
-    // one of its case forms ("Иван" for the genitive "Ивана"). In its own script a name has
-    // one spelling; Latin letters transliterate it many ways ("Solovyov", "Solowjow").
-    let variant_spelling = q.names.iter().enumerate().any(|(ri, run)| {
-        !held_whole.contains(&ri)
-            && run.iter().any(|&i| {
-                let w = &q.words[i];
-                word_hit[i].is_some_and(|p| {
-                    let c = &row.chunks[p];
-                    c.script == w.chunk.script
-                        && c.script != Script::Latin
-                        && c.form != w.chunk.form
-                        && keys::stem(&c.form) != w.stem
-                        && !canon::same_inflected_spelling(&w.chunk, c)
-                        && !canon::masculine_genitive(&c.form, &w.chunk.form)
-                        && !canon::masculine_genitive(&w.chunk.form, &c.form)
-                })
-            })
-    });
-    for (ri, run) in q.names.iter().enumerate() {
-        let held: Vec<usize> = (0..run.len())
-            .filter(|&k| word_hit[run[k]].is_some())
-            .collect();
-        if held.len() == run.len() || held_whole.contains(&ri) {
-            names.whole.push(q.run_text(run).to_owned());
-        } else if run_present(run) {
-            names.partial.push((q.run_text(run).to_owned(), held));
-        }
-    }
+    let variant_spelling = super::named_elsewhere::variant_spelling(q, row, &word_hit, &held_whole);
+    let mut names = super::named_elsewhere::NameHolds::of(q, &word_hit, &held_whole, &run_present);
     if let Some((ri, k, reason)) = super::neighbours::neighbour_veto(q, row, &word_hit, &held_whole)
     {
         names.other.push((q.run_text(&q.names[ri]).to_owned(), k));
@@ -679,9 +657,14 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     } else if evidence.is_empty() {
         row.negated.iter().any(|&n| n) == q.negated
     } else {
-        evidence.iter().all(|&c| row.negated[c] == q.negated)
+        evidence
+            .iter()
+            .all(|&c| row.negated[c] == q.negated || lexical_polarity.contains(&c))
     };
-    if !q.polarity_neutral && q.negated != row.negated.iter().any(|&n| n) {
+    if !q.polarity_neutral
+        && q.negated != row.negated.iter().any(|&n| n)
+        && lexical_polarity.is_empty()
+    {
         reasons.push(if q.negated {
             "query is negative, row is not".into()
         } else {
