@@ -186,6 +186,19 @@ pub(crate) fn without_names(q: &QueryShape, text: &str) -> String {
     out
 }
 
+/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
+/// [`MIN_MARGIN`] ahead of the next.
+pub(super) fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
+    for ((id, _), sim) in pool.iter().zip(sims) {
+        if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {
+            r.reason.push_str(&format!(
+                "; in meaning {sim:.2}, no row {} ahead of the next",
+                MIN_MARGIN
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,18 +296,5 @@ mod tests {
                 .choose("Kenta salary", "Kenta earns", &pool, &strip)
                 .is_err()
         );
-    }
-}
-
-/// Notes on the pool's rejected rows why meaning did not choose: each row's similarity, none
-/// [`MIN_MARGIN`] ahead of the next.
-pub(super) fn explain_no_choice(rejected: &mut [Rejected], pool: &[(RowId, &str)], sims: &[f64]) {
-    for ((id, _), sim) in pool.iter().zip(sims) {
-        if let Some(r) = rejected.iter_mut().find(|r| r.id == *id) {
-            r.reason.push_str(&format!(
-                "; in meaning {sim:.2}, no row {} ahead of the next",
-                MIN_MARGIN
-            ));
-        }
     }
 }
