@@ -23,7 +23,7 @@ pub(super) fn neighbour_veto(
     held_whole: &BTreeSet<usize>,
 ) -> Option<(usize, usize, String)> {
     for (ri, run) in q.names.iter().enumerate() {
-        if held_whole.contains(&ri) {
+        if held_whole.contains(&ri) || written_whole(q, run, row) {
             continue;
         }
         for (k, &wi) in run.iter().enumerate() {
@@ -110,3 +110,20 @@ const ARABIC_ARTICLES: &[&str] = &[
 /// "Bin Laden", "Abu Bakr", "Abdel Nasser"), which a query writes as words of their own or
 /// joined to the name; they tell no two people apart.
 const NAME_PARTICLES: &[&str] = &["ben", "bin", "ibn", "bint", "bat", "abu", "abd", "abdel"];
+
+/// True if `row` writes the whole name `run` of `q` somewhere, its words side by side and in
+/// order: then a neighbour elsewhere ("Мати Оксани Коваленко, Галина Коваленко, ...", Oksana's
+/// mother Halyna) names a relative beside the person, not someone else instead.
+fn written_whole(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> bool {
+    run.len() >= 2
+        && (0..row.chunks.len().saturating_sub(run.len() - 1)).any(|s| {
+            run.iter().enumerate().all(|(k, &i)| {
+                let c = &row.chunks[s + k];
+                let spaced = k == 0
+                    || row.text[row.chunks[s + k - 1].span.end..c.span.start]
+                        .chars()
+                        .all(char::is_whitespace);
+                spaced && word_matches(&q.words[i], c)
+            })
+        })
+}
