@@ -6,6 +6,7 @@ mod common;
 mod identifiers;
 mod meaning;
 mod names_across_scripts;
+mod negation;
 mod time;
 
 use std::sync::{Arc, Mutex};
@@ -670,65 +671,4 @@ fn a_name_heading_a_request_as_a_label_must_be_present() {
     assert_eq!(live_texts(&s).len(), 2);
     let left = survivors_after_purge(facts, "Tom: employee ID");
     assert_eq!(left, [facts[0]], "{left:?}");
-}
-
-/// A word that negates by itself ("declining", "divorce", "left") is the negated statement
-/// the row makes ("did not accept", "no longer married", "no longer works"), and the other way
-/// round for a request stated negatively; the positive row of the same person stays.
-#[test]
-fn a_word_that_negates_meets_the_negation_the_row_states() {
-    let facts: &[&str] = &[
-        "Priyanka Das did not accept the offer for the Analyst role.",
-        "Priyanka Das accepted the offer for the Senior Analyst role.",
-        "Uncle Petro is no longer married to Iryna.",
-        "Uncle Petro is married to Nadiya; they live in Poltava.",
-        "Kwame Boateng declined the offer for the Analyst role.",
-        "Kwame Boateng accepted the offer for the Senior Analyst role.",
-    ];
-    for (request, gone) in [
-        ("the record of Priyanka declining the Analyst offer", 0),
-        ("the line about Petro's divorce from Iryna", 2),
-        ("Kwame did not accept the Analyst offer", 4),
-    ] {
-        let left = survivors_after_purge(facts, request);
-        assert_eq!(left.len(), facts.len() - 1, "{request}: {left:?}");
-        assert!(
-            !left.iter().any(|t| t == facts[gone]),
-            "{request}: {left:?}"
-        );
-    }
-}
-
-/// A row that writes the requested name whole is about that person, although it also names a
-/// relative who shares the surname ("Anna Weber's mother, Petra Weber, ..."); a request for
-/// someone the row names only by the shared surname still does not reach it.
-#[test]
-fn a_row_naming_the_person_beside_a_relative_is_about_the_person() {
-    let facts: &[&str] = &[
-        "Anna Weber's mother, Petra Weber, has the phone number +49 30 5550 1234.",
-        "Мати Оксани Коваленко, Галина Коваленко, має телефон +380 67 412 5580.",
-        "Andrij Kovalenko lives in Poltava.",
-    ];
-    // The phone clause is erased; the rest of the row, and the other rows, stay.
-    for (request, phone, other) in [
-        ("Petra Weber's phone number", "5550 1234", 1),
-        ("номер телефону Галини Коваленко", "412 5580", 0),
-    ] {
-        let left = survivors_after_purge(facts, request);
-        assert!(
-            !left.iter().any(|t| t.contains(phone)),
-            "{request}: {left:?}"
-        );
-        assert!(
-            left.iter().any(|t| t == facts[other]),
-            "{request}: {left:?}"
-        );
-        assert!(left.iter().any(|t| t == facts[2]), "{request}: {left:?}");
-    }
-    let left = survivors_after_purge(facts, "Maria Weber's phone number");
-    assert_eq!(left.len(), 3, "{left:?}");
-    assert!(
-        facts.iter().all(|f| left.iter().any(|t| t == f)),
-        "{left:?}"
-    );
 }

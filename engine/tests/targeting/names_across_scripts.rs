@@ -571,3 +571,37 @@ fn a_han_run_continuing_into_the_requests_next_word_is_no_longer_name() {
     assert_eq!(left.len(), 2, "{left:?}");
     assert!(!left.iter().any(|t| t.contains("6093")), "{left:?}");
 }
+
+/// A row that writes the requested name whole is about that person, although it also names a
+/// relative who shares the surname ("Anna Weber's mother, Petra Weber, ..."); a request for
+/// someone the row names only by the shared surname still does not reach it.
+#[test]
+fn a_row_naming_the_person_beside_a_relative_is_about_the_person() {
+    let facts: &[&str] = &[
+        "Anna Weber's mother, Petra Weber, has the phone number +49 30 5550 1234.",
+        "Мати Оксани Коваленко, Галина Коваленко, має телефон +380 67 412 5580.",
+        "Andrij Kovalenko lives in Poltava.",
+    ];
+    // The phone clause is erased; the rest of the row, and the other rows, stay.
+    for (request, phone, other) in [
+        ("Petra Weber's phone number", "5550 1234", 1),
+        ("номер телефону Галини Коваленко", "412 5580", 0),
+    ] {
+        let left = survivors_after_purge(facts, request);
+        assert!(
+            !left.iter().any(|t| t.contains(phone)),
+            "{request}: {left:?}"
+        );
+        assert!(
+            left.iter().any(|t| t == facts[other]),
+            "{request}: {left:?}"
+        );
+        assert!(left.iter().any(|t| t == facts[2]), "{request}: {left:?}");
+    }
+    let left = survivors_after_purge(facts, "Maria Weber's phone number");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(
+        facts.iter().all(|f| left.iter().any(|t| t == f)),
+        "{left:?}"
+    );
+}
