@@ -14,7 +14,10 @@
 //!   it (what `benches/peers/peers.py` does), instead of a reopened one;
 //! - `OUBLI_RECALL_EMBEDDER=static`: the store's default embedder (the static MiniLM table)
 //!   instead of the hash embedder, and queries that bring only their text (the store embeds
-//!   them, as an application calling `recall("...")` does).
+//!   them, as an application calling `recall("...")` does);
+//! - `OUBLI_RECALL_DEFER=1`: build the store as a bulk load does, with the vector graph deferred
+//!   (`StoreOptions::defer_vector_graph`) and built after the load by `Store::build_vector_graph`
+//!   on all cores (at most 8).
 //!
 //! Rows are memories of 60-120 bytes from the peers script's templates, with 384-d vectors
 //! from the built-in hash embedder; queries are "person word word" and bring their own vector,
@@ -67,6 +70,7 @@ fn main() {
     } else {
         oubli::embed::default_embedder()
     };
+    let defer = std::env::var("OUBLI_RECALL_DEFER").is_ok_and(|v| v == "1");
     let opts = || StoreOptions::default().embedder(embedder.clone());
     let dir = tempfile::tempdir().unwrap();
     let path = std::env::var("OUBLI_RECALL_STORE")
@@ -79,13 +83,28 @@ fn main() {
         if path.exists() {
             std::fs::remove_file(&path).unwrap();
         }
-        let s = Store::create_with(&path, opts()).unwrap();
+        let load_opts = if defer {
+            opts()
+                .defer_vector_graph(true)
+                .vector_build_threads(oubli::index::vector_build::default_build_threads())
+        } else {
+            opts()
+        };
+        let s = Store::create_with(&path, load_opts).unwrap();
         let t = Instant::now();
         for chunk in texts.chunks(5_000) {
             s.inscribe_batch(chunk.iter().map(Inscription::new).collect())
                 .unwrap();
         }
         eprintln!("loaded {n} rows in {:.1} s", t.elapsed().as_secs_f64());
+        if defer {
+            let t = Instant::now();
+            let steps = s.build_vector_graph().unwrap();
+            eprintln!(
+                "built the vector graph in {:.1} s ({steps} steps)",
+                t.elapsed().as_secs_f64()
+            );
+        }
         if fresh {
             s
         } else {

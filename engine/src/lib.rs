@@ -92,7 +92,7 @@ pub use store::{
     INCOMPLETE_MARK, Legs, LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note,
     NoteLine, NoteReplay, Operation, Plan, PurgeReport, RecallQuery, Rejected, RepairReport,
     ResidualAudit, SpaceReport, Store, Superseded, SweepReport, TableSpace, Target, TargetMatch,
-    VectorProbe,
+    VectorGraphStatus, VectorProbe,
 };
 pub use store::{DEFAULT_MIN_SCORE, LEXICAL_WEIGHT, SUGGESTED_MIN_SCORE};
 

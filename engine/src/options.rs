@@ -24,6 +24,7 @@ pub struct StoreOptions {
     pub(crate) planner: Option<Arc<dyn crate::planner::Planner>>,
     pub(crate) replica: bool,
     pub(crate) vector_build_threads: usize,
+    pub(crate) defer_vector_graph: bool,
     pub(crate) text_segment_docs: usize,
 }
 
@@ -42,6 +43,7 @@ impl Default for StoreOptions {
             planner: None,
             replica: false,
             vector_build_threads: 1,
+            defer_vector_graph: false,
             text_segment_docs: crate::index::text::SEGMENT_DOCS,
         }
     }
@@ -61,6 +63,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("durable", &self.durable)
             .field("planner", &self.planner.is_some())
             .field("vector_build_threads", &self.vector_build_threads)
+            .field("defer_vector_graph", &self.defer_vector_graph)
             .field("text_segment_docs", &self.text_segment_docs)
             .finish()
     }
@@ -141,6 +144,21 @@ impl StoreOptions {
     /// is the same bytes for the same operations, at the cost of the build's speed.
     pub fn vector_build_threads(mut self, n: usize) -> Self {
         self.vector_build_threads = n.max(1);
+        self
+    }
+
+    /// Defers the vector graph's growth to [`crate::Store::build_vector_graph`] (default
+    /// false). By default, once a store holds more than the ANN threshold of vectors, writes grow
+    /// the graph (HNSW) in the background, and a write waits for a growth step that has fallen
+    /// half a threshold behind, so that the exact scan of the vectors newer than the graph stays
+    /// short: on two cores a sustained load then runs at the graph's pace (about 2,000 rows/s at
+    /// 1M rows, docs/performance.md). Deferred, writes neither start nor wait for the graph:
+    /// new vectors are scanned exactly by every recall (correct, but its cost grows with them)
+    /// until `build_vector_graph` links them. For bulk loads: load deferred, then build once.
+    /// The graph then changes only at those calls, so a store given the same operations holds
+    /// the same graph at the same log position, as it does by default.
+    pub fn defer_vector_graph(mut self, yes: bool) -> Self {
+        self.defer_vector_graph = yes;
         self
     }
 

@@ -45,6 +45,7 @@ fn call<T: Send>(
 struct OpenOptions {
     read_only: bool,
     scrub_on_purge: bool,
+    defer_vector_graph: bool,
     /// The embedder asked for; `None` asks for the store's own. Once a file is open, the
     /// registry records the id of the embedder it was opened with.
     embedder_id: Option<String>,
@@ -63,6 +64,7 @@ impl OpenOptions {
             && !wanted.planner
             && self.read_only == wanted.read_only
             && self.scrub_on_purge == wanted.scrub_on_purge
+            && self.defer_vector_graph == wanted.defer_vector_graph
             && self.seed == wanted.seed
             && self.signing_key == wanted.signing_key
             && (wanted.embedder_id.is_none() || wanted.embedder_id == self.embedder_id)
@@ -161,7 +163,7 @@ impl PyStore {
     #[new]
     #[pyo3(signature = (
         path, *, create = None, read_only = false, embedder = None, seed = None,
-        signing_key = None, scrub_on_purge = true, planner = None
+        signing_key = None, scrub_on_purge = true, planner = None, defer_vector_graph = false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -174,12 +176,14 @@ impl PyStore {
         signing_key: Option<&Bound<'_, PyAny>>,
         scrub_on_purge: bool,
         planner: Option<&Bound<'_, PyAny>>,
+        defer_vector_graph: bool,
     ) -> PyResult<Self> {
         let embedder = crate::embed::resolve(embedder)?;
         let planner = planner.map(crate::planner::PyPlanner::new).transpose()?;
         let wanted = OpenOptions {
             read_only,
             scrub_on_purge,
+            defer_vector_graph,
             embedder_id: embedder.as_ref().map(|e| e.id()),
             seed: convert::bytes32(seed, "seed")?,
             signing_key: convert::bytes32(signing_key, "signing_key")?,
@@ -187,7 +191,8 @@ impl PyStore {
         };
         let mut opts = StoreOptions::default()
             .read_only(read_only)
-            .scrub_on_purge(scrub_on_purge);
+            .scrub_on_purge(scrub_on_purge)
+            .defer_vector_graph(defer_vector_graph);
         if let Some(e) = embedder {
             opts = opts.embedder(e);
         }
@@ -377,7 +382,8 @@ impl OpenError {
                     "locked",
                     &format!(
                         "the store at {} is already open in this process with other options \
-                         (read_only, embedder, seed, signing_key or scrub_on_purge); open it \
+                         (read_only, embedder, seed, signing_key, scrub_on_purge or \
+                         defer_vector_graph); open it \
                          with the same options to share it, or close the other Store first",
                         p.display()
                     ),

@@ -391,6 +391,19 @@ def test_deferred_scrub(path: Path) -> None:
         assert not holds_token(data, b"5150")
 
 
+def test_a_deferred_vector_graph_is_built_on_request(path: Path) -> None:
+    with oubli.Store(path, defer_vector_graph=True) as store:
+        store.inscribe_many([f"note {i} about the garden budget" for i in range(50)])
+        status = store.vector_graph_status()
+        assert status == {"linked": 0, "exact": 50, "building": False}
+        # Below the ANN threshold (20,000 vectors) the exact scan is the index: nothing to build.
+        assert store.build_vector_graph() == 0
+        assert store.recall("note 17 garden", k=1)[0].text == "note 17 about the garden budget"
+        # One file, one engine handle: a second opening must ask for the same growth.
+        with pytest.raises(oubli.LockedError):
+            oubli.Store(path, defer_vector_graph=False)
+
+
 # -- recall and list ----------------------------------------------------------------------------
 
 

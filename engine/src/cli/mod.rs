@@ -354,7 +354,12 @@ fn run(cli: Cli) -> Result<()> {
                 // clap's "input" group takes exactly one of the two.
                 _ => unreachable!("clap requires exactly one of TEXT and --file"),
             };
-            let s = open(&path)?;
+            // A file is a bulk load: the vector graph is built once, after the rows.
+            let s = match &input {
+                Ok(_) => open(&path)?,
+                Err(_) => Store::open_with(&path, StoreOptions::default().defer_vector_graph(true))
+                    .map_err(|e| at_path(&path, e))?,
+            };
             let ids = match input {
                 Ok(ins) => vec![s.inscribe(ins)?],
                 Err(rows) => {
@@ -371,6 +376,7 @@ fn run(cli: Cli) -> Result<()> {
                         bar.inc(chunk.len() as u64);
                     }
                     bar.finish_and_clear();
+                    s.build_vector_graph()?;
                     ids
                 }
             };

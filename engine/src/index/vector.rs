@@ -36,6 +36,12 @@
 //! lock, so readers never wait on a build (purge, repair and open, which write under a lock they
 //! already hold, wait inside it). Closing the store installs a pending build. A build that overlaps a removed vector is discarded (a graph
 //! holding an erased vector's bytes is never persisted) and started again by a later write.
+//!
+//! With the growth deferred ([`VectorIndex::set_deferred`], for bulk loads), writes neither
+//! start nor install builds and the tail grows with every write; `Store::build_vector_graph`
+//! then starts each step itself ([`VectorIndex::start_build`]: a new segment takes at most a
+//! segment's worth of the tail's oldest rows) and installs it. The graph then changes only at
+//! those calls, so the same operations still give the same graph at the same log position.
 
 use std::sync::Arc;
 
@@ -109,6 +115,9 @@ pub struct VectorIndex {
     build_threads: usize,
     /// Vectors a segment holds before growth starts the next ([`SEGMENT_THRESHOLDS`]).
     segment_rows: usize,
+    /// Writes neither start nor wait for a build; only [`VectorIndex::start_build`] does
+    /// ([`crate::StoreOptions::defer_vector_graph`]).
+    deferred: bool,
 }
 
 /// A snapshot being grown on a background thread (see the module docs).
@@ -151,7 +160,20 @@ impl VectorIndex {
             build: None,
             build_threads: 1,
             segment_rows: SEGMENT_THRESHOLDS * crate::options::DEFAULT_ANN_THRESHOLD,
+            deferred: false,
         }
+    }
+
+    /// Defers the graph's growth to explicit builds ([`crate::StoreOptions::defer_vector_graph`]):
+    /// [`VectorIndex::maybe_start_build`] starts nothing, [`VectorIndex::due_build`] asks no
+    /// write to wait and [`VectorIndex::take_due_build`] installs only when forced.
+    pub fn set_deferred(&mut self, yes: bool) {
+        self.deferred = yes;
+    }
+
+    /// The pending build (running or finished, not yet installed), to wait on.
+    pub fn pending_build(&self) -> Option<Arc<Done>> {
+        self.build.as_ref().map(|b| b.done.clone())
     }
 
     /// Sets the threads a graph build adds vectors on (at least one; 1 gives the same graph,
@@ -446,6 +468,9 @@ impl VectorIndex {
     /// The build the next write must install, if it is still running: wait on it before taking
     /// the store's lock (see the module docs).
     pub fn due_build(&self, ann_threshold: usize) -> Option<Arc<Done>> {
+        if self.deferred {
+            return None;
+        }
         let b = self.build.as_ref()?;
         let due = self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
         (due && !b.done.is_finished()).then(|| b.done.clone())
@@ -465,7 +490,7 @@ impl VectorIndex {
         let Some(b) = &self.build else {
             return Ok(None);
         };
-        let due = self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
+        let due = !self.deferred && self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
         if !due && !force {
             return Ok(None);
         }
@@ -519,12 +544,27 @@ impl VectorIndex {
         self.segments.push(segment_now);
     }
 
+    /// [`VectorIndex::start_build`] for a write: nothing while the growth is deferred
+    /// ([`VectorIndex::set_deferred`]).
+    pub fn maybe_start_build(
+        &mut self,
+        ann_threshold: usize,
+        all: impl FnOnce(RowId, RowId) -> Result<Vec<(RowId, Vec<f32>)>>,
+    ) -> Result<()> {
+        if self.deferred {
+            return Ok(());
+        }
+        self.start_build(ann_threshold, all)
+    }
+
     /// Starts a background build when none runs, the store holds more than `ann_threshold`
     /// vectors and the tail more than half of it. The build grows the last segment by the tail
-    /// while the segment has room for it ([`SEGMENT_THRESHOLDS`]), else starts a new segment from the
-    /// tail. `all(from, to)` reads every stored vector of the rows `from..=to` (needed only when
-    /// the last segment holds removed vectors and must be rebuilt).
-    pub fn maybe_start_build(
+    /// while the segment has room for it ([`SEGMENT_THRESHOLDS`]), else starts a new segment from
+    /// the tail's oldest rows, at most a segment's worth (a tail left to grow, see
+    /// [`VectorIndex::set_deferred`], becomes several segments, one build each). `all(from, to)`
+    /// reads every stored vector of the rows `from..=to` (needed only when the last segment holds
+    /// removed vectors and must be rebuilt).
+    pub fn start_build(
         &mut self,
         ann_threshold: usize,
         all: impl FnOnce(RowId, RowId) -> Result<Vec<(RowId, Vec<f32>)>>,
@@ -542,12 +582,16 @@ impl VectorIndex {
             .map(|(i, id)| (*id, self.tail.row(i)))
             .collect();
         add.sort_by_key(|x| x.0);
-        let cut = add.last().map_or(0, |x| x.0);
         let n = self.segments.len();
         let grow = self
             .segments
             .last()
             .filter(|s| s.len() + add.len() <= self.segment_rows);
+        if grow.is_none() {
+            // A new segment: the oldest rows, a segment's worth; the rest stay in the tail.
+            add.truncate(self.segment_rows.max(1));
+        }
+        let cut = add.last().map_or(0, |x| x.0);
         let (segment, base, base_max, base_len) = match grow {
             Some(s) if !s.dirty => (n - 1, Some(serialize(&s.index)?), s.max_row, s.len()),
             Some(_) => {
@@ -622,6 +666,7 @@ impl VectorIndex {
             let vec_t = tx.open_table(VECTORS)?;
             let mut fresh = VectorIndex::new(self.dim);
             fresh.set_build_threads(self.build_threads);
+            fresh.deferred = self.deferred;
             fresh.segment_rows = self.segment_rows;
             for entry in vec_t.iter()? {
                 let (k, v) = entry?;

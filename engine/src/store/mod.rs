@@ -27,6 +27,7 @@ mod recall;
 mod repair;
 mod scrub;
 mod targeting;
+mod vector_graph;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,6 +57,7 @@ pub use recall::{
 };
 pub use repair::RepairReport;
 pub use targeting::{Rejected, Target, TargetMatch};
+pub use vector_graph::VectorGraphStatus;
 
 use crate::embed::Embedder;
 use crate::entropy::{self, Entropy};

@@ -163,6 +163,7 @@ impl Inner {
         drop((m, vec_t, snap_t, tx));
         vectors.set_build_threads(opts.vector_build_threads);
         vectors.set_ann_threshold(opts.ann_threshold);
+        vectors.set_deferred(opts.defer_vector_graph);
 
         let entropy_seed = match opts.seed {
             // Fold the head into a fixed seed so a reopened store never repeats a salt.

@@ -81,6 +81,7 @@ impl Store {
             drop((m, vec_t, snap_t, tx));
             exact.set_build_threads(opts.vector_build_threads);
             exact.set_ann_threshold(opts.ann_threshold);
+            exact.set_deferred(opts.defer_vector_graph);
             inner.vectors = exact;
             let snapshot_written = inner.write(now, opts.ann_threshold, |b| {
                 let tx = b.tx;

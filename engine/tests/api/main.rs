@@ -31,4 +31,5 @@ mod over_deletion;
 mod receipts;
 mod record_codec;
 mod relevance;
+mod vector_graph;
 mod write_path;

@@ -1,7 +1,9 @@
 //! `Store` methods that write and read rows: inscribe, inscribe_many, upsert, get,
-//! get_by_key, recall and list.
+//! get_by_key, recall and list; and the vector graph a bulk load defers (`build_vector_graph`,
+//! `vector_graph_status`).
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::convert::{self, InsFields, Utf8, uint};
 use crate::types::{PyHit, PyRow};
@@ -46,6 +48,23 @@ impl PyStore {
             },
         )?;
         call(py, self.store()?, |s| s.inscribe(ins))
+    }
+
+    /// Links the vectors newer than the vector graph into it (after a load made with
+    /// `defer_vector_graph=True`); recalls go on meanwhile. Returns the build steps installed.
+    fn build_vector_graph(&self, py: Python<'_>) -> PyResult<usize> {
+        call(py, self.store()?, |s| s.build_vector_graph())
+    }
+
+    /// How much of the store's vectors the vector graph holds: a dict with `linked` (in the
+    /// graph), `exact` (scanned exactly by every recall) and `building`.
+    fn vector_graph_status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = call(py, self.store()?, |s| s.vector_graph_status())?;
+        let d = PyDict::new(py);
+        d.set_item("linked", st.linked)?;
+        d.set_item("exact", st.exact)?;
+        d.set_item("building", st.building)?;
+        Ok(d)
     }
 
     /// Inscribes many rows in one transaction: each item is a str or a dict with the keyword

@@ -270,24 +270,7 @@ impl Inner {
             self.text_behind = true;
         }
         // The snapshot grows on a background thread, never here (see `index::vector`).
-        let db = self.db.clone();
-        let dim = self.dim;
-        // A bulk copy of the vectors: read past redb's read cache.
-        let _span = tracing::debug_span!("oubli::vector::start_build").entered();
-        self.vectors.maybe_start_build(ann_threshold, |from, to| {
-            redb::without_read_cache(|| {
-                let tx = db.begin_read()?;
-                let mut all = Vec::new();
-                if let Some(t) = storage::open_read(&tx, VECTORS)? {
-                    for e in t.range(from..=to)? {
-                        let (k, v) = e?;
-                        all.push((k.value(), storage::decode_vector(v.value(), dim)?));
-                    }
-                }
-                Ok(all)
-            })
-        })?;
-        Ok(())
+        self.start_vector_build(ann_threshold, false)
     }
 }
 
