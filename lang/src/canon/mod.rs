@@ -50,6 +50,9 @@
 //! Hangul syllables (and words compared against one) are first relaxed for the differences
 //! between Revised Romanization, McCune-Reischauer and popular spellings: initial `g`->`k`,
 //! `d`->`t`, `b`->`p`, `j`->`ch`, `r`->`l`, and `eo`->`o`, `eu`->`u` (`gim` ~ `Kim`).
+//! McCune-Reischauer's `ŏ` and `ŭ` fold to Revised Romanization's `eo` and `eu` in every text
+//! (`Yŏng-ho` ~ `Yeong-ho`): the breve on o and u marks Korean vowels in no other romanization of
+//! names.
 //!
 //! # Consonant skeletons
 //!
@@ -91,7 +94,7 @@ pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-14";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-15";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

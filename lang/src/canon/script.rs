@@ -141,6 +141,14 @@ pub(crate) fn fold_nfkc_char(c: char, out: &mut String) {
         out.extend(c.to_lowercase());
         return;
     }
+    // The breve on o and u is McCune-Reischauer's mark for Korean ㅓ and ㅡ, which Revised
+    // Romanization writes "eo" and "eu" ("Yŏng-ho" is "Yeong-ho"); no other romanization of
+    // names writes them.
+    match c {
+        'ŏ' | 'Ŏ' => return out.push_str("eo"),
+        'ŭ' | 'Ŭ' => return out.push_str("eu"),
+        _ => {}
+    }
     let mut push_base = |b: char| {
         if is_strippable_mark(b) {
             return;

@@ -235,6 +235,21 @@ fn hangul_relaxation_only_against_hangul() {
 }
 
 #[test]
+fn mccune_reischauer_vowels_are_revised_romanizations() {
+    // ŏ and ŭ are the same Korean vowels as RR's eo and eu; the rest of the name is unchanged.
+    let same = |a: &str, b: &str| {
+        let (x, y) = (chunks(a), chunks(b));
+        x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same_name(p, q))
+    };
+    assert!(same("Yŏng-ho", "Yeong-ho"));
+    assert!(same("Han Sŭng-woo", "Han Seung-woo"));
+    assert!(same("YŎNG", "yeong"));
+    // A different vowel stays a different name.
+    assert!(!same("Yŏng-ho", "Yong-ho"));
+    assert_eq!(fold("Ŭn"), "eun");
+}
+
+#[test]
 fn hangul_romanization_writes_final_consonants() {
     assert_eq!(forms("박곽옥앞닭"), ["bak", "gwak", "ok", "ap", "dak"]);
     assert_eq!(forms("김민준"), ["gim", "min", "jun"]);
