@@ -605,3 +605,42 @@ fn a_row_naming_the_person_beside_a_relative_is_about_the_person() {
         "{left:?}"
     );
 }
+
+#[test]
+fn a_supersede_asked_in_another_script_is_read_through_its_new_text() {
+    // The request is Ukrainian, in an inflected form no transliteration meets ("у Львові",
+    // "in Lviv"); the new text restates the subject and the attribute in the rows' own words.
+    let facts = [
+        "Grandma Olena lives in Lviv, on Zelena Street.",
+        "Grandma Olena's phone is +380 32 700 2211.",
+        "Uncle Taras lives in Odesa, on Deribasivska Street.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let done = s
+        .supersede(
+            Target::query("адреса бабусі Олени у Львові"),
+            Inscription::new("Grandma Olena moved to Kyiv and lives on Khreshchatyk Street."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1]);
+    // The new text is read under every check a request gets, and the row must hold the name
+    // it starts with: a person the store does not hold is still absent, and an attribute no
+    // row states is still absent.
+    let (_t, s) = store_with(&facts);
+    for new in [
+        "Aunt Lesia moved to Kyiv and lives on Khreshchatyk Street.",
+        "Grandma Olena's email is olena@example.org.",
+    ] {
+        let r = s.supersede(
+            Target::query("адреса бабусі Олени у Львові"),
+            Inscription::new(new),
+        );
+        assert!(matches!(r, Err(Error::NoMatch(_))), "{new}: {r:?}");
+    }
+    // A new text that writes a name in the request's own script is not read in its place.
+    let r = s.supersede(
+        Target::query("адреса бабусі Олени у Львові"),
+        Inscription::new("Олена moved to Kyiv and lives on Khreshchatyk Street."),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+}

@@ -36,6 +36,7 @@ pub(crate) mod meaning;
 mod named_elsewhere;
 mod names;
 mod neighbours;
+mod other_script;
 mod period;
 mod possession;
 pub(crate) mod query;
@@ -53,7 +54,7 @@ use self::candidate::{Candidate, choose_clauses, names_someone};
 use self::query::QueryShape;
 use self::row_view::RowView;
 use self::{score::RowScore, supersede_fit::drop_unfit_fallbacks};
-use super::Inner;
+use super::{Inner, alias};
 use crate::error::{Error, NoMatch, Result};
 use crate::row::{Row, RowId, validate_field};
 use target::in_scope;
@@ -117,7 +118,7 @@ impl Inner {
                 })
             }
             Target::Query { namespace, text } => {
-                let shapes = super::alias::expansions(text, namespace.as_deref(), lookup.aliases);
+                let shapes = alias::expansions(text, namespace.as_deref(), lookup.aliases);
                 if shapes[0].units() == 0 {
                     return Err(Error::InvalidArgument(format!(
                         "query {text:?} has no words to match"
@@ -132,6 +133,22 @@ impl Inner {
                     hint_shape.as_ref(),
                     lookup,
                 )?;
+                // A supersede asked in another script than its new text (see `other_script`).
+                if res.matches.is_empty()
+                    && lookup.op == "supersede"
+                    && let (Some(new), Some(new_shape)) = (hint, &hint_shape)
+                    && let Some(by_new) = self.resolve_by_new_text(
+                        text,
+                        new,
+                        new_shape,
+                        namespace.as_deref(),
+                        scope,
+                        width,
+                        lookup,
+                    )?
+                {
+                    res = by_new;
+                }
                 if let Some(planner) = lookup.planner
                     && matches!(lookup.op, "supersede" | "release" | "purge")
                 {
