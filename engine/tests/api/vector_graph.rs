@@ -8,6 +8,8 @@ use crate::common;
 use std::sync::Arc;
 
 use common::*;
+
+use crate::write_path::snapshot_bytes;
 use oubli::{Error, Inscription, ManualClock, RecallQuery, Store, StoreOptions};
 
 fn rows(from: usize, n: usize) -> Vec<Inscription> {
@@ -54,19 +56,6 @@ fn results(s: &Store) -> Vec<Vec<u64>> {
     .collect()
 }
 
-/// The serialized vector graph in the file at `path` (its chunks concatenated).
-fn graph_bytes(path: &std::path::Path) -> Vec<u8> {
-    use redb::{ReadableDatabase, ReadableTable};
-    let db = redb::Database::open(path).unwrap();
-    let tx = db.begin_read().unwrap();
-    let t = tx.open_table(oubli::storage::VECTOR_SNAPSHOT).unwrap();
-    let mut blob = Vec::new();
-    for e in t.iter().unwrap() {
-        blob.extend_from_slice(e.unwrap().1.value());
-    }
-    blob
-}
-
 #[test]
 fn a_deferred_load_scans_its_vectors_exactly_until_the_graph_is_built() {
     let (t, exact) = (temp(), temp());
@@ -95,7 +84,10 @@ fn a_deferred_load_scans_its_vectors_exactly_until_the_graph_is_built() {
     // The note asked for by number is found through the graph too.
     assert!(built[1].contains(&518), "{:?}", built[1]);
     s.close().unwrap();
-    assert!(!graph_bytes(&t.path).is_empty(), "the graph is in the file");
+    assert!(
+        !snapshot_bytes(&t.path).is_empty(),
+        "the graph is in the file"
+    );
     let s = Store::open_with(&t.path, opts().defer_vector_graph(true)).unwrap();
     assert_eq!(s.vector_graph_status().unwrap(), status);
     assert_eq!(results(&s), built);
@@ -114,7 +106,7 @@ fn the_same_operations_build_the_same_graph_when_deferred() {
         s.build_vector_graph().unwrap();
         s.close().unwrap();
     }
-    let (ga, gb) = (graph_bytes(&a.path), graph_bytes(&b.path));
+    let (ga, gb) = (snapshot_bytes(&a.path), snapshot_bytes(&b.path));
     assert!(!ga.is_empty());
     assert_eq!(ga, gb, "one build thread: the same graph bytes");
 }

@@ -83,7 +83,7 @@ fn deferred_index_work_gives_the_same_results_for_the_same_operations() {
 }
 
 /// The serialized vector snapshot in the file at `path` (its chunks concatenated).
-fn snapshot_bytes(path: &std::path::Path) -> Vec<u8> {
+pub(crate) fn snapshot_bytes(path: &std::path::Path) -> Vec<u8> {
     use redb::{ReadableDatabase, ReadableTable};
     let db = redb::Database::open(path).unwrap();
     let tx = db.begin_read().unwrap();
