@@ -100,10 +100,14 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
 }
 
 /// True if the full name `run` of `q` (two words or more, in a cased script) is held whole by
-/// no row of `views`, while a row writes a word of it as part of another full name: "Jonas
-/// Wolf" where a row says "Jonas Weber". The rows that write only "Jonas" are then about
-/// Jonas Weber as much as anyone, and a request about Jonas Wolf, whom the store does not
-/// know, must not reach them.
+/// no row of `views`, while either
+/// - a row writes a word of it as part of another full name: "Jonas Wolf" where a row says
+///   "Jonas Weber". The rows that write only "Jonas" are then about Jonas Weber as much as
+///   anyone, and a request about Jonas Wolf, whom the store does not know, must not reach them;
+/// - or the name is a given name and a family name (two parts; a hyphen joins one part, as in
+///   "Ji-woo") and no row holds the family name at all: "Mehmet Kaya" where the rows say only
+///   "Mehmet". Nothing in the store says its Mehmet is a Kaya, so the request names someone
+///   the store may not know, and a row naming only "Mehmet" is a candidate, not a match.
 pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'_>]) -> bool {
     // Titles and kinship words before a name are not part of it ("Grandpa Boris").
     let run: Vec<usize> = run
@@ -124,6 +128,40 @@ pub(crate) fn borne_by_another(q: &QueryShape, run: &[usize], views: &[RowView<'
         .any(|v| run.iter().all(|&i| v.chunks.iter().any(|c| matches(i, c))));
     if held_whole {
         return false;
+    }
+    // The name's parts: words joined by a hyphen are one part ("Ji-woo").
+    let glued = |a: usize, b: usize| {
+        let (x, y) = (&q.words[a].chunk.span, &q.words[b].chunk.span);
+        x.end <= y.start && &q.text[x.end..y.start] == "-"
+    };
+    let starts: Vec<usize> = (1..run.len())
+        .filter(|&k| !glued(run[k - 1], run[k]))
+        .collect();
+    let family_unknown = starts.len() == 1 && {
+        let (given, family) = run.split_at(starts[0]);
+        // A word of the relation lexicon ("City" of "Mexico City") is no family name.
+        let family_name = family
+            .iter()
+            .all(|&i| crate::lexicon::slots(&q.words[i].stem).is_empty());
+        // Rows that hold the given name in another script may hold the family name in a form
+        // the reading rules miss, and a lowercase hit is part of a value ("piyaphong.tk"):
+        // only rows that write the given name as a name in a cased script show that the family
+        // name is absent.
+        let given_hits: Vec<&Chunk> = views
+            .iter()
+            .flat_map(|v| &v.chunks)
+            .filter(|c| matches(given[0], c))
+            .collect();
+        let given_in_cased_rows =
+            !given_hits.is_empty() && given_hits.iter().all(|c| cased(c.script) && c.capitalized);
+        family_name
+            && given_in_cased_rows
+            && family
+                .iter()
+                .all(|&i| !views.iter().any(|v| v.chunks.iter().any(|c| matches(i, c))))
+    };
+    if family_unknown {
+        return true;
     }
     // A chunk that continues a name: capitalized, spaced from it, not a title, a kinship
     // word or a word of the query.

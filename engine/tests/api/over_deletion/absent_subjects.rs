@@ -207,6 +207,51 @@ fn a_full_name_the_store_knows_under_another_surname_is_someone_else() {
 }
 
 #[test]
+fn a_family_name_no_row_holds_makes_the_given_name_rows_candidates_only() {
+    // The store writes Mehmet and Ji-woo by their given names only: nothing in it says which
+    // Mehmet or which Ji-woo they are, so a request naming a family name reaches none of
+    // their rows (a typed no-match that lists them as candidates).
+    let (_t, s) = store_with(&[
+        "Mehmet's wedding anniversary is 20 November 1971.",
+        "Ji-woo's social security number is 646-57-5250.",
+        "Carmen's birthday is 17 May 1966.",
+        "Fernando Aguilar's birth certificate is at the Registro Civil in Ciudad de México.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "Mehmet Kaya's anniversary date",
+        "wipe ji-woo choi's old social security number",
+        "everything about Carmen López",
+    ] {
+        let plan = s.plan(Operation::Purge, &Target::query(request)).unwrap();
+        assert!(plan.rows.is_empty(), "{request:?}: {plan:?}");
+        assert!(!plan.rejected.is_empty(), "{request:?}: no candidates");
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_no_match(
+        s.supersede(
+            Target::query("Carmen López's birthday"),
+            Inscription::new("Carmen López's birthday is 3 March 1970."),
+        ),
+        "Carmen López's birthday",
+    );
+    assert_eq!(live_texts(&s), before);
+    // By the given name the rows are reached, and a common noun after a name is no family
+    // name ("Mexico City").
+    s.purge(Target::query("Mehmet's anniversary")).unwrap();
+    s.supersede(
+        Target::query("the Mexico City birth certificate for Fernando"),
+        Inscription::new("Fernando Aguilar's birth certificate arrived on 2 September 2025."),
+    )
+    .unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("Mehmet")), "{left:?}");
+    assert!(left.iter().any(|t| t.contains("arrived")), "{left:?}");
+}
+
+#[test]
 fn a_part_of_a_name_the_store_writes_whole_elsewhere_is_not_another_name() {
     // On its own, "Ji-woo received a bonus" could hold the "Ji" of "Ji-won" (the first word of
     // a sentence is capitalized by grammar, so "woo" need not be part of a name there). The
