@@ -312,6 +312,8 @@ pub(super) const SLOTS: &[(&str, &[&str])] = &[
             "walks",
             "licence",
             "license",
+            "plate",
+            "registration",
         ],
     ),
     (

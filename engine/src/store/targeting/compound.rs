@@ -134,6 +134,89 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
     None
 }
 
+/// Why `row` states another attribute than the compound `q` asks for, when the row holds the
+/// compound's head only as the modifier of another noun: "Maria's driving licence" (or
+/// "driver's licence") is not the "licence plate" a row holds, nor "the phone" a "phone
+/// bill". The two words are joined by white space only, the head names an attribute the
+/// lexicon knows and the modifier is no inflected verb ("owns hiring"). The compound must end its phrase (a word naming a kind of value may close
+/// it: "driver's licence number"), the row must hold neither its modifier nor its head other
+/// than before a noun no word of the query names, and that noun must not be written as a verb
+/// ("Maria's licence expires in May" states her licence).
+pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    let gap_of = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        (a.end <= b.start).then(|| text[a.end..b.start].to_owned())
+    };
+    let plain = |w: &QWord| {
+        !w.name
+            && w.chunk.form.chars().count() >= 3
+            && !has_digit(&w.chunk)
+            && !crate::text::is_stopword(&w.chunk.form)
+            && !is_time_qualifier(&w.stem)
+            && !super::word_classes::is_request_word(&w.stem)
+    };
+    for (k, pair) in q.words.windows(2).enumerate() {
+        let (m, h) = (&pair[0], &pair[1]);
+        // "driving licence", "driver's licence".
+        let joined = gap_of(&q.text, &m.chunk.span, &h.chunk.span).is_some_and(|g| {
+            g.ends_with(char::is_whitespace) && ["", "'s", "’s"].contains(&g.trim())
+        });
+        if !joined || !plain(m) || !plain(h) || crate::lexicon::is_generic_head(&h.chunk.form) {
+            continue;
+        }
+        let ends_phrase = q.words.get(k + 2).is_none_or(|n| {
+            crate::lexicon::is_generic_head(&n.chunk.form)
+                || gap_of(&q.text, &h.chunk.span, &n.chunk.span)
+                    .is_none_or(|g| !g.chars().all(char::is_whitespace))
+        });
+        // The head names an attribute the lexicon knows, and the modifier is no verb ("owns
+        // hiring"): an inflected modifier other than a gerund is one.
+        let attribute_head =
+            !h.concepts.is_empty() || !crate::lexicon::slots(&h.chunk.form).is_empty();
+        let verb_modifier = ["s", "ed"].iter().any(|x| m.chunk.form.ends_with(x));
+        if !ends_phrase || !attribute_head || verb_modifier {
+            continue;
+        }
+        // The head as the same word (not "prefers" for "preference").
+        let head = crate::lexicon::lemma(&h.chunk.form);
+        let held: Vec<usize> = (0..row.chunks.len())
+            .filter(|&p| {
+                word_matches(h, &row.chunks[p])
+                    && crate::lexicon::lemma(&row.chunks[p].form) == head
+            })
+            .collect();
+        let noun_after = |p: usize| {
+            let Some(next) = row.chunks.get(p + 1) else {
+                return None;
+            };
+            let form = next.form.as_str();
+            let spaced = gap_of(row.text, &row.chunks[p].span, &next.span)
+                .is_some_and(|g| !g.is_empty() && g.chars().all(char::is_whitespace));
+            let verb_form = ["s", "ed", "ing"].iter().any(|x| form.ends_with(x));
+            // A noun the lexicon knows ("plate", "bill"), not any word ("clinic every").
+            let noun = !crate::lexicon::slots(form).is_empty()
+                || !crate::concepts::concepts_of_word(form, next.script, form).is_empty();
+            (spaced
+                && noun
+                && form.chars().count() >= 3
+                && !verb_form
+                && !has_digit(next)
+                && !name_like(next)
+                && !crate::text::is_stopword(form)
+                && !crate::lexicon::is_generic_head(form)
+                && !q.words.iter().any(|w| word_matches(w, next)))
+            .then(|| row.text[row.chunks[p].span.start..next.span.end].to_owned())
+        };
+        if !held.is_empty() && held.iter().all(|&p| noun_after(p).is_some()) {
+            let phrase = noun_after(held[0]).unwrap_or_default();
+            return Some(format!(
+                "states {phrase:?}, not {:?}",
+                &q.text[m.chunk.span.start..h.chunk.span.end]
+            ));
+        }
+    }
+    None
+}
+
 /// Why `row` names another place or organisation than the one `q` asks about, if it does: the
 /// query writes a one-word name followed by a common noun ("the Izmir branch", "Osaka
 /// warehouse street address"), and the row writes that name after a determiner followed by

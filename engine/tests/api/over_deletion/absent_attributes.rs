@@ -115,6 +115,43 @@ fn a_longer_compound_is_told_by_its_modifier_and_synonyms_are_one_attribute() {
 }
 
 #[test]
+fn a_compound_head_a_row_holds_only_as_a_modifier_is_another_attribute() {
+    // A "driving licence" is not the "licence plate" a row holds; the same head written
+    // alone, or before a verb, is the attribute.
+    let (_t, s) = store_with(&[
+        "Ivan Petrenko drives a car with licence plate 34 ABC 360.",
+        "Sarah Miller drives a car with licence plate B-AS 6124.",
+        "Maria Rossi's licence expires in May 2027.",
+        "Ivan Petrenko's annual bonus is 5,000 EUR.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "driving licence for ivan",
+        "Ms. Miller's driving licence",
+        "please wipe the driver's licence number you have for Mr. Petrenko",
+    ] {
+        let plan = s
+            .plan(oubli::Operation::Purge, &Target::query(request))
+            .unwrap();
+        assert!(plan.rows.is_empty(), "{request:?}: {plan:?}");
+        assert!(
+            plan.rejected
+                .iter()
+                .any(|r| r.reason.contains("licence plate")),
+            "{request:?}: {plan:?}"
+        );
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    s.release(Target::query("Maria Rossi's driving licence"))
+        .unwrap();
+    s.release(Target::query("Ivan's licence plate")).unwrap();
+    let left = live_texts(&s);
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("Maria")), "{left:?}");
+}
+
+#[test]
 fn a_sphere_of_life_tells_an_address_from_a_row_stating_another() {
     // A "home address" is not where someone's office is located, an "office address" not
     // where someone lives; a full name opening the request also opens the compound.
