@@ -133,6 +133,11 @@ const AUXILIARIES: &[&str] = &[
     "wasn", "won", "can", "could", "should", "must", "might", "may", "got", "needs", "need",
 ];
 
+/// True for an auxiliary or modal verb ([`AUXILIARIES`]).
+pub(crate) fn is_auxiliary(form: &str) -> bool {
+    AUXILIARIES.contains(&form)
+}
+
 /// Determiners that open a noun phrase: after a clause break, a segment opened by one (or by a
 /// name) and stating something of its own is commentary ([`states_a_fact`]).
 const DETERMINERS: &[&str] = &["the", "a", "an", "our", "my", "their", "his", "her", "its"];
@@ -336,6 +341,15 @@ fn is_pronoun(text: &str, c: &Chunk) -> bool {
 
 /// True if the chunk is written as a name: capitalized in a cased script (Latin, Cyrillic,
 /// Greek), or any word of a caseless one.
+/// True for a word written in capitals only ("ID", "IBAN", "PIN") that the relation lexicon
+/// knows as an attribute or a kind of value, not as a name.
+fn attribute_acronym(text: &str, c: &Chunk) -> bool {
+    let w = &text[c.span.clone()];
+    w.chars().filter(|ch| ch.is_alphabetic()).count() >= 2
+        && w.chars().all(|ch| !ch.is_alphabetic() || ch.is_uppercase())
+        && (crate::lexicon::is_generic_head(&c.form) || !crate::lexicon::slots(&c.form).is_empty())
+}
+
 fn written_as_name(c: &Chunk) -> bool {
     c.capitalized || !super::names::cased(c.script)
 }
@@ -500,7 +514,11 @@ pub(crate) fn frame(text: &str, chunks: &[Chunk]) -> Framing {
         .count()
         + usize::from(caseless >= 5);
     let identifiers = desc().any(has_digit);
-    let names = desc().any(|c| written_as_name(c) && content(text, c));
+    // An acronym that names an attribute or a kind of value ("her old tax ID", "his IBAN") is
+    // no subject: a description naming no one else does not name the subject the commentary
+    // names ("We no longer employ Olena, so remove her employee ID").
+    let names =
+        desc().any(|c| written_as_name(c) && content(text, c) && !attribute_acronym(text, c));
     let fan_out = desc().any(|c| super::word_classes::is_fan_out(&c.form));
     Framing {
         drop_commentary: commentary.iter().any(|&c| c)

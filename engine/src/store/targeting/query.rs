@@ -284,6 +284,28 @@ impl QueryShape {
             }
         }
 
+        // A name opening commentary the description refers back to ("Ananya moved out last
+        // month; forget her old tax ID"): the request's subject, though capitalized where a
+        // sentence starts. Only before a finite verb ("moved", "has", "asks"), and not a word the
+        // lexicon knows as an attribute ("Passport expired ...").
+        let antecedent = |w: &QWord| {
+            let refers_back = chunks.iter().enumerate().any(|(i, c)| {
+                framing.in_description(i) && ["his", "her", "their"].contains(&c.form.as_str())
+            });
+            let verb_next = chunks.get(w.pos + 1).is_some_and(|n| {
+                !n.capitalized
+                    && (n.form.ends_with("ed")
+                        || n.form.ends_with('s')
+                        || super::framing::is_auxiliary(&n.form))
+            });
+            w.pos == 0
+                && !framing.in_description(0)
+                && refers_back
+                && verb_next
+                && w.concepts.is_empty()
+                && crate::lexicon::slots(&w.chunk.form).is_empty()
+                && !crate::text::is_stopword(&w.chunk.form)
+        };
         let marked = names
             .iter()
             .map(|run| {
@@ -304,7 +326,7 @@ impl QueryShape {
                     // A first word that heads the request as a label ("Kan: employee ID") is
                     // capitalized as a name, not by grammar.
                     let label = w.pos == 0 && text[w.chunk.span.end..].starts_with(':');
-                    (w.pos > 0 || label) && first_upper && !acronym && !calendar
+                    (w.pos > 0 || label || antecedent(w)) && first_upper && !acronym && !calendar
                 });
                 // A run in a script without letter case is marked as a name by the grammar of
                 // possession (王磊的, 鈴木さんの, 김민준의, राम का, של שרה, ของสมชาย, "the e-mail

@@ -370,3 +370,35 @@ fn a_place_the_store_knows_with_another_noun_is_another_place() {
         "{after:?}"
     );
 }
+
+#[test]
+fn a_subject_named_in_the_commentary_is_the_subject_of_the_request() {
+    // "her" and "his" in the request point back to the person the commentary names; an
+    // acronym naming the attribute ("ID", "IBAN") names no one else. No row names Olena,
+    // Somchai or Ananya: the rows of other people holding those attributes stay.
+    let (_t, s) = store_with(&[
+        "Lucía Fernández's bank account (IBAN) is DE65 3704 0044 0532 7464 21.",
+        "Dmitri Ivanov's employee ID is E83672.",
+        "Elena Markou's tax ID is TIN 48-6213556.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "We no longer employ Olena, so remove her employee ID from memory",
+        "Somchai Saetang moved out last month; forget his old IBAN",
+        "Ananya moved out last month; forget her old tax ID",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // Named by the commentary, a person the store knows is reached the same way.
+    s.release(Target::query(
+        "Elena moved out last month; forget her old tax ID",
+    ))
+    .unwrap();
+    s.purge(Target::query(
+        "We no longer employ Dmitri, so remove his employee ID",
+    ))
+    .unwrap();
+    assert_eq!(live_texts(&s).len(), 1);
+}
