@@ -80,13 +80,15 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
         return false;
     };
     // The first word of a text is capitalized by grammar ("Long-term plans"): there, a
-    // hyphenated part continues a name only when a possessive or another capitalized word
-    // follows it ("Min-jun's allergies", "Min-jun Kim: allergy information").
+    // hyphenated part continues a name only when a possessive, another capitalized word or an
+    // auxiliary verb follows it, or nothing does ("Min-jun's allergies", "Min-jun Kim: allergy
+    // information", "Ji-woo has new information", "Ji-woo").
     let named_after = || {
         super::possession::possessive_after(text, chunks, i)
-            || chunks
-                .get(i + 1)
-                .is_some_and(|n| n.capitalized && text.get(c.span.end..n.span.start) == Some(" "))
+            || chunks.get(i + 1).is_none_or(|n| {
+                text.get(c.span.end..n.span.start) == Some(" ")
+                    && (n.capitalized || super::framing::is_auxiliary(&n.form))
+            })
     };
     (i >= 2 || named_after())
         && prev.capitalized

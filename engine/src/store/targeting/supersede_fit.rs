@@ -481,7 +481,8 @@ fn drop_other_stated_attributes(
 ///   details changed") reaches only rows holding something of what the new text
 ///   states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year"), and
 ///   every word of the attribute it states of its subject ("Noa's new home address is ..."
-///   is not her work address).
+///   is not her work address), not as the modifier of another noun ("Noa's driver's licence
+///   number is ..." is not her licence plate). A hyphenated name is one name ("Ji-woo").
 pub(super) fn drop_unlike_the_new_text(
     query: &QueryShape,
     new: &QueryShape,
@@ -502,8 +503,9 @@ pub(super) fn drop_unlike_the_new_text(
             .all(|w| super::names::cased(w.chunk.script))
         && !query.fan_out
         && !query.has_identifiers()
-        && query.words.iter().all(|w| {
+        && query.words.iter().enumerate().all(|(i, w)| {
             w.name
+                || query.in_name_run(i)
                 || w.optional
                 || super::word_classes::is_request_word(&w.stem)
                 || super::framing::is_reference_word(&w.chunk.form)
@@ -532,6 +534,12 @@ pub(super) fn drop_unlike_the_new_text(
                 "holds nothing of what the new text states, and the query names only its subject"
                     .into(),
             )
+        } else if names_only
+            && let Some(other) = super::compound::head_as_modifier(new, &view)
+        {
+            Some(format!(
+                "{other} (of the new text), and the query names only its subject"
+            ))
         } else if names_only
             && let Some(missing) = stated.iter().find(|&&i| {
                 !view

@@ -137,6 +137,39 @@ fn a_supersede_naming_only_its_subject_replaces_only_the_attribute_its_new_text_
 }
 
 #[test]
+fn a_supersede_naming_only_its_subject_reads_the_new_texts_compound_and_hyphenated_names() {
+    // "Ji-woo" is one name, so the query names only its subject: her bonus is not the salary
+    // the new text states. "driver's licence" is not the licence plate a row holds.
+    let (_t, s) = store_with(&[
+        "Ji-woo Park's annual bonus is 6,000 EUR.",
+        "Ji-woo Park's employee ID is E88010.",
+        "Carmen García drives a car with licence plate AB80 CDE.",
+        "Carmen García's credit card number is 4111 1111 1111 1234.",
+    ]);
+    let before = live_texts(&s);
+    for (query, new) in [
+        ("Ji-woo", "Ji-woo's salary is now 78,000 GBP."),
+        (
+            "Carmen García",
+            "Carmen García's driver's licence number is now DL-246813.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+    let done = s
+        .supersede(
+            Target::query("Carmen García"),
+            Inscription::new("Carmen García's new licence plate is AB81 CDE."),
+        )
+        .unwrap();
+    assert_eq!([done.replaced, done.edited].concat(), vec![3]);
+}
+
+#[test]
 fn a_supersede_does_not_guess_a_row_stating_an_attribute_neither_text_names() {
     // Each of Rossi's rows states its attribute by name; the request and the new text name her
     // salary, which none of them is.
