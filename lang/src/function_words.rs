@@ -1019,13 +1019,53 @@ const HONORIFICS: &[&str] = &[
 ];
 /// Words that precede a possessor or the person a request is about (Hebrew של, Thai ของ;
 /// English "of", "for", "about"; French, Spanish, Portuguese "de", Italian "di", German "von").
-const POSSESSIVE_BEFORE: &[&str] = &["של", "ของ", "of", "for", "about", "de", "di", "von"];
+/// Greek genitive articles ("η αλλεργία της Έλενας") mark a possessor the same way.
+const POSSESSIVE_BEFORE: &[&str] = &[
+    "של",
+    "ของ",
+    "of",
+    "for",
+    "about",
+    "de",
+    "di",
+    "von",
+    "του",
+    "της",
+    "των",
+];
+
+/// Genitive endings of Russian and Ukrainian given names and surnames ("Ивана", "Олени",
+/// "Дмитрия", "Мельника", "Ивановой").
+const CYRILLIC_GENITIVE_ENDINGS: &[&str] =
+    &["а", "я", "и", "ы", "ого", "его", "ой", "ей", "ої", "ів"];
+
+/// True if `name`, a Cyrillic word, stands right after a lowercase word of its script ending a
+/// noun phrase, in a genitive form: a possessor after the thing possessed ("зарплату Ивана",
+/// "номер паспорта Івана Мельника").
+fn cyrillic_genitive_after_noun(before: &str, name: &str) -> bool {
+    let first = name.split_whitespace().next().unwrap_or_default();
+    let cyrillic = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| matches!(c, '\u{0400}'..='\u{04FF}' | '\'' | '’' | '-'))
+    };
+    let Some(prev) = before.split_whitespace().next_back() else {
+        return false;
+    };
+    cyrillic(first)
+        && cyrillic(prev)
+        && first.chars().next().is_some_and(char::is_uppercase)
+        && prev.chars().next().is_some_and(char::is_lowercase)
+        && prev.chars().count() >= 3
+        && CYRILLIC_GENITIVE_ENDINGS.iter().any(|e| first.ends_with(e))
+}
 
 /// True if `name`, standing between `before` and `after`, is a possessor by the grammar of its
 /// language (the first of a chain of possessives): a possessive particle after it (王磊的电话,
-/// 鈴木さんの電話, 김민준의, राम का खाता) or a
-/// possessive word before it (הטלפון של שרה, "the phone of 王磊"; in Thai, written without
-/// spaces, glued to it: เบอร์ของสมชาย).
+/// 鈴木さんの電話, 김민준의, राम का खाता), a
+/// possessive word before it (הטלפון של שרה, "the phone of 王磊", "τα γενέθλια της Έλενας"; in
+/// Thai, written without spaces, glued to it: เบอร์ของสมชาย), or a Cyrillic name in the
+/// genitive after the noun it possesses ("зарплату Ивана").
 pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
     if name.starts_with("ของ") {
         return true;
@@ -1058,6 +1098,7 @@ pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
         || POSSESSIVE_BEFORE
             .iter()
             .any(|p| last_word.eq_ignore_ascii_case(p) || (*p == "ของ" && before.ends_with(p)))
+        || cyrillic_genitive_after_noun(before, name)
 }
 
 #[cfg(test)]
@@ -1138,6 +1179,22 @@ mod tests {
         assert!(marks_possessor("", "राम", " के खाते"));
         assert!(!marks_possessor("राम के ", "खाते", " का नंबर"));
         assert!(!marks_possessor("王磊的", "房贷", "的月供"));
+    }
+
+    #[test]
+    fn greek_articles_and_cyrillic_genitives_mark_a_possessor() {
+        assert!(marks_possessor("η αλλεργία της ", "Έλενας Νικολάου", ""));
+        assert!(marks_possessor("обнови зарплату ", "Ивана", ""));
+        assert!(marks_possessor(
+            "онови номер паспорта ",
+            "Івана Мельника",
+            ""
+        ));
+        // A name opening the text, or in the nominative, is no genitive possessor; after a
+        // capitalized noun the name still follows what it possesses.
+        assert!(!marks_possessor("", "Ивана", " зарплата"));
+        assert!(!marks_possessor("позвонил ", "Олег", ""));
+        assert!(marks_possessor("Новый адрес ", "Ивана", ""));
     }
 
     #[test]

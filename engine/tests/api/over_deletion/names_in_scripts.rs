@@ -170,3 +170,32 @@ fn a_phrase_glued_before_a_latin_name_is_no_part_of_it() {
     assert_no_match(s.purge(Target::query("ลบเลขบัญชีธนาคารของCarmen")), "purge");
     assert_eq!(live_texts(&s), before);
 }
+
+#[test]
+fn a_possessor_marked_by_a_genitive_is_the_subject_of_a_supersede() {
+    // "зарплату Ивана" (Ivan's salary), "τα γενέθλια της Έλενας" (Elena's birthday): the new
+    // text restates the same possessor, which no row names, so it is the subject, not the new
+    // value, and no other person's salary or birthday is replaced.
+    let (_t, s) = store_with(&[
+        "David Okafor's salary is 111,000 EUR.",
+        "Yuki earns 44,000 GBP a year.",
+        "Η αλλεργία της Έλενας Μάρκου: πενικιλίνη.",
+    ]);
+    let before = live_texts(&s);
+    for (query, new) in [
+        (
+            "обнови зарплату Ивана",
+            "Зарплата Ивана — 60,000 GBP в год.",
+        ),
+        (
+            "онови зарплату Олени",
+            "Зарплата Олени — 48,000 EUR на рік.",
+        ),
+    ] {
+        assert_no_match(
+            s.supersede(Target::query(query), Inscription::new(new)),
+            query,
+        );
+    }
+    assert_eq!(live_texts(&s), before);
+}
