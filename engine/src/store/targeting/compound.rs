@@ -185,9 +185,7 @@ pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<Stri
             })
             .collect();
         let noun_after = |p: usize| {
-            let Some(next) = row.chunks.get(p + 1) else {
-                return None;
-            };
+            let next = row.chunks.get(p + 1)?;
             let form = next.form.as_str();
             let spaced = gap_of(row.text, &row.chunks[p].span, &next.span)
                 .is_some_and(|g| !g.is_empty() && g.chars().all(char::is_whitespace));
