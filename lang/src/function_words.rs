@@ -1190,8 +1190,8 @@ mod tests {
             "Івана Мельника",
             ""
         ));
-        // A name opening the text, or in the nominative, is no genitive possessor; after a
-        // capitalized noun the name still follows what it possesses.
+        // A name opening the text, or in the nominative, is no genitive possessor; one after
+        // a phrase opened by a capitalized word still follows the noun it possesses.
         assert!(!marks_possessor("", "Ивана", " зарплата"));
         assert!(!marks_possessor("позвонил ", "Олег", ""));
         assert!(marks_possessor("Новый адрес ", "Ивана", ""));

@@ -136,12 +136,14 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
 
 /// Why `row` states another attribute than the compound `q` asks for, when the row holds the
 /// compound's head only as the modifier of another noun: "Maria's driving licence" (or
-/// "driver's licence") is not the "licence plate" a row holds, nor "the phone" a "phone
-/// bill". The two words are joined by white space only, the head names an attribute the
-/// lexicon knows and the modifier is no inflected verb ("owns hiring"). The compound must end its phrase (a word naming a kind of value may close
-/// it: "driver's licence number"), the row must hold neither its modifier nor its head other
-/// than before a noun no word of the query names, and that noun must not be written as a verb
-/// ("Maria's licence expires in May" states her licence).
+/// "driver's licence") is not the "licence plate" a row holds.
+///
+/// The two words of the query are joined by white space or a possessive "'s"; the head names
+/// an attribute the lexicon knows and the modifier is no inflected verb ("owns hiring"). The
+/// compound ends its phrase (a word naming a kind of value may close it: "driver's licence
+/// number"). The row holds the head (as the same word: "prefers" is not "preference") only
+/// right before a noun the lexicon knows that no word of the query names, written as no verb:
+/// "Maria's licence expires in May" states her licence.
 pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
     let gap_of = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
         (a.end <= b.start).then(|| text[a.end..b.start].to_owned())

@@ -339,8 +339,6 @@ fn is_pronoun(text: &str, c: &Chunk) -> bool {
         || OTHER_PRONOUNS.contains(&canon::fold(&text[c.span.clone()]).as_str())
 }
 
-/// True if the chunk is written as a name: capitalized in a cased script (Latin, Cyrillic,
-/// Greek), or any word of a caseless one.
 /// True for a word written in capitals only ("ID", "IBAN", "PIN") that the relation lexicon
 /// knows as an attribute or a kind of value, not as a name.
 fn attribute_acronym(text: &str, c: &Chunk) -> bool {
@@ -350,6 +348,8 @@ fn attribute_acronym(text: &str, c: &Chunk) -> bool {
         && (crate::lexicon::is_generic_head(&c.form) || !crate::lexicon::slots(&c.form).is_empty())
 }
 
+/// True if the chunk is written as a name: capitalized in a cased script (Latin, Cyrillic,
+/// Greek), or any word of a caseless one.
 fn written_as_name(c: &Chunk) -> bool {
     c.capitalized || !super::names::cased(c.script)
 }
