@@ -288,20 +288,22 @@ impl QueryShape {
         // month; forget her old tax ID"): the request's subject, though capitalized where a
         // sentence starts. Only before a finite verb ("moved", "has", "asks"), and not a word the
         // lexicon knows as an attribute ("Passport expired ...").
-        let antecedent = |w: &QWord| {
-            let refers_back = chunks.iter().enumerate().any(|(i, c)| {
+        let refers_back = !framing.in_description(0)
+            && chunks.iter().enumerate().any(|(i, c)| {
                 framing.in_description(i) && ["his", "her", "their"].contains(&c.form.as_str())
             });
-            let verb_next = chunks.get(w.pos + 1).is_some_and(|n| {
-                !n.capitalized
-                    && (n.form.ends_with("ed")
-                        || n.form.ends_with('s')
-                        || super::framing::is_auxiliary(&n.form))
-            });
+        let antecedent = |w: &QWord| {
+            let verb_next = || {
+                chunks.get(w.pos + 1).is_some_and(|n| {
+                    !n.capitalized
+                        && (n.form.ends_with("ed")
+                            || n.form.ends_with('s')
+                            || super::framing::is_auxiliary(&n.form))
+                })
+            };
             w.pos == 0
-                && !framing.in_description(0)
                 && refers_back
-                && verb_next
+                && verb_next()
                 && w.concepts.is_empty()
                 && crate::lexicon::slots(&w.chunk.form).is_empty()
                 && !crate::text::is_stopword(&w.chunk.form)
