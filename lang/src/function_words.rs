@@ -13,7 +13,7 @@
 //! politeness words a request to a records system uses. They name no entity.
 //!
 //! Matching ([`spans`]): in scripts written with spaces (Arabic, Hebrew, Cyrillic, Greek,
-//! Devanagari, Hangul, Ethiopic) a listed form must be a whole word, after the one-letter
+//! Devanagari, Hangul, Ethiopic, Tamil, Bengali) a listed form must be a whole word, after the one-letter
 //! conjunction and preposition clitics of the abjads (Arabic و ف ب ل, Hebrew ו ב ל מ ש ה) and the
 //! one-syllable prepositions of Amharic (የ በ ለ ከ); Persian, Urdu and the Hebrew question words
 //! match whole words only, without clitics; in scripts written
@@ -24,6 +24,10 @@
 use std::ops::Range;
 
 use crate::canon::{Chunk, Script};
+
+mod tamil_bengali;
+
+use tamil_bengali::{BENGALI, TAMIL};
 
 /// Arabic: prepositions, relative and demonstrative pronouns, personal pronouns, particles,
 /// then the imperatives and nouns of deleting, erasing, forgetting, changing and asking.
@@ -881,6 +885,10 @@ fn listed_word(word: &str, script: Script) -> bool {
         Script::Hebrew if HEBREW_QUESTIONS.contains(&word) => return true,
         Script::Hebrew => (HEBREW, HEBREW_CLITICS),
         Script::Other if word.chars().all(ethiopic) => (ETHIOPIC, ETHIOPIC_CLITICS),
+        Script::Other if word.chars().all(|c| ('\u{B80}'..='\u{BFF}').contains(&c)) => (TAMIL, &[]),
+        Script::Other if word.chars().all(|c| ('\u{980}'..='\u{9FF}').contains(&c)) => {
+            (BENGALI, &[])
+        }
         Script::Cyrillic => (CYRILLIC, &[]),
         Script::Greek => (GREEK, &[]),
         Script::Devanagari => (DEVANAGARI, &[]),
@@ -1064,10 +1072,20 @@ fn cyrillic_genitive_after_noun(before: &str, name: &str) -> bool {
 /// language (the first of a chain of possessives): a possessive particle after it (王磊的电话,
 /// 鈴木さんの電話, 김민준의, राम का खाता), a
 /// possessive word before it (הטלפון של שרה, "the phone of 王磊", "τα γενέθλια της Έλενας"; in
-/// Thai, written without spaces, glued to it: เบอร์ของสมชาย), or a Cyrillic name in the
-/// genitive after the noun it possesses ("зарплату Ивана").
+/// Thai, written without spaces, glued to it: เบอร์ของสมชาย), a Cyrillic name in the
+/// genitive after the noun it possesses ("зарплату Ивана"), or a Tamil or Bengali name whose
+/// last word carries a case suffix before more words (ராஜேந்திரனின் ஒவ்வாமை, ঘোষকে কোন).
 pub fn marks_possessor(before: &str, name: &str, after: &str) -> bool {
     if name.starts_with("ของ") {
+        return true;
+    }
+    // Tamil and Bengali: the case suffix on the name's last word (ராஜேந்திரனின், দাসের).
+    if name
+        .split_whitespace()
+        .next_back()
+        .is_some_and(crate::case_suffix::has_case_suffix)
+        && !after.trim_start().is_empty()
+    {
         return true;
     }
     let mut after = after.trim_start();
@@ -1152,6 +1170,26 @@ mod tests {
             function_chunks("Екатерина Смирнова просит удалить её номер"),
             ["просит", "удалить", "её"]
         );
+    }
+
+    #[test]
+    fn tamil_and_bengali_requests_have_their_grammar() {
+        assert_eq!(
+            function_chunks("மீனா ராஜேந்திரனின் ஒவ்வாமை பதிவை நீக்கவும்"),
+            ["பதிவை", "நீக்கவும்"]
+        );
+        assert_eq!(
+            function_chunks("অনু দাসের হোম ভিজিটের তথ্য মুছে ফেলুন"),
+            ["তথ্য", "মুছে", "ফেলুন"]
+        );
+        // "Which day": দিন is a day, not the light verb.
+        assert_eq!(function_chunks("নার্স কোন দিন যান"), ["কোন"]);
+        // A name whose last word carries a case suffix before the rest of the request is the
+        // person it is about; a case form ending the text marks nothing.
+        assert!(marks_possessor("", "மீனா ராஜேந்திரனின்", " ஒவ்வாமை"));
+        assert!(marks_possessor("", "সুমিত্রা ঘোষকে", " কোন ডাক্তার দেখেন"));
+        assert!(!marks_possessor("", "மீனா ராஜேந்திரன்", " ஒவ்வாமை"));
+        assert!(!marks_possessor("", "অনু দাসের", ""));
     }
 
     #[test]

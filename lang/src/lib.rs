@@ -6,10 +6,10 @@
 //!   [`canon::CANONICALIZER_VERSION`].
 //! - [`text`]: normalization, word tokens and stop words, shared by the embedder and BM25.
 //! - [`clause`]: the clauses of a row and how to rewrite it without some of them.
-//! - [`lexicon`], [`concepts`], [`function_words`], [`latin_function_words`], [`derivation`]:
-//!   small general-language resources (attribute slots, cross-lingual attribute concepts,
-//!   grammar and request words of many languages, English nouns and the words they derive
-//!   from) that request targeting reads.
+//! - [`lexicon`], [`concepts`], [`function_words`], [`latin_function_words`], [`derivation`],
+//!   [`case_suffix`]: small general-language resources (attribute slots, cross-lingual
+//!   attribute concepts, grammar and request words of many languages, English nouns and the
+//!   words they derive from, noun phrases a case suffix ends) that request targeting reads.
 //!
 //! The engine (`oubli-db`) re-exports every module under the same name, so `oubli::canon` and
 //! `oubli_lang::canon` are one module.
@@ -21,6 +21,7 @@
 //! ```
 
 pub mod canon;
+pub mod case_suffix;
 pub mod clause;
 pub mod concepts;
 pub mod derivation;

@@ -294,7 +294,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-15");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-16");
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "c25d8f26c71b729058a4e4af40408eae7a9f1af6204b1edf46d84c34243eeb8a"
+        "12c032c46be953d9dbfee92702d1ed8a5044b833de7449206a463535917ad0a0"
     );
 }
 

@@ -42,7 +42,8 @@ const SLAVIC_CASE_PAIRS: &[(&str, &str)] = &[
 /// Case endings of names in Tamil and Bengali, whose nouns take their cases as suffixes, as
 /// [`transliterate`](super::transliterate) writes them (the Devanagari reading rules, see
 /// `translit`), each against the bare name. Tamil: dative `-ukku`/`-kku` (குமாருக்கு), genitive
-/// `-in`, `-udaiya` (குமாரின்), accusative `-ai`, locative `-il`, sociative `-odu`, `-idam`
+/// `-in`, `-udaiya` (குமாரின்; `-vin`, `-yin`, `-vukku`, `-yukku` after a vowel: பிரியாவின்,
+/// லட்சுமியின்), accusative `-ai`, locative `-il`, sociative `-odu`, `-idam`
 /// ("with"), `-ukkana`/`-kkana` ("for": மயிலாப்பூருக்கான), and the oblique `-att-` of nouns in
 /// `-am` (சுப்பிரமணியம், சுப்பிரமணியத்தின்). Bengali: genitive `-er`/`-r` (চ্যাটার্জির), objective
 /// `-ke` (ঘোষকে), plural `-ra`, `-der`, locative `-e`/`-te`.
@@ -50,6 +51,10 @@ const BRAHMIC_CASE_PAIRS: &[(&str, &str)] = &[
     ("", "ukku"),
     ("", "kku"),
     ("", "in"),
+    ("", "vin"),
+    ("", "yin"),
+    ("", "vukku"),
+    ("", "yukku"),
     ("", "udaiya"),
     ("", "ai"),
     ("", "il"),
@@ -103,14 +108,35 @@ fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
             && y.len() >= MIN_INFLECTED_STEM
             && (x == y || (!strict && variant_key(x) == variant_key(y)))
     };
-    pairs.iter().any(|&(e1, e2)| {
+    let paired = pairs.iter().any(|&(e1, e2)| {
         [(&a.form, &b.form), (&b.form, &a.form)]
             .iter()
             .any(|(x, y)| match (strip_case(x, e1), strip_case(y, e2)) {
                 (Some(sx), Some(sy)) => stems_meet(sx, sy),
                 _ => false,
             })
-    })
+    });
+    // Tamil and Bengali write every case as a suffix on the bare name, so two case forms of
+    // one name meet through it: "ராஜேந்திரனின்" (genitive) and "ராஜேந்திரனுக்கு" (dative) are
+    // both "ராஜேந்திரன்".
+    paired
+        || (std::ptr::eq(pairs, BRAHMIC_CASE_PAIRS)
+            && bare_forms(&a.form)
+                .iter()
+                .any(|x| bare_forms(&b.form).iter().any(|y| stems_meet(x, y))))
+}
+
+/// The bare names a Tamil or Bengali word may be a case form of: the word with one ending of
+/// [`BRAHMIC_CASE_PAIRS`] taken off (and the oblique stem's `-m` put back).
+fn bare_forms(form: &str) -> Vec<String> {
+    BRAHMIC_CASE_PAIRS
+        .iter()
+        .filter_map(|&(bare, ending)| {
+            strip_case(form, ending)
+                .filter(|stem| !ending.is_empty() && !stem.is_empty())
+                .map(|stem| format!("{stem}{bare}"))
+        })
+        .collect()
 }
 
 /// A man's name in the genitive, as [`transliterate`](super::transliterate) writes Russian and

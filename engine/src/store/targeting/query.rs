@@ -145,6 +145,9 @@ impl QueryShape {
         let caseless_concepts = crate::concepts::caseless_forms(text, &chunks);
         let attribute_forms: Vec<std::ops::Range<usize>> =
             caseless_concepts.iter().map(|(_, s)| s.clone()).collect();
+        // What follows a Tamil or Bengali noun phrase its case suffix ends (a possessor's
+        // genitive, a dative): the attribute and the request, not more of the name.
+        let after_case = crate::case_suffix::after_case_marked_noun(text, &chunks);
 
         // Bounds of a period ("before March 2023") qualify the attribute; their words and
         // numbers are no evidence of it (see `period`).
@@ -211,6 +214,7 @@ impl QueryShape {
             let may_name = c.capitalized || !super::names::cased(c.script);
             let name = (may_name || super::names::name_part(text, &chunks, pos))
                 && !(latin && is_request_word(&stem))
+                && !after_case.contains(&pos)
                 && (super::names::cased(c.script)
                     || !crate::function_words::covers(&attribute_forms, c));
             // The word as written (for an unspaced script, the run of syllables it belongs to).
