@@ -264,11 +264,17 @@ impl Inner {
             // "Kenta lives in Osaka".
             // For a supersede, the new text restates the attribute: words of it the row holds
             // are evidence too ("Sofia Mela is now head chef" for "who leads the kitchen").
+            // Not when the query and the new text agree on an attribute word the row lacks
+            // ("Tom's number plate" / "Tom's licence plate is now ..." over "Tom's driver's
+            // licence number"): the new text's other words then name another attribute.
             let attribute_ok = best.holds_attribute()
                 || fan_to_names
                 || by_identifier
                 || (width == Width::One
-                    && hint.is_some_and(|h| supersede_fit::hint_attribute_hits(h, view) > 0));
+                    && hint.is_some_and(|h| {
+                        supersede_fit::hint_attribute_hits(h, view) > 0
+                            && !supersede_fit::agreed_attribute_missing(&shapes[0], h, view)
+                    }));
             if (best.coverage < MIN_COVERAGE && !fan_to_names && !by_identifier) || !attribute_ok {
                 // Only a row that holds some of the query's attribute itself, or talks about
                 // the same attribute slot, may be chosen by relatedness: a row that shares

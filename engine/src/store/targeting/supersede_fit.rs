@@ -36,29 +36,13 @@ pub(crate) fn marks_restatement(stem: &str) -> bool {
 /// salary" / "Mei's salary is 137,000 EUR" over rows about Mei's address and badge. The two
 /// texts agree on which attribute is meant and the store holds none of it, so no row may be
 /// chosen for it by meaning, relatedness or the kind of its value: words have not failed, the
-/// attribute is absent. Words that frame the request, mark a value as new ("new", "old"), name
-/// the stored record ("entry") or only a kind of value ("number") are not attribute words.
+/// attribute is absent. The words are [`agreed_attribute_words`].
 pub(super) fn named_attribute_absent(
     query: &QueryShape,
     new: &QueryShape,
     pool: &[RowView<'_>],
 ) -> Option<String> {
-    let attribute_word = |w: &QWord| {
-        !w.name
-            && !w.optional
-            && w.stem.chars().count() >= 3
-            && !super::word_classes::is_request_word(&w.stem)
-            && !super::framing::is_reference_word(&w.chunk.form)
-            && !marks_restatement(&w.stem)
-            && !super::compound::is_time_qualifier(&w.stem)
-            && !lexicon::is_generic_head(&w.chunk.form)
-    };
-    let named: Vec<&QWord> = query
-        .words
-        .iter()
-        .filter(|w| attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
-        .filter(|w| new.words.iter().any(|h| !h.name && h.stem == w.stem))
-        .collect();
+    let named = agreed_attribute_words(query, new);
     // A row holding any of them, or a word of any of their slots ("office" for "work
     // address"), may state the attribute in other words.
     let held = |w: &QWord| {
@@ -80,6 +64,45 @@ pub(super) fn named_attribute_absent(
             .collect::<Vec<_>>()
             .join(" "),
     )
+}
+
+/// True if a supersede's query and its new text agree on words naming the attribute
+/// ([`agreed_attribute_words`]) and `row` holds none of them: "Tom's number plate" / "Tom's
+/// licence plate is now ..." over "Tom's driver's licence number is ...". The new text's other
+/// words ("licence") then cannot make the row the fact it restates: the two texts say which
+/// attribute they mean, and the row states another of the same sphere of life.
+pub(super) fn agreed_attribute_missing(
+    query: &QueryShape,
+    new: &QueryShape,
+    row: &RowView<'_>,
+) -> bool {
+    let named = agreed_attribute_words(query, new);
+    !named.is_empty()
+        && named
+            .iter()
+            .all(|w| super::word_match::find_word(w, row).is_none())
+}
+
+/// The words of a supersede's query that name its attribute (known to the lexicon) and that
+/// its new text uses too. Words that frame the request, mark a value as new ("new", "old"),
+/// name the stored record ("entry") or only a kind of value ("number") are not attribute words.
+fn agreed_attribute_words<'q>(query: &'q QueryShape, new: &QueryShape) -> Vec<&'q QWord> {
+    let attribute_word = |w: &QWord| {
+        !w.name
+            && !w.optional
+            && w.stem.chars().count() >= 3
+            && !super::word_classes::is_request_word(&w.stem)
+            && !super::framing::is_reference_word(&w.chunk.form)
+            && !marks_restatement(&w.stem)
+            && !super::compound::is_time_qualifier(&w.stem)
+            && !lexicon::is_generic_head(&w.chunk.form)
+    };
+    query
+        .words
+        .iter()
+        .filter(|w| attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
+        .filter(|w| new.words.iter().any(|h| !h.name && h.stem == w.stem))
+        .collect()
 }
 
 /// The words of the attribute a supersede's new text states of its subject, when it reads

@@ -320,3 +320,42 @@ fn a_capitalized_attribute_word_anchors_no_subject() {
         "{left}"
     );
 }
+
+#[test]
+fn a_word_of_the_new_text_does_not_make_a_row_lacking_the_agreed_attribute_the_fact() {
+    // The request and the new text agree on "plate"; the only row sharing a word with the new
+    // text ("licence") states the driving licence, another attribute of the same sphere.
+    let (_t, s) = store_with(&[
+        "Tom Becker's driver's licence number is DL-623788.",
+        "Tom's shoe size is EU 42.",
+        "Tom Becker lives at Sukhumvit Soi 11, Bangkok.",
+    ]);
+    let before = live_texts(&s);
+    for query in [
+        "Tom's number plate",
+        "Tom: number plate",
+        "Tom moved out last month; forget his old number plate",
+    ] {
+        assert_no_match(
+            s.supersede(
+                Target::query(query),
+                Inscription::new("Tom's licence plate is now B-AS 9404."),
+            ),
+            query,
+        );
+        assert_eq!(live_texts(&s), before, "{query}");
+    }
+    // The row that holds the agreed word is the fact.
+    let (_t2, s2) = store_with(&[
+        "Tom Becker's driver's licence number is DL-623788.",
+        "Tom Becker's car has the licence plate B-AS 1100.",
+    ]);
+    s2.supersede(
+        Target::query("Tom's plate"),
+        Inscription::new("Tom's licence plate is now B-AS 9404."),
+    )
+    .unwrap();
+    let after = live_texts(&s2);
+    assert!(after.iter().any(|t| t.contains("DL-623788")), "{after:?}");
+    assert!(!after.iter().any(|t| t.contains("B-AS 1100")), "{after:?}");
+}
