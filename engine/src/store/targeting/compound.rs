@@ -348,3 +348,82 @@ pub(super) fn subject_heads(
         })
         .count()
 }
+
+/// Why `row` states another attribute than the compound `q` asks for, when the row holds the
+/// compound's modifier only as the modifier of another head: "Maria's licence plate" is not
+/// the "driver's licence number" a row holds, "the home phone" not "the home address".
+///
+/// The two words of the query are joined by white space alone and end their phrase; the head
+/// names an attribute the lexicon knows (no word naming only a kind of value: "phone number"
+/// is told by its modifier, [`modifier_contrast`]) and the modifier is no inflected verb. The
+/// row holds no form of the head, and holds the modifier (as the same word) only right before
+/// another noun the lexicon knows in another slot than the head's ("coordinator role" may be
+/// the "coordinator position"), or a word naming a kind of value, that no word of the query
+/// names and that is no verb form or adverb ("watering weekly").
+pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    let plain = |w: &QWord| {
+        !w.name
+            && w.chunk.form.chars().count() >= 3
+            && !has_digit(&w.chunk)
+            && !crate::text::is_stopword(&w.chunk.form)
+            && !is_time_qualifier(&w.stem)
+            && !super::word_classes::is_request_word(&w.stem)
+    };
+    let spaced = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
+    };
+    for (k, pair) in q.words.windows(2).enumerate() {
+        let (m, h) = (&pair[0], &pair[1]);
+        if m.pos + 1 != h.pos
+            || !spaced(&q.text, &m.chunk.span, &h.chunk.span)
+            || !plain(m)
+            || !plain(h)
+            || crate::lexicon::is_generic_head(&h.chunk.form)
+            || crate::lexicon::slots(&h.chunk.form).is_empty()
+            || ["s", "ed"].iter().any(|x| m.chunk.form.ends_with(x))
+        {
+            continue;
+        }
+        let ends_phrase = q
+            .words
+            .get(k + 2)
+            .is_none_or(|n| !spaced(&q.text, &h.chunk.span, &n.chunk.span));
+        if !ends_phrase || find_word(h, row).is_some() {
+            continue;
+        }
+        let modifier = crate::lexicon::lemma(&m.chunk.form);
+        let head_slots = crate::lexicon::slots(&h.chunk.form);
+        let held: Vec<usize> = (0..row.chunks.len())
+            .filter(|&p| {
+                word_matches(m, &row.chunks[p])
+                    && crate::lexicon::lemma(&row.chunks[p].form) == modifier
+            })
+            .collect();
+        let other_head = |p: usize| {
+            let next = row.chunks.get(p + 1)?;
+            let form = next.form.as_str();
+            let slots = crate::lexicon::slots(form);
+            // A noun of the head's own slot may name the same attribute ("coordinator role"
+            // for "coordinator position").
+            let noun = (!slots.is_empty() && !slots.iter().any(|s| head_slots.contains(s)))
+                || crate::lexicon::is_generic_head(form);
+            (spaced(row.text, &row.chunks[p].span, &next.span)
+                && noun
+                && !["s", "ed", "ing", "ly"].iter().any(|x| form.ends_with(x))
+                && !is_time_qualifier(&crate::lexicon::lemma(form))
+                && !has_digit(next)
+                && !name_like(next)
+                && !crate::text::is_stopword(form)
+                && !q.words.iter().any(|w| word_matches(w, next)))
+            .then(|| row.text[row.chunks[p].span.start..next.span.end].to_owned())
+        };
+        if !held.is_empty() && held.iter().all(|&p| other_head(p).is_some()) {
+            let phrase = other_head(held[0]).unwrap_or_default();
+            return Some(format!(
+                "states {phrase:?}, not {:?}",
+                &q.text[m.chunk.span.start..h.chunk.span.end]
+            ));
+        }
+    }
+    None
+}

@@ -397,6 +397,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     if veto.is_none() && !q.has_identifiers() {
         veto = super::compound::modifier_contrast(q, row)
             .or_else(|| super::compound::head_as_modifier(q, row))
+            .or_else(|| super::compound::modifier_of_another_head(q, row))
             .or_else(|| super::sphere::sphere_contrast(q, row))
             .or_else(|| super::compound::named_head_contrast(q, row));
     }

@@ -386,3 +386,36 @@ fn a_supersede_whose_request_and_new_text_name_an_attribute_no_row_holds_replace
         "{after:?}"
     );
 }
+
+#[test]
+fn a_compound_modifier_a_row_holds_only_before_another_head_is_another_attribute() {
+    // "licence plate" asks for the plate; the row holds "licence" only as the modifier of
+    // "number" (the driving licence), and "home" only before "phone".
+    let (_t, s) = store_with(&[
+        "Maria Rossi's driver's licence number is DL-240550.",
+        "Maria Rossi's home phone is +39 06 555 0101.",
+        "Maria Rossi's shoe size is EU 38.",
+    ]);
+    let before = live_texts(&s);
+    for request in [
+        "maria's licence plate",
+        "can you forget Maria's licence plate?",
+        "Maria Rossi licence plate",
+        "Maria's home address",
+    ] {
+        assert_no_match(s.purge(Target::query(request)), request);
+        assert_no_match(s.release(Target::query(request)), request);
+    }
+    assert_eq!(live_texts(&s), before);
+    // The compound the row does hold, and a head of the same slot ("coordinator role" for
+    // "coordinator position"), are still found.
+    s.purge(Target::query("Maria's licence number")).unwrap();
+    assert!(live_texts(&s).iter().all(|t| !t.contains("DL-240550")));
+    let (_t2, s2) = store_with(&[
+        "Hana Seo is the hiring manager for the logistics coordinator role.",
+        "Hana Seo's desk is on floor 3.",
+    ]);
+    s2.purge(Target::query("Hana Seo's logistics coordinator position"))
+        .unwrap();
+    assert!(live_texts(&s2).iter().all(|t| !t.contains("coordinator")));
+}
