@@ -107,8 +107,26 @@ pub fn after_case_marked_noun(text: &str, chunks: &[Chunk]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::canon::chunks;
+    use proptest::prelude::*;
 
-    fn possessed(text: &str) -> Vec<String> {
+    proptest! {
+        /// Any text of Tamil, Bengali, Latin letters, spaces and punctuation: no panic, and the
+        /// chunks returned are increasing indexes of chunks after the first.
+        #[test]
+        fn any_text_gives_increasing_chunk_indexes(
+            s in "[\u{0B80}-\u{0BFF}\u{0980}-\u{09FF}a-z ,.]{0,40}",
+        ) {
+            let cs = chunks(&s);
+            let out = after_case_marked_noun(&s, &cs);
+            prop_assert!(out.windows(2).all(|w| w[0] < w[1]));
+            prop_assert!(out.iter().all(|&i| i > 0 && i < cs.len()));
+            for c in &cs {
+                let _ = has_case_suffix(&s[c.span.clone()]);
+            }
+        }
+    }
+
+    fn after_case(text: &str) -> Vec<String> {
         let cs = chunks(text);
         after_case_marked_noun(text, &cs)
             .into_iter()
@@ -117,33 +135,33 @@ mod tests {
     }
 
     #[test]
-    fn the_words_after_a_genitive_are_the_thing_possessed() {
+    fn the_words_after_a_case_marked_name_are_not_more_of_it() {
         assert_eq!(
-            possessed("மீனா ராஜேந்திரனின் ஒவ்வாமை பதிவை நீக்கவும்"),
+            after_case("மீனா ராஜேந்திரனின் ஒவ்வாமை பதிவை நீக்கவும்"),
             ["ஒவ்வாமை", "பதிவை", "நீக்கவும்"]
         );
         assert_eq!(
-            possessed("অনু দাসের হোম ভিজিটের তথ্য মুছে দিন, উনি এখন নিজেই ক্লিনিকে আসেন"),
+            after_case("অনু দাসের হোম ভিজিটের তথ্য মুছে দিন, উনি এখন নিজেই ক্লিনিকে আসেন"),
             // "ক্লিনিকে" (at the clinic) reads as an object in -কে too: what follows is no
             // name either way.
             ["হোম", "ভিজিটের", "তথ্য", "মুছে", "দিন", "আসেন"]
         );
         // A name that itself ends like a genitive: the last of the series marks.
-        assert_eq!(possessed("ஜாஸ்மின் ராஜின் ஒவ்வாமை"), ["ஒவ்வாமை"]);
+        assert_eq!(after_case("ஜாஸ்மின் ராஜின் ஒவ்வாமை"), ["ஒவ்வாமை"]);
         // A genitive after a vowel, a dative, an object.
         assert_eq!(
-            possessed("பிரியாவின் வேலை நாட்கள் மாறிவிட்டன"),
+            after_case("பிரியாவின் வேலை நாட்கள் மாறிவிட்டன"),
             ["வேலை", "நாட்கள்", "மாறிவிட்டன"]
         );
-        assert_eq!(possessed("ரவி சந்திரனுக்கு ஆஸ்துமா உள்ளது"), ["ஆஸ்துமா", "உள்ளது"]);
+        assert_eq!(after_case("ரவி சந்திரனுக்கு ஆஸ்துமா உள்ளது"), ["ஆஸ்துமா", "உள்ளது"]);
         assert_eq!(
-            possessed("সুমিত্রা ঘোষকে কোন ডাক্তার দেখেন"),
+            after_case("সুমিত্রা ঘোষকে কোন ডাক্তার দেখেন"),
             ["কোন", "ডাক্তার", "দেখেন"]
         );
     }
 
     #[test]
-    fn no_genitive_no_possessed_words() {
+    fn no_case_suffix_no_words_after_it() {
         // A bare noun in -আর, another script, a suffix with no stem, a case form ending
         // the text.
         for text in [
@@ -153,7 +171,7 @@ mod tests {
             "राम शर्मा का बचत खाता",
             "ির হোম",
         ] {
-            assert!(possessed(text).is_empty(), "{text}");
+            assert!(after_case(text).is_empty(), "{text}");
         }
     }
 }

@@ -148,21 +148,17 @@ pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<Stri
     let gap_of = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
         (a.end <= b.start).then(|| text[a.end..b.start].to_owned())
     };
-    let plain = |w: &QWord| {
-        !w.name
-            && w.chunk.form.chars().count() >= 3
-            && !has_digit(&w.chunk)
-            && !crate::text::is_stopword(&w.chunk.form)
-            && !is_time_qualifier(&w.stem)
-            && !super::word_classes::is_request_word(&w.stem)
-    };
     for (k, pair) in q.words.windows(2).enumerate() {
         let (m, h) = (&pair[0], &pair[1]);
         // "driving licence", "driver's licence".
         let joined = gap_of(&q.text, &m.chunk.span, &h.chunk.span).is_some_and(|g| {
             g.ends_with(char::is_whitespace) && ["", "'s", "’s"].contains(&g.trim())
         });
-        if !joined || !plain(m) || !plain(h) || crate::lexicon::is_generic_head(&h.chunk.form) {
+        if !joined
+            || !compound_word(m)
+            || !compound_word(h)
+            || crate::lexicon::is_generic_head(&h.chunk.form)
+        {
             continue;
         }
         let ends_phrase = q.words.get(k + 2).is_none_or(|n| {
@@ -206,12 +202,8 @@ pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<Stri
                 && !q.words.iter().any(|w| word_matches(w, next)))
             .then(|| row.text[row.chunks[p].span.start..next.span.end].to_owned())
         };
-        if !held.is_empty() && held.iter().all(|&p| noun_after(p).is_some()) {
-            let phrase = noun_after(held[0]).unwrap_or_default();
-            return Some(format!(
-                "states {phrase:?}, not {:?}",
-                &q.text[m.chunk.span.start..h.chunk.span.end]
-            ));
+        if let Some(why) = held_only_in_another_compound(q, m, h, &held, noun_after) {
+            return Some(why);
         }
     }
     None
@@ -361,14 +353,6 @@ pub(super) fn subject_heads(
 /// the "coordinator position"), or a word naming a kind of value, that no word of the query
 /// names and that is no verb form or adverb ("watering weekly").
 pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
-    let plain = |w: &QWord| {
-        !w.name
-            && w.chunk.form.chars().count() >= 3
-            && !has_digit(&w.chunk)
-            && !crate::text::is_stopword(&w.chunk.form)
-            && !is_time_qualifier(&w.stem)
-            && !super::word_classes::is_request_word(&w.stem)
-    };
     let spaced = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
         a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
     };
@@ -376,8 +360,8 @@ pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Opt
         let (m, h) = (&pair[0], &pair[1]);
         if m.pos + 1 != h.pos
             || !spaced(&q.text, &m.chunk.span, &h.chunk.span)
-            || !plain(m)
-            || !plain(h)
+            || !compound_word(m)
+            || !compound_word(h)
             || crate::lexicon::is_generic_head(&h.chunk.form)
             || crate::lexicon::slots(&h.chunk.form).is_empty()
             || ["s", "ed"].iter().any(|x| m.chunk.form.ends_with(x))
@@ -417,13 +401,41 @@ pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Opt
                 && !q.words.iter().any(|w| word_matches(w, next)))
             .then(|| row.text[row.chunks[p].span.start..next.span.end].to_owned())
         };
-        if !held.is_empty() && held.iter().all(|&p| other_head(p).is_some()) {
-            let phrase = other_head(held[0]).unwrap_or_default();
-            return Some(format!(
-                "states {phrase:?}, not {:?}",
-                &q.text[m.chunk.span.start..h.chunk.span.end]
-            ));
+        if let Some(why) = held_only_in_another_compound(q, m, h, &held, other_head) {
+            return Some(why);
         }
     }
     None
+}
+
+/// A word that may be part of a request's compound attribute: no name, digit, stop word, time
+/// qualifier or request word, and three letters or more.
+fn compound_word(w: &QWord) -> bool {
+    !w.name
+        && w.chunk.form.chars().count() >= 3
+        && !has_digit(&w.chunk)
+        && !crate::text::is_stopword(&w.chunk.form)
+        && !is_time_qualifier(&w.stem)
+        && !super::word_classes::is_request_word(&w.stem)
+}
+
+/// The reason a row states another compound than the request's `m h`, when it holds the word
+/// at each of `held` (chunk positions) only inside another compound: `other(p)` gives that
+/// compound's text, or `None` where the word stands on its own.
+fn held_only_in_another_compound(
+    q: &QueryShape,
+    m: &QWord,
+    h: &QWord,
+    held: &[usize],
+    other: impl Fn(usize) -> Option<String>,
+) -> Option<String> {
+    let first = *held.first()?;
+    if !held.iter().all(|&p| other(p).is_some()) {
+        return None;
+    }
+    Some(format!(
+        "states {:?}, not {:?}",
+        other(first).unwrap_or_default(),
+        &q.text[m.chunk.span.start..h.chunk.span.end]
+    ))
 }
