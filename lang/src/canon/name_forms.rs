@@ -94,10 +94,11 @@ pub fn same_inflected_spelling(a: &Chunk, b: &Chunk) -> bool {
 }
 
 fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
-    let pairs: &[(&str, &str)] = match (a.script, b.script) {
-        (Script::Greek, _) | (_, Script::Greek) => GREEK_CASE_PAIRS,
-        (Script::Cyrillic, _) | (_, Script::Cyrillic) => SLAVIC_CASE_PAIRS,
-        (Script::Other, _) | (_, Script::Other) => BRAHMIC_CASE_PAIRS,
+    // Tamil and Bengali (read as `Script::Other`) suffix every case to the bare name.
+    let (pairs, suffixing): (&[(&str, &str)], bool) = match (a.script, b.script) {
+        (Script::Greek, _) | (_, Script::Greek) => (GREEK_CASE_PAIRS, false),
+        (Script::Cyrillic, _) | (_, Script::Cyrillic) => (SLAVIC_CASE_PAIRS, false),
+        (Script::Other, _) | (_, Script::Other) => (BRAHMIC_CASE_PAIRS, true),
         _ => return false,
     };
     if a.form == b.form || a.form.is_empty() || b.form.is_empty() {
@@ -120,7 +121,7 @@ fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
     // one name meet through it: "ராஜேந்திரனின்" (genitive) and "ராஜேந்திரனுக்கு" (dative) are
     // both "ராஜேந்திரன்".
     paired
-        || (std::ptr::eq(pairs, BRAHMIC_CASE_PAIRS)
+        || (suffixing
             && bare_forms(&a.form)
                 .iter()
                 .any(|x| bare_forms(&b.form).iter().any(|y| stems_meet(x, y))))
