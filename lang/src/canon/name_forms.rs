@@ -121,10 +121,12 @@ fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
     // one name meet through it: "ராஜேந்திரனின்" (genitive) and "ராஜேந்திரனுக்கு" (dative) are
     // both "ராஜேந்திரன்".
     paired
-        || (suffixing
-            && bare_forms(&a.form)
+        || (suffixing && {
+            let other = bare_forms(&b.form);
+            bare_forms(&a.form)
                 .iter()
-                .any(|x| bare_forms(&b.form).iter().any(|y| stems_meet(x, y))))
+                .any(|x| other.iter().any(|y| stems_meet(x, y)))
+        })
 }
 
 /// The bare names a Tamil or Bengali word may be a case form of: the word with one ending of
