@@ -18,6 +18,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use crate::error::{Error, Result};
 
 pub mod format1;
+pub mod half_vector;
 pub mod migrate;
 mod private_copy;
 
@@ -109,6 +110,17 @@ impl<'t> KeyTables<'t> {
         Ok(self
             .shard(namespace, key)?
             .get((namespace, key))?
+            .map(|v| v.value()))
+    }
+
+    /// Records that row `id` holds `key` in `namespace` and returns the row that held it
+    /// before, if any, which this replaces: one lookup where [`KeyTables::get`] then
+    /// [`KeyTables::insert`] make two. A caller that finds a holder must fail its transaction
+    /// (a key belongs to one row), as the batch load does.
+    pub fn insert_new(&mut self, namespace: &str, key: &str, id: u64) -> Result<Option<u64>> {
+        Ok(self
+            .shard(namespace, key)?
+            .insert((namespace, key), id)?
             .map(|v| v.value()))
     }
 
@@ -398,17 +410,20 @@ pub fn read_vector(
 /// [`stored_vector`]'s rounding, so the record holds exactly the values the row digest commits
 /// to.
 pub fn encode_vector(v: &[f32]) -> Vec<u8> {
+    let bits = half_vector::bits_of(v);
     debug_assert!(
-        v.iter()
-            .all(|x| oubli_audit::vector::round_half(&[*x])[0].to_bits() == x.to_bits())
+        half_vector::values_of(&bits)
+            .iter()
+            .zip(v)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
     );
-    oubli_audit::vector::encode_half(v)
+    half_vector::record_of(&bits)
 }
 
 /// A row's vector as the store keeps it: each component rounded to half precision (format 4).
 /// Rows are created and rewritten with this rounding, before anything is digested or indexed.
 pub fn stored_vector(v: &[f32]) -> Vec<f32> {
-    oubli_audit::vector::round_half(v)
+    half_vector::values_of(&half_vector::bits_of(v))
 }
 
 /// Salted content commitment (see `oubli_audit::commitment::content`).

@@ -14,6 +14,7 @@
 //! them (chosen at run time); the instructions differ, the arithmetic does not. A row that is
 //! not half-precision switches the matrix to f32 components.
 
+use crate::storage::half_vector::exact_bits;
 use oubli_audit::vector::{f32_to_half_bits, half_bits_to_f32};
 
 /// Rows per block: eight AVX registers of accumulators, enough independent sums to keep the
@@ -27,21 +28,6 @@ pub const LANES: usize = 64;
 enum Data {
     Half(Vec<u16>),
     Full(Vec<f32>),
-}
-
-/// The half-precision bit pattern of `x` when `x` is exactly a half-precision value.
-#[inline]
-fn exact_half(x: f32) -> Option<u16> {
-    // Fast path: a normal half value (what every stored vector's components are) is an f32 whose
-    // exponent is within the half range and whose 13 low mantissa bits are zero.
-    let b = x.to_bits();
-    let exp = (b >> 23) & 0xff;
-    if (113..=142).contains(&exp) && b & 0x1fff == 0 {
-        let sign = ((b >> 16) & 0x8000) as u16;
-        return Some(sign | (((exp - 112) << 10) as u16) | ((b >> 13) & 0x3ff) as u16);
-    }
-    let h = f32_to_half_bits(x);
-    (half_bits_to_f32(h).to_bits() == x.to_bits()).then_some(h)
 }
 
 /// Row vectors of one dimension, in blocks of [`LANES`] rows (the last block padded with
@@ -99,8 +85,7 @@ impl ExactMatrix {
         if let Data::Half(_) = self.data {
             // One pass converts and checks; a row that is not all half-precision values widens
             // the matrix first.
-            let bits: Option<Vec<u16>> = v.iter().map(|x| exact_half(*x)).collect();
-            if let Some(bits) = bits {
+            if let Some(bits) = exact_bits(v) {
                 let row = self.new_row();
                 let base = self.slot(row, 0);
                 if let Data::Half(h) = &mut self.data {
@@ -431,14 +416,15 @@ mod tests {
         Ok(())
     }
 
-    /// The conversion both ways, the definition `exact_half`'s fast path must agree with.
+    /// The conversion both ways, the definition `exact_bits` (what `push` keeps a row in half
+    /// precision by) must agree with.
     fn exact_half_by_round_trip(x: f32) -> Option<u16> {
         let h = f32_to_half_bits(x);
         (half_bits_to_f32(h).to_bits() == x.to_bits()).then_some(h)
     }
 
     #[test]
-    fn exact_half_agrees_with_the_round_trip_on_every_half_value_and_its_neighbours() {
+    fn exact_bits_agree_with_the_round_trip_on_every_half_value_and_its_neighbours() {
         for h in 0..=u16::MAX {
             let x = half_bits_to_f32(h);
             for b in [
@@ -447,7 +433,11 @@ mod tests {
                 x.to_bits().wrapping_sub(1),
             ] {
                 let y = f32::from_bits(b);
-                assert_eq!(exact_half(y), exact_half_by_round_trip(y), "bits {b:#x}");
+                assert_eq!(
+                    exact_bits(&[y]).map(|h| h[0]),
+                    exact_half_by_round_trip(y),
+                    "bits {b:#x}"
+                );
             }
         }
     }
@@ -456,9 +446,9 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn exact_half_agrees_with_the_round_trip_on_any_f32(bits in any::<u32>()) {
+        fn exact_bits_agree_with_the_round_trip_on_any_f32(bits in any::<u32>()) {
             let x = f32::from_bits(bits);
-            prop_assert_eq!(exact_half(x), exact_half_by_round_trip(x));
+            prop_assert_eq!(exact_bits(&[x]).map(|h| h[0]), exact_half_by_round_trip(x));
         }
 
         /// Every score is bit-identical to `dot`, whatever the number of rows (full and partial

@@ -46,6 +46,8 @@ impl Batch<'_> {
         let (first_id, first_seq, now, dim) =
             (self.next_row, self.head_seq + 1, self.now, self.inner.dim);
         let entropy = &self.inner.entropy;
+        let texts = run.iter().map(|(ins, _)| ins.text.as_str());
+        self.keys_ahead.extend(KeysAhead::start(first_id, texts));
         let prepare_span = tracing::debug_span!("oubli::batch::prepare_rows").entered();
         let inputs: Vec<(u64, &Inscription, &[f32])> = run
             .iter()
@@ -80,15 +82,15 @@ impl Batch<'_> {
         for ((ins, _), p) in run.into_iter().zip(prepared) {
             let p = p?;
             let id = self.next_row;
-            if let (Some(key), Some(t_keys)) = (&ins.key, t_keys.as_mut()) {
-                if let Some(holder) = t_keys.get(&p.namespace, key)? {
-                    return Err(Error::DuplicateKey {
-                        namespace: p.namespace,
-                        key: key.clone(),
-                        holder,
-                    });
-                }
-                t_keys.insert(&p.namespace, key, id)?;
+            // A key already held fails the batch, and the transaction with the insert is dropped.
+            if let (Some(key), Some(t_keys)) = (&ins.key, t_keys.as_mut())
+                && let Some(holder) = t_keys.insert_new(&p.namespace, key, id)?
+            {
+                return Err(Error::DuplicateKey {
+                    namespace: p.namespace,
+                    key: key.clone(),
+                    holder,
+                });
             }
             self.next_row += 1;
             self.inner.entropy.skip(1);
@@ -153,8 +155,10 @@ fn prepare_row(
     now: Millis,
     dim: usize,
 ) -> Result<PreparedRow> {
-    // Half precision before anything is written, digested or indexed (format 4).
-    let vector = storage::stored_vector(vector);
+    // Half precision before anything is written, digested or indexed (format 4): one rounding
+    // gives the record and the values it decodes to.
+    let bits = storage::half_vector::bits_of(vector);
+    let vector = storage::half_vector::values_of(&bits);
     let namespace = ins.namespace_or_default().to_owned();
     let commitment = storage::commitment(&salt, &ins.text);
     let row = Row {
@@ -179,11 +183,12 @@ fn prepare_row(
         salt,
     }
     .encode();
-    let encoded_vector = storage::encode_vector(&vector);
+    let encoded_vector = storage::half_vector::record_of(&bits);
     let stored: Row = storage::decode(&enc_row)?;
-    let read_vector = storage::decode_vector(&encoded_vector, dim)?;
-    let digest =
-        crate::store::integrity::row_fields(&stored, &ins.text, &read_vector).digest(&salt);
+    // The record decodes to exactly `vector` (every half is an f32), so the digest a read
+    // would take is the digest of `vector`.
+    debug_assert!(storage::decode_vector(&encoded_vector, dim).is_ok_and(|r| r == vector));
+    let digest = crate::store::integrity::row_fields(&stored, &ins.text, &vector).digest(&salt);
     Ok(PreparedRow {
         vector,
         namespace,
@@ -288,13 +293,15 @@ mod tests {
         for threads in [1, 8] {
             let dir = tempfile::tempdir().unwrap();
             let store = Store::create_with(dir.path().join("s.oubli"), opts()).unwrap();
-            store.inscribe(Inscription::new("before")).unwrap();
+            let before = store.inscribe(Inscription::new("before")).unwrap();
             let head = store.head().unwrap();
             let mut batch = rows(600);
             batch[590] = Inscription::new("a second holder of k36").key("k36");
             let r = crate::parallel::with_threads(threads, || store.inscribe_batch(batch));
+            // The error names the batch's first holder of the key (row 36 of the batch).
             assert!(
-                matches!(&r, Err(Error::DuplicateKey { key, .. }) if key == "k36"),
+                matches!(&r, Err(Error::DuplicateKey { key, holder, .. })
+                    if key == "k36" && *holder == before + 1 + 36),
                 "{r:?}"
             );
             assert_eq!(store.head().unwrap(), head);

@@ -13,7 +13,6 @@ use redb::{ReadableTable, WriteTransaction};
 use super::{Inner, Store};
 use crate::depth::Depth;
 use crate::error::{Error, Result};
-use crate::index::text::TextIndex;
 use crate::log::{Checkpoint, Event, EventKind, Hash32, RowDigest, Transition, hash_encoded};
 use crate::row::{Inscription, Millis, Row, RowId};
 use crate::storage::{
@@ -22,6 +21,9 @@ use crate::storage::{
 };
 
 mod bulk;
+mod keys_ahead;
+
+use keys_ahead::KeysAhead;
 
 /// An index update to apply after the commit.
 enum IndexOp {
@@ -49,6 +51,8 @@ pub(crate) struct Batch<'a> {
     head_seq: u64,
     head_hash: Hash32,
     ops: Vec<IndexOp>,
+    /// Match keys of new rows' texts being computed while the batch writes and commits.
+    keys_ahead: Vec<KeysAhead>,
     events: usize,
 }
 
@@ -113,10 +117,11 @@ impl Inner {
             now,
             ann_threshold,
             ops: Vec::new(),
+            keys_ahead: Vec::new(),
             events: 0,
         };
         let result = f(&mut batch)?;
-        let (ops, next_row, head_seq, head_hash) = batch.finish()?;
+        let (ops, keys_ahead, next_row, head_seq, head_hash) = batch.finish()?;
         // With a change feed running, the transaction's replication frame is captured before it
         // commits (a transaction that cannot be captured does not commit) and published after.
         let frame = match (&*self.feed.lock(), &self.signing) {
@@ -155,7 +160,7 @@ impl Inner {
         {
             feed.publish(frame, &events);
         }
-        self.apply(ops, ann_threshold)?;
+        self.apply(ops, keys_ahead, ann_threshold)?;
         Ok(result)
     }
 }
@@ -172,12 +177,10 @@ impl Inner {
     }
 
     /// Applies index updates one after another, each row's match keys computed first on several
-    /// threads (they depend on its text alone). Returns whether the text index changed and the
-    /// first text-index error.
-    fn apply_in_order(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
-        let texts = added_texts(&ops);
-        let mut keys = crate::parallel::map(&texts, |t| TextIndex::keys_of(t)).into_iter();
-        drop(texts);
+    /// threads (they depend on its text alone) unless they were computed ahead. Returns whether
+    /// the text index changed and the first text-index error.
+    fn apply_in_order(&mut self, ops: Vec<IndexOp>, ahead: Vec<KeysAhead>) -> (bool, Result<()>) {
+        let mut keys = keys_ahead::keys_in_order(&ops, ahead).into_iter();
         let mut text_changed = false;
         let mut text_result = Ok(());
         for op in ops {
@@ -204,18 +207,19 @@ impl Inner {
 
     /// [`Inner::apply_in_order`] for updates that remove no text (a batch of new rows): the
     /// texts go to the text index (whose writer indexes them on its own thread) while the match
-    /// keys are computed on other threads, and then the keys join the index in row order. Each
+    /// keys are collected from the threads that computed them during the write ([`KeysAhead`])
+    /// or computed on other threads, and then the keys join the index in row order. Each
     /// row ends with what the one-after-another order gives it: no row is removed in between.
-    fn apply_additions(&mut self, ops: Vec<IndexOp>) -> (bool, Result<()>) {
-        let texts = added_texts(&ops);
+    fn apply_additions(&mut self, ops: Vec<IndexOp>, ahead: Vec<KeysAhead>) -> (bool, Result<()>) {
+        let any_text = ops.iter().any(|op| matches!(op, IndexOp::AddText(..)));
         let (text, vectors) = (&mut self.text, &mut self.vectors);
         let (keys, added, text_result) = std::thread::scope(|s| {
             let keys = s.spawn(|| {
                 let _span = tracing::debug_span!("oubli::index::match_keys").entered();
-                crate::parallel::map(&texts, |t| TextIndex::keys_of(t))
+                keys_ahead::keys_in_order(&ops, ahead)
             });
             let _span = tracing::debug_span!("oubli::index::add").entered();
-            let mut added = Vec::with_capacity(texts.len());
+            let mut added = Vec::new();
             let mut result = Ok(());
             for op in &ops {
                 match op {
@@ -242,13 +246,18 @@ impl Inner {
         for (id, k) in added.into_iter().zip(keys) {
             text.add_keys(id, k);
         }
-        (!texts.is_empty(), text_result)
+        (any_text, text_result)
     }
 
     /// Applies staged index updates after a commit. A text-index failure here does not lose
     /// anything: the rows are committed, and the index catches up from the log before the next
     /// write or on the next open.
-    fn apply(&mut self, ops: Vec<IndexOp>, ann_threshold: usize) -> Result<()> {
+    fn apply(
+        &mut self,
+        ops: Vec<IndexOp>,
+        keys_ahead: Vec<KeysAhead>,
+        ann_threshold: usize,
+    ) -> Result<()> {
         let adds = ops
             .iter()
             .filter(|op| matches!(op, IndexOp::AddText(..)))
@@ -258,9 +267,9 @@ impl Inner {
         let (text_changed, mut text_result) = if adds < crate::parallel::MIN_ITEMS_PER_THREAD
             || ops.iter().any(|op| matches!(op, IndexOp::RemoveText(_)))
         {
-            self.apply_in_order(ops)
+            self.apply_in_order(ops, keys_ahead)
         } else {
-            self.apply_additions(ops)
+            self.apply_additions(ops, keys_ahead)
         };
         if text_changed && text_result.is_ok() {
             let _span = tracing::debug_span!("oubli::index::settle").entered();
@@ -655,7 +664,8 @@ impl Batch<'_> {
     }
 
     /// Writes the checkpoint and counters. Returns what the store applies after the commit.
-    fn finish(self) -> Result<(Vec<IndexOp>, RowId, u64, Hash32)> {
+    #[allow(clippy::type_complexity)]
+    fn finish(self) -> Result<(Vec<IndexOp>, Vec<KeysAhead>, RowId, u64, Hash32)> {
         if self.events > 0 && self.inner.replica {
             // A replica's log is its leader's: an event of its own would fork it.
             return Err(crate::replication::ReplicationError::Replica.into());
@@ -672,6 +682,12 @@ impl Batch<'_> {
             m.insert(meta::HEAD, head.as_slice())?;
             m.insert(meta::NEXT_ROW, self.next_row.to_le_bytes().as_slice())?;
         }
-        Ok((self.ops, self.next_row, self.head_seq, self.head_hash))
+        Ok((
+            self.ops,
+            self.keys_ahead,
+            self.next_row,
+            self.head_seq,
+            self.head_hash,
+        ))
     }
 }
