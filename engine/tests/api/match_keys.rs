@@ -294,7 +294,7 @@ fn corpus() -> Vec<String> {
 #[test]
 fn canonicalizer_version_is_the_pinned_one() {
     // The digests below belong to this version: a new version re-pins them.
-    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-16");
+    assert_eq!(canon::CANONICALIZER_VERSION, "oubli-canon-17");
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn match_keys_are_unchanged() {
     );
     assert_eq!(
         digest(&texts, query_keys),
-        "12c032c46be953d9dbfee92702d1ed8a5044b833de7449206a463535917ad0a0"
+        "1f82ec3860afdedc787d9d0d13b7b436f0a8e0773af79357b8a4bcbc2c4b6a41"
     );
 }
 

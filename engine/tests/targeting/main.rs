@@ -5,6 +5,7 @@ mod case_suffixes;
 #[path = "../common/mod.rs"]
 mod common;
 mod identifiers;
+mod labels;
 mod meaning;
 mod names_across_scripts;
 mod negation;

@@ -644,3 +644,24 @@ fn a_supersede_asked_in_another_script_is_read_through_its_new_text() {
     );
     assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
 }
+
+/// A Korean given name in its popular spelling ("Ji-woo", RR "Ji-u") meets the name written in
+/// Hangul (박지우): her allergy row goes, another person's stays.
+#[test]
+fn a_popular_korean_spelling_meets_the_hangul_name() {
+    let left = survivors_after_purge(
+        &[
+            "박지우은 페니실린 알레르기가 있습니다",
+            "박지민은 땅콩 알레르기가 있습니다",
+            "Reza's annual bonus is 5,000 EUR",
+        ],
+        "Ji-woo's allergy",
+    );
+    assert_eq!(
+        left,
+        [
+            "박지민은 땅콩 알레르기가 있습니다",
+            "Reza's annual bonus is 5,000 EUR"
+        ]
+    );
+}

@@ -94,7 +94,7 @@ pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-16";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-17";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -120,7 +120,9 @@ pub(crate) fn key(word: &str) -> String {
 
 /// Revised Romanization vs McCune-Reischauer / popular spellings of Korean, applied to a
 /// Hangul-derived syllable (or a word compared against one) before the variant key: initial
-/// g->k, d->t, b->p, j->ch, r->l; eo->o, eu->u anywhere.
+/// g->k, d->t, b->p, j->ch, r->l; eo->o, eu->u anywhere; and the popular "oo" for the vowel u
+/// ("Soo-jin" for 수진, RR "Su-jin"; "Ji-woo" for 지우, RR "Ji-u"), whose "w" before it is no
+/// sound of its own (RR writes 우 "u" and never "wu").
 pub(crate) fn hangul_relax(word: &str) -> String {
     let w = word.to_ascii_lowercase();
     let mut s = String::with_capacity(w.len() + 1);
@@ -157,7 +159,13 @@ pub(crate) fn hangul_relax(word: &str) -> String {
         }
         kept.push(b as char);
     }
-    s.push_str(&kept.replace("eo", "o").replace("eu", "u"));
+    s.push_str(
+        &kept
+            .replace("eo", "o")
+            .replace("eu", "u")
+            .replace("oo", "u")
+            .replace("wu", "u"),
+    );
     s
 }
 

@@ -341,7 +341,7 @@ fn is_pronoun(text: &str, c: &Chunk) -> bool {
 
 /// True for a word written in capitals only ("ID", "IBAN", "PIN") that the relation lexicon
 /// knows as an attribute or a kind of value, not as a name.
-fn attribute_acronym(text: &str, c: &Chunk) -> bool {
+pub(crate) fn attribute_acronym(text: &str, c: &Chunk) -> bool {
     let w = &text[c.span.clone()];
     w.chars().filter(|ch| ch.is_alphabetic()).count() >= 2
         && w.chars().all(|ch| !ch.is_alphabetic() || ch.is_uppercase())

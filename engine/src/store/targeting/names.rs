@@ -81,10 +81,12 @@ pub(crate) fn name_part(text: &str, chunks: &[Chunk], i: usize) -> bool {
     };
     // The first word of a text is capitalized by grammar ("Long-term plans"): there, a
     // hyphenated part continues a name only when a possessive, another capitalized word or an
-    // auxiliary verb follows it, or nothing does ("Min-jun's allergies", "Min-jun Kim: allergy
-    // information", "Ji-woo has new information", "Ji-woo").
+    // auxiliary verb follows it, a colon makes it the request's label, or nothing follows
+    // ("Min-jun's allergies", "Min-jun Kim: allergy information", "Ji-woo has new
+    // information", "Ji-woo: credit card", "Ji-woo").
     let named_after = || {
         super::possession::possessive_after(text, chunks, i)
+            || text[c.span.end..].starts_with(':')
             || chunks.get(i + 1).is_none_or(|n| {
                 text.get(c.span.end..n.span.start) == Some(" ")
                     && (n.capitalized || super::framing::is_auxiliary(&n.form))

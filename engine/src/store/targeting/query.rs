@@ -268,6 +268,9 @@ impl QueryShape {
         // the next word is not a name either ("Project Atlas" stays a name run).
         // A phrase of a script written without spaces glued before a name in a cased script
         // ("ลบเลขบัญชีธนาคารของCarmen") is no part of the name.
+        // An acronym the lexicon knows as an attribute ("Davis IBAN", "Kim SSN") is a run of
+        // its own: held by a row, it would otherwise stand for the half of the name it joins.
+        let attribute_acronym = |w: &QWord| super::framing::attribute_acronym(text, &w.chunk);
         let mut names: Vec<Vec<usize>> = Vec::new();
         for (i, w) in words.iter().enumerate() {
             if !w.name {
@@ -277,6 +280,8 @@ impl QueryShape {
                 Some(run)
                     if words[*run.last().expect("runs are not empty")].pos + 1 == w.pos
                         && chunks[w.pos].gap == Some(Gap::Joiner)
+                        && !attribute_acronym(w)
+                        && !attribute_acronym(&words[*run.last().expect("runs are not empty")])
                         && !unspaced_before_cased(
                             &words[*run.last().expect("runs are not empty")].chunk,
                             &w.chunk,
@@ -317,6 +322,9 @@ impl QueryShape {
             .map(|run| {
                 let last = &words[*run.last().expect("runs are not empty")];
                 let possessive = possessive_after(text, &chunks, last.pos);
+                // A run that heads the request as a label ("Kan: employee ID", "Ji-woo: credit
+                // card") is capitalized as a name, not by grammar.
+                let label = words[run[0]].pos == 0 && text[last.chunk.span.end..].starts_with(':');
                 let cased_name = run.iter().any(|&i| {
                     let w = &words[i];
                     let raw = &text[w.chunk.span.clone()];
@@ -329,9 +337,6 @@ impl QueryShape {
                             .all(char::is_uppercase);
                     // Day and month names qualify a fact; they name no subject.
                     let calendar = super::word_match::is_calendar(&w.stem);
-                    // A first word that heads the request as a label ("Kan: employee ID") is
-                    // capitalized as a name, not by grammar.
-                    let label = w.pos == 0 && text[w.chunk.span.end..].starts_with(':');
                     (w.pos > 0 || label || antecedent(w)) && first_upper && !acronym && !calendar
                 });
                 // A run in a script without letter case is marked as a name by the grammar of

@@ -235,6 +235,24 @@ fn hangul_relaxation_only_against_hangul() {
 }
 
 #[test]
+fn the_popular_oo_of_korean_names_is_the_vowel_u() {
+    let same = |a: &str, b: &str| {
+        let (x, y) = (chunks(a), chunks(b));
+        x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same_name(p, q))
+    };
+    // 지우 (RR Ji-u), 수진 (Su-jin), 유나 (Yu-na), 주원 (Ju-won).
+    assert!(same("Ji-woo", "지 우"));
+    assert!(same("Soo-jin", "수 진"));
+    assert!(same("Yoo-na", "유 나"));
+    assert!(same("Joo-won", "주 원"));
+    assert_eq!(hangul_variant_key("jiwoo"), hangul_variant_key("jiu"));
+    // Other vowels stay apart: "Woo" is not 오 (o).
+    assert!(!same("Woo", "오"));
+    // Only against Hangul: two Latin names with oo and u stay two names.
+    assert!(!same("Soo", "Su"));
+}
+
+#[test]
 fn mccune_reischauer_vowels_are_revised_romanizations() {
     // ŏ and ŭ are the same Korean vowels as RR's eo and eu; the rest of the name is unchanged.
     let same = |a: &str, b: &str| {
