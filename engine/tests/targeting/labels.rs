@@ -1,6 +1,7 @@
-//! Requests written as a label and an attribute ("Ji-woo: credit card", "Davis: IBAN"): the
-//! label is the subject, however it is written, and an acronym naming the attribute is no part
-//! of the name before it.
+//! How a request writes its subject: as a label before the attribute ("Ji-woo: credit card",
+//! "Davis: IBAN"), where the label is the subject however it is written and an acronym naming
+//! the attribute is no part of the name before it; or in lowercase after a title ("dr. sato's
+//! phone number"), where the title says a name follows.
 
 use super::*;
 
@@ -46,4 +47,60 @@ fn an_attribute_acronym_after_a_name_is_not_half_of_the_name() {
     }
     let left = survivors_after_purge(&facts, "David: IBAN");
     assert_eq!(left, &facts[..2]);
+}
+
+/// "dr. okafor's phone number" typed in lowercase, in a store without Okafor: the word after
+/// the title is the subject, so Anna's phone number is not released; "dr. sato's phone number"
+/// and "the phone number of dr. sato" reach Dr. Sato's.
+#[test]
+fn a_lowercase_name_after_a_title_is_the_subject() {
+    let facts = [
+        "Anna's phone number is +49 30 1234567",
+        "Yuki Sato's phone number is +81 90 1111 2222",
+        "Nikos Papadopoulos' access badge is B-8224",
+    ];
+    for query in [
+        "dr. okafor's phone number",
+        "forget dr. okafor's phone number",
+        "the phone number of dr. okafor",
+        "release mrs. ivanova's old access badge",
+    ] {
+        let (_t, s) = store_with(&facts);
+        let err = s
+            .release(Target::query(query))
+            .expect_err("nobody of that name is stored");
+        assert!(matches!(err, Error::NoMatch(_)), "{query}: {err}");
+        assert_eq!(live_texts(&s).len(), 3, "{query}");
+    }
+    for query in ["dr. sato's phone number", "the phone number of dr. sato"] {
+        let left = survivors_after_purge(&facts, query);
+        assert_eq!(left, [facts[0], facts[2]], "{query}");
+    }
+}
+
+/// "Tailspin Toys VAT number" where the company's registration number is stored and its VAT
+/// number is not: the acronym modifies "number" (the attribute), it is not the third word of
+/// the company's name, so the registration number is not purged; the VAT number, once stored,
+/// is the one purged.
+#[test]
+fn an_acronym_before_a_generic_head_is_the_attribute() {
+    let facts = [
+        "Jonas Weber's phone number is +49 30 4397628",
+        "Tailspin Toys' company registration number is HRB 53966",
+    ];
+    for query in ["Tailspin Toys VAT number", "Tailspin Toys: VAT number"] {
+        let (_t, s) = store_with(&facts);
+        let err = s
+            .purge(Target::query(query))
+            .expect_err("no VAT number is stored");
+        assert!(matches!(err, Error::NoMatch(_)), "{query}: {err}");
+        assert_eq!(live_texts(&s).len(), 2, "{query}");
+    }
+    let with_vat = [
+        facts[0],
+        facts[1],
+        "Tailspin Toys' VAT number is DE123456789",
+    ];
+    let left = survivors_after_purge(&with_vat, "Tailspin Toys VAT number");
+    assert_eq!(left, &with_vat[..2]);
 }

@@ -16,7 +16,7 @@
 use super::possession::possessive_suffix;
 use super::query::{DETERMINERS, QWord, QueryShape};
 use super::row_view::RowView;
-use super::word_classes::is_request_word;
+use super::word_classes::{is_request_word, is_title};
 use super::word_match::{is_calendar, is_date_word, word_matches};
 use crate::canon::{self, Chunk, Script};
 use crate::index::keys::{self, has_digit};
@@ -155,6 +155,17 @@ pub(super) fn written_only_as_name(w: &QWord, views: &[RowView<'_>]) -> bool {
     as_name
 }
 
+/// True if the word before chunk `pos` (`pos > 0`) of `chunks` opens a noun phrase after it:
+/// a request word or a word framing one ("forget", "stop remembering"), or a function word
+/// other than a determiner ("of", "for").
+fn opens_after(chunks: &[Chunk], pos: usize) -> bool {
+    let prev = &chunks[pos - 1].form;
+    let stem = keys::stem(prev);
+    is_request_word(&stem)
+        || FRAMING.contains(&stem.as_str())
+        || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
+}
+
 /// The runs of lowercase words of `q` that no row of `views` holds and that stand where a
 /// subject stands: a possessor opening its noun phrase ("jonas' blood type", "change rahul
 /// verma's blood type"), the words before a colon that opens the request ("chen mei: social
@@ -173,16 +184,12 @@ fn absent_subject_runs(q: &QueryShape, views: &[RowView<'_>]) -> Vec<Vec<usize>>
                 .any(|c| !inside_identifier(v, c) && word_matches(w, c))
         }) && !written_only_as_name(w, views)
     };
-    // After a request word or a word framing one ("forget", "stop remembering"), or a
-    // function word other than a determiner.
+    // At the start, after a word that opens a phrase ([`opens_after`]), or after a title that
+    // stands where a phrase opens ("dr. sato's phone", "the badge of mrs. ivanova").
     let opens_phrase = |pos: usize| {
-        pos == 0 || {
-            let prev = &chunks[pos - 1].form;
-            let stem = keys::stem(prev);
-            is_request_word(&stem)
-                || FRAMING.contains(&stem.as_str())
-                || text::is_stopword(prev) && !DETERMINERS.contains(&prev.as_str())
-        }
+        pos == 0
+            || opens_after(&chunks, pos)
+            || is_title(&chunks[pos - 1].form) && (pos == 1 || opens_after(&chunks, pos - 1))
     };
     let mut runs = Vec::new();
     let mut opening = None;
@@ -285,7 +292,11 @@ fn bare_apostrophe(text: &str, w: &QWord) -> bool {
 /// "about", "from", "with", "to"), so that the words from `pos` on are its object.
 fn after_preposition(chunks: &[Chunk], pos: usize) -> bool {
     const PREPOSITIONS: &[&str] = &["of", "for", "about", "from", "with", "to", "by"];
-    chunks
-        .get(pos.wrapping_sub(1))
-        .is_some_and(|c| PREPOSITIONS.contains(&c.form.as_str()))
+    let preposition = |at: usize| {
+        chunks
+            .get(at.wrapping_sub(1))
+            .is_some_and(|c| PREPOSITIONS.contains(&c.form.as_str()))
+    };
+    // A title may stand between them ("the badge of mrs. ivanova").
+    preposition(pos) || pos >= 1 && is_title(&chunks[pos - 1].form) && preposition(pos - 1)
 }

@@ -268,9 +268,18 @@ impl QueryShape {
         // the next word is not a name either ("Project Atlas" stays a name run).
         // A phrase of a script written without spaces glued before a name in a cased script
         // ("ลบเลขบัญชีธนาคารของCarmen") is no part of the name.
-        // An acronym the lexicon knows as an attribute ("Davis IBAN", "Kim SSN") is a run of
-        // its own: held by a row, it would otherwise stand for the half of the name it joins.
-        let attribute_acronym = |w: &QWord| super::framing::attribute_acronym(text, &w.chunk);
+        // An acronym the lexicon knows as an attribute ("Davis IBAN", "Kim SSN"), or one that
+        // modifies a generic head after it ("Tailspin Toys VAT number", "Ana NHS number"), is a
+        // run of its own: it would otherwise stand for part of the name it joins.
+        let attribute_acronym = |w: &QWord| {
+            super::framing::attribute_acronym(text, &w.chunk)
+                || acronym(&text[w.chunk.span.clone()])
+                    && chunks.get(w.pos + 1).is_some_and(|n| {
+                        !n.capitalized
+                            && text.get(w.chunk.span.end..n.span.start) == Some(" ")
+                            && crate::lexicon::is_generic_head(&n.form)
+                    })
+        };
         let mut names: Vec<Vec<usize>> = Vec::new();
         for (i, w) in words.iter().enumerate() {
             if !w.name {
@@ -330,14 +339,12 @@ impl QueryShape {
                     let raw = &text[w.chunk.span.clone()];
                     let mut letters = raw.chars().filter(|c| c.is_alphabetic());
                     let first_upper = letters.next().is_some_and(char::is_uppercase);
-                    let acronym = raw.chars().filter(|c| c.is_alphabetic()).count() >= 2
-                        && raw
-                            .chars()
-                            .filter(|c| c.is_alphabetic())
-                            .all(char::is_uppercase);
                     // Day and month names qualify a fact; they name no subject.
                     let calendar = super::word_match::is_calendar(&w.stem);
-                    (w.pos > 0 || label || antecedent(w)) && first_upper && !acronym && !calendar
+                    (w.pos > 0 || label || antecedent(w))
+                        && first_upper
+                        && !acronym(raw)
+                        && !calendar
                 });
                 // A run in a script without letter case is marked as a name by the grammar of
                 // possession (王磊的, 鈴木さんの, 김민준의, राम का, של שרה, ของสมชาย, "the e-mail
@@ -542,6 +549,12 @@ fn unspaced_before_cased(a: &Chunk, b: &Chunk) -> bool {
     crate::concepts::unspaced(a.script)
         && super::names::cased(b.script)
         && a.span.end == b.span.start
+}
+
+/// True for a word written in capitals, two letters or more ("IBAN", "VAT", "HR").
+fn acronym(raw: &str) -> bool {
+    let letters: Vec<char> = raw.chars().filter(|c| c.is_alphabetic()).collect();
+    letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase())
 }
 
 #[cfg(test)]
