@@ -5,6 +5,19 @@
 
 use super::*;
 
+/// Asserts that purging (or releasing) `query` over a fresh store of `facts` is a typed
+/// no-match that leaves every row live.
+fn no_match(facts: &[&str], query: &str, release: bool) {
+    let (_t, s) = store_with(facts);
+    let err = if release {
+        s.release(Target::query(query)).err()
+    } else {
+        s.purge(Target::query(query)).err()
+    };
+    assert!(matches!(err, Some(Error::NoMatch(_))), "{query}: {err:?}");
+    assert_eq!(live_texts(&s).len(), facts.len(), "{query}");
+}
+
 /// "Ji-woo: credit card" where Ji-woo has no credit card on file: a hyphenated given name
 /// heading the request is its subject, so her other rows (which hold none of the attribute) are
 /// not released; her personal e-mail, asked the same way, is.
@@ -38,12 +51,7 @@ fn an_attribute_acronym_after_a_name_is_not_half_of_the_name() {
         "David's IBAN is DE87 3704 0044 0532 5024 29",
     ];
     for query in ["Davis: IBAN", "Davis IBAN"] {
-        let (_t, s) = store_with(&facts);
-        let err = s
-            .purge(Target::query(query))
-            .expect_err("nobody named Davis is stored");
-        assert!(matches!(err, Error::NoMatch(_)), "{query}: {err}");
-        assert_eq!(live_texts(&s).len(), 3, "{query}");
+        no_match(&facts, query, false);
     }
     let left = survivors_after_purge(&facts, "David: IBAN");
     assert_eq!(left, &facts[..2]);
@@ -65,12 +73,7 @@ fn a_lowercase_name_after_a_title_is_the_subject() {
         "the phone number of dr. okafor",
         "release mrs. ivanova's old access badge",
     ] {
-        let (_t, s) = store_with(&facts);
-        let err = s
-            .release(Target::query(query))
-            .expect_err("nobody of that name is stored");
-        assert!(matches!(err, Error::NoMatch(_)), "{query}: {err}");
-        assert_eq!(live_texts(&s).len(), 3, "{query}");
+        no_match(&facts, query, true);
     }
     for query in ["dr. sato's phone number", "the phone number of dr. sato"] {
         let left = survivors_after_purge(&facts, query);
@@ -89,12 +92,7 @@ fn an_acronym_before_a_generic_head_is_the_attribute() {
         "Tailspin Toys' company registration number is HRB 53966",
     ];
     for query in ["Tailspin Toys VAT number", "Tailspin Toys: VAT number"] {
-        let (_t, s) = store_with(&facts);
-        let err = s
-            .purge(Target::query(query))
-            .expect_err("no VAT number is stored");
-        assert!(matches!(err, Error::NoMatch(_)), "{query}: {err}");
-        assert_eq!(live_texts(&s).len(), 2, "{query}");
+        no_match(&facts, query, false);
     }
     let with_vat = [
         facts[0],
