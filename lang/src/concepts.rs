@@ -107,6 +107,28 @@ pub fn concepts_of_word(word: &str, script: Script, form: &str) -> Vec<&'static 
     out
 }
 
+/// The concepts one word names written as one of their words, or its plural ("bonuses",
+/// "licences"), for an English word; as [`concepts_of_word`] for another script. Stricter than
+/// the lemma [`concepts_of_word`] reads English by, which takes "office" for "officer".
+pub fn concepts_named_exactly(word: &str, script: Script, form: &str) -> Vec<&'static str> {
+    if script != Script::Latin {
+        return concepts_of_word(word, script, form);
+    }
+    let lower = form.to_lowercase();
+    let singular = [
+        Some(lower.as_str()),
+        lower.strip_suffix("es"),
+        lower.strip_suffix('s'),
+    ];
+    let mut out: Vec<&'static str> = Vec::new();
+    for (name, words, _) in all_concepts() {
+        if words.iter().any(|w| singular.contains(&Some(*w))) && !out.contains(name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// The words of a text for concept matching: its chunks, with contiguous chunks of unspaced
 /// scripts joined into one run. Each is `(index of its first chunk, byte span, script)`.
 pub fn words(text: &str, chunks: &[Chunk]) -> Vec<(usize, Range<usize>, Script)> {
@@ -226,6 +248,19 @@ mod tests {
         // a capital city (столица) no table.
         assert!(names("تمیز").is_empty());
         assert!(names("столица").is_empty());
+    }
+
+    #[test]
+    fn exact_naming_does_not_take_one_word_for_another() {
+        let exact = |w: &str| concepts_named_exactly(w, Script::Latin, w);
+        assert_eq!(exact("bonuses"), vec!["bonus"]);
+        assert_eq!(exact("licences"), vec!["licence"]);
+        assert_eq!(exact("officer"), vec!["adviser"]);
+        assert!(exact("office").is_empty());
+        assert_eq!(
+            concepts_of_word("office", Script::Latin, "office"),
+            vec!["adviser"]
+        );
     }
 
     #[test]

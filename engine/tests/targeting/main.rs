@@ -9,6 +9,7 @@ mod labels;
 mod meaning;
 mod names_across_scripts;
 mod negation;
+mod sibling_attributes;
 mod time;
 
 use std::sync::{Arc, Mutex};

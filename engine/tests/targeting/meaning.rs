@@ -110,7 +110,9 @@ fn meaning_never_decides_an_erasure_or_a_lone_row() {
 #[test]
 fn rows_close_in_meaning_are_not_told_apart_by_it() {
     // Two rows of one subject on one topic, differing only in a date: meaning does not lead by
-    // the margin, so the supersede is ambiguous, changes nothing, and the plan says why.
+    // the margin, so the supersede is ambiguous, changes nothing, and the plan says why. (The
+    // query's "appointment" and the new text's "visit" name one attribute concept, which no
+    // row names in its words: the plan may say so instead.)
     let (_t, s) = store_with(&[
         "Omar Haddad has a dental check-up on 3 May.",
         "Omar Haddad has a dental check-up on 9 June.",
@@ -123,9 +125,8 @@ fn rows_close_in_meaning_are_not_told_apart_by_it() {
         .unwrap();
     assert!(plan.rows.is_empty(), "{plan:?}");
     assert!(
-        plan.rejected
-            .iter()
-            .all(|r| r.reason.contains("in meaning")),
+        plan.rejected.iter().all(|r| r.reason.contains("in meaning")
+            || r.reason.contains("which no row about the subject holds")),
         "{plan:?}"
     );
     assert!(matches!(

@@ -82,6 +82,7 @@ pub(super) const SLOTS: &[(&str, &[&str])] = &[
             "earned",
             "earnings",
             "income",
+            "bonus",
             "promoted",
             "retired",
             "nurse",

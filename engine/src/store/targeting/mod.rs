@@ -250,6 +250,25 @@ impl Inner {
                 });
                 continue;
             }
+            // A supersede whose query and new text agree on an attribute word the row lacks,
+            // and that names another attribute of the word's slot instead ("lucía's annual
+            // salary" / "lucía's salary is now ..." over "Lucía's annual bonus is ..."), never
+            // replaces that row: not by its words, nor by meaning or relatedness. An
+            // identifier the row holds decides instead ("Kwame's card ending 6621").
+            if width == Width::One
+                && !shapes[0].has_identifiers()
+                && let Some(h) = hint
+                && supersede_fit::agreed_attribute_replaced(&shapes[0], h, view)
+            {
+                rejected.push(Rejected {
+                    id,
+                    coverage: best.coverage,
+                    reason: "names another attribute than the one the query and the new text \
+                             both name"
+                        .into(),
+                });
+                continue;
+            }
             if best.names_subject {
                 about_subject.push((row.clone(), best.clone(), bm));
             }

@@ -43,16 +43,13 @@ pub(super) fn named_attribute_absent(
     pool: &[RowView<'_>],
 ) -> Option<String> {
     let named = agreed_attribute_words(query, new);
-    // A row holding any of them, or a word of any of their slots ("office" for "work
-    // address"), may state the attribute in other words.
+    // A row holding any of them or a word of their attribute concept ("landline" for
+    // "phone") may state the attribute in other words; so may a row holding a word of their
+    // lexicon slot ("lives" for "address"), unless that word names another attribute concept
+    // of the slot: a driver's licence is not a licence plate, though both are about driving.
     let held = |w: &QWord| {
-        let slots = lexicon::slots(&w.chunk.form);
-        pool.iter().any(|v| {
-            super::word_match::find_word(w, v).is_some()
-                || lexicon::slots_of(v.chunks.iter().map(|c| c.form.as_str()))
-                    .iter()
-                    .any(|s| slots.contains(s))
-        })
+        pool.iter()
+            .any(|v| holds_word_or_concept(w, v) || holds_slot_not_sibling(w, v))
     };
     if pool.is_empty() || named.is_empty() || named.iter().any(|w| held(w)) {
         return None;
@@ -77,15 +74,75 @@ pub(super) fn agreed_attribute_missing(
     row: &RowView<'_>,
 ) -> bool {
     let named = agreed_attribute_words(query, new);
-    !named.is_empty()
-        && named
-            .iter()
-            .all(|w| super::word_match::find_word(w, row).is_none())
+    !named.is_empty() && named.iter().all(|w| !holds_word_or_concept(w, row))
 }
 
-/// The words of a supersede's query that name its attribute (known to the lexicon) and that
-/// its new text uses too. Words that frame the request, mark a value as new ("new", "old"),
-/// name the stored record ("entry") or only a kind of value ("number") are not attribute words.
+/// True if a supersede's query and new text agree on attribute words
+/// ([`agreed_attribute_words`]), `row` holds none of them, and it names another attribute of
+/// their slot instead: "lucía's annual salary" / "lucía's salary is now ..." over "Lucía's
+/// annual bonus is ...", chosen by "annual". A row holding only other words ("Dmitri's office
+/// is located at ..." for "Dmitri's office address" / "... work address is ...") may still
+/// state the attribute.
+pub(super) fn agreed_attribute_replaced(
+    query: &QueryShape,
+    new: &QueryShape,
+    row: &RowView<'_>,
+) -> bool {
+    let named = agreed_attribute_words(query, new);
+    !named.is_empty()
+        && named.iter().all(|w| !holds_word_or_concept(w, row))
+        && named.iter().any(|w| slot_words(w, row).1)
+}
+
+/// How `row` meets the lexicon slots of request word `w`: `.0` if it holds a word of one of
+/// them ("lives" for "address"), `.1` if such a word names an attribute concept other than
+/// `w`'s, written as one of the concept's words ("licence" shares the driving slot with
+/// "registration" but names another attribute; "bonus" shares the employment slot with
+/// "salary").
+fn slot_words(w: &QWord, row: &RowView<'_>) -> (bool, bool) {
+    let slots = lexicon::slots(&w.chunk.form);
+    let (mut shares, mut sibling) = (false, false);
+    if slots.is_empty() {
+        return (shares, sibling);
+    }
+    for (i, span, script) in crate::concepts::words(row.text, &row.chunks) {
+        let form = &row.chunks[i].form;
+        if !lexicon::slots(form).iter().any(|s| slots.contains(s)) {
+            continue;
+        }
+        shares = true;
+        let theirs = crate::concepts::concepts_named_exactly(&row.text[span], script, form);
+        sibling |= !w.concepts.is_empty() && theirs.iter().any(|k| !w.concepts.contains(k));
+    }
+    (shares, sibling)
+}
+
+/// True if `row` holds a word of a lexicon slot of request word `w` and none naming another
+/// attribute concept of it ([`slot_words`]).
+fn holds_slot_not_sibling(w: &QWord, row: &RowView<'_>) -> bool {
+    slot_words(w, row) == (true, false)
+}
+
+/// True if `row` holds request word `w` ([`super::word_match::find_word`]) or, in any
+/// language, a word of an attribute concept it names ("earns" for "salary", "allergic" for
+/// "allergy").
+fn holds_word_or_concept(w: &QWord, row: &RowView<'_>) -> bool {
+    super::word_match::find_word(w, row).is_some()
+        || (!w.concepts.is_empty()
+            && crate::concepts::words(row.text, &row.chunks)
+                .into_iter()
+                .any(|(i, span, script)| {
+                    crate::concepts::concepts_of_word(&row.text[span], script, &row.chunks[i].form)
+                        .iter()
+                        .any(|k| w.concepts.contains(k))
+                }))
+}
+
+/// The words of a supersede's query that name its attribute (known to the lexicon's slots)
+/// and that its new text uses too, as the same word or a word of the
+/// same concept ("car registration" / "licence plate"). Words that frame the request, mark a
+/// value as new ("new", "old"), name the stored record ("entry") or only a kind of value
+/// ("number") are not attribute words.
 fn agreed_attribute_words<'q>(query: &'q QueryShape, new: &QueryShape) -> Vec<&'q QWord> {
     let attribute_word = |w: &QWord| {
         !w.name
@@ -101,7 +158,11 @@ fn agreed_attribute_words<'q>(query: &'q QueryShape, new: &QueryShape) -> Vec<&'
         .words
         .iter()
         .filter(|w| attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
-        .filter(|w| new.words.iter().any(|h| !h.name && h.stem == w.stem))
+        .filter(|w| {
+            new.words.iter().any(|h| {
+                !h.name && (h.stem == w.stem || h.concepts.iter().any(|k| w.concepts.contains(k)))
+            })
+        })
         .collect()
 }
 
@@ -445,12 +506,20 @@ fn drop_other_stated_attributes(
         let stem = crate::index::keys::stem(form);
         let slots = lexicon::slots(form);
         let concepts = crate::concepts::concepts_of_word(form, crate::canon::Script::Latin, form);
+        let named =
+            crate::concepts::concepts_named_exactly(form, crate::canon::Script::Latin, form);
+        // A word of the request's slot that names another attribute concept ("bonus" for
+        // "salary") is no evidence the row states the request's attribute.
         asked.iter().any(|a| {
+            let siblings = !a.concepts.is_empty()
+                && !named.is_empty()
+                && !a.concepts.iter().any(|k| named.contains(k));
             a.stem == stem
                 || a.concepts.iter().any(|k| concepts.contains(k))
-                || lexicon::slots(&a.chunk.form)
-                    .iter()
-                    .any(|s| slots.contains(s))
+                || (!siblings
+                    && lexicon::slots(&a.chunk.form)
+                        .iter()
+                        .any(|s| slots.contains(s)))
         })
     };
     scored.retain(|c| {

@@ -1,0 +1,102 @@
+//! A supersede whose query and new text agree on which attribute they mean, over a subject that
+//! holds only a sibling of it: another attribute of the same sphere of life ("bonus" beside
+//! "salary", a driver's licence beside a licence plate). The sibling is never replaced, by its
+//! words, by meaning or by relatedness; the same request where the attribute is held, or is
+//! stated in other words of its sphere, still replaces it.
+
+use super::*;
+
+/// Asserts that superseding `query` with `new` over a fresh store of `facts` is a typed
+/// no-match that leaves every row live, and that the plan rejects every row.
+fn no_match(facts: &[&str], query: &str, new: &str) {
+    let (_t, s) = store_with(facts);
+    let target = Target::query(query);
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{query}: {plan:?}");
+    let err = s.supersede(target, Inscription::new(new)).err();
+    assert!(matches!(err, Some(Error::NoMatch(_))), "{query}: {err:?}");
+    assert_eq!(live_texts(&s).len(), facts.len(), "{query}");
+}
+
+/// Supersedes `query` with `new` over a fresh store of `facts` and returns the live texts.
+fn after_supersede(facts: &[&str], query: &str, new: &str) -> Vec<String> {
+    let (_t, s) = store_with(facts);
+    s.supersede(Target::query(query), Inscription::new(new))
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    live_texts(&s)
+}
+
+/// "lucía's annual salary" reaches "Lucía's annual bonus" by "annual", and the default
+/// embedder puts the bonus closest in meaning; the query and the new text both say "salary",
+/// and the row names a bonus, another attribute of employment.
+#[test]
+fn a_bonus_is_not_the_salary_both_texts_name() {
+    let facts = [
+        "Lucía Fernández's annual bonus is 16,000 EUR",
+        "Lucía Fernández's work email is lfernandez@contoso.com",
+        "Lucía Fernández's employee ID is E88010",
+    ];
+    no_match(
+        &facts,
+        "can you change lucía's annual salary?",
+        "lucía's salary is now 62,000 USD",
+    );
+    no_match(
+        &facts,
+        "Lucía moved out last month; forget her old salary",
+        "Lucía's salary is now 108,000 USD",
+    );
+    // Her bonus, asked as such, is replaced.
+    let live = after_supersede(
+        &facts,
+        "Lucía's annual bonus",
+        "Lucía Fernández's annual bonus is now 18,000 EUR",
+    );
+    assert!(live.iter().any(|t| t.contains("18,000")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("16,000")), "{live:?}");
+}
+
+/// "car registration" and "licence plate" name one attribute in other words; a driver's
+/// licence shares their sphere (driving) and their word "licence", and is another document.
+#[test]
+fn a_driving_licence_is_not_the_licence_plate_both_texts_name() {
+    no_match(
+        &[
+            "Chen Mei's driver's licence number is DL-898400",
+            "Chen Mei's passport number is E12345678",
+        ],
+        "Chen Mei moved out last month; forget her old car registration",
+        "Chen Mei's licence plate is now AB83 CDE",
+    );
+    let live = after_supersede(
+        &[
+            "Chen Mei's car registration is AB22 CDE",
+            "Chen Mei's driver's licence number is DL-898400",
+        ],
+        "Chen Mei's old car registration",
+        "Chen Mei's licence plate is now AB83 CDE",
+    );
+    assert!(live.iter().any(|t| t.contains("AB83 CDE")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("AB22 CDE")), "{live:?}");
+    assert!(live.iter().any(|t| t.contains("DL-898400")), "{live:?}");
+}
+
+/// An attribute stated in other words of its sphere, naming no other attribute, is still the
+/// one replaced: "office address" / "work address" over "Dmitri's office is located at ...".
+#[test]
+fn an_attribute_stated_in_other_words_of_its_sphere_is_still_replaced() {
+    let live = after_supersede(
+        &[
+            "Dmitri Ivanov's office is located at Istiklal Cd. 88, Istanbul",
+            "Dmitri Ivanov's home address is Tverskaya 10, Moscow",
+            "Dmitri Ivanov's work email is divanov@contoso.com",
+        ],
+        "can you correct Dmitri Ivanov's office address?",
+        "Dmitri Ivanov's work address is Dizengoff St 50, Tel Aviv",
+    );
+    assert!(live.iter().any(|t| t.contains("Dizengoff")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("Istiklal")), "{live:?}");
+    assert!(live.iter().any(|t| t.contains("Tverskaya")), "{live:?}");
+}
