@@ -220,3 +220,45 @@ fn a_new_numbered_identifier_replaces_only_a_code_of_its_format() {
     let p = plan("Noa travels on document DR7711204");
     assert_eq!(p.rows, vec![1], "{p:?}");
 }
+
+#[test]
+fn a_value_of_the_new_kind_does_not_decide_for_an_attribute_the_query_names() {
+    // The new text states a phone-shaped value for an attribute the query names itself (a
+    // fax number, a PIN code, a religion): the subject's phone row holds a value of that kind
+    // but none of the query's attribute words, nor a word of their sphere, so it is not
+    // the fact restated.
+    let facts = [
+        "Yosef Cohen's phone number is +49 30 9165864",
+        "Yosef Cohen lives in Haifa",
+        "Yosef Cohen's car registration is AB12 CDE",
+    ];
+    for (query, new) in [
+        (
+            "drop the fax number we have on file for Yosef Cohen",
+            "Yosef Cohen's new fax number is +44 7700 900208",
+        ),
+        (
+            "can you change Yosef Cohen's PIN code?",
+            "Yosef Cohen's PIN code is +49 30 7607309",
+        ),
+        (
+            "Yosef: religion",
+            "Yosef's religion is now +7 916 792-28-66",
+        ),
+    ] {
+        let (_t, s) = store_with(&facts);
+        let r = s.supersede(Target::query(query), Inscription::new(new));
+        assert!(matches!(r, Err(Error::NoMatch(_))), "{query}: {r:?}");
+        assert_eq!(live_texts(&s).len(), facts.len(), "{query}");
+    }
+    // A query naming no attribute of its own still reaches the row by the kind of the value.
+    let (_t, s) = store_with(&facts);
+    s.supersede(
+        Target::query("update Yosef's number"),
+        Inscription::new("Yosef Cohen's number is now +44 7700 900208"),
+    )
+    .unwrap();
+    let live = live_texts(&s);
+    assert!(live.iter().any(|t| t.contains("900208")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("9165864")), "{live:?}");
+}

@@ -100,3 +100,24 @@ fn an_attribute_stated_in_other_words_of_its_sphere_is_still_replaced() {
     assert!(!live.iter().any(|t| t.contains("Istiklal")), "{live:?}");
     assert!(live.iter().any(|t| t.contains("Tverskaya")), "{live:?}");
 }
+
+/// "pay" and "salary" name one attribute, a wedding anniversary is not a birthday: the bonus
+/// row and the birth date are siblings of the attribute both texts name.
+#[test]
+fn pay_is_the_salary_and_an_anniversary_is_not_a_birthday() {
+    let facts = [
+        "Elena Markou received a bonus of 14,000 EUR this year",
+        "Elena Markou was born on 16 February 1990",
+        "Elena Markou's phone number is +30 210 555 0101",
+    ];
+    no_match(
+        &facts,
+        "change elena's pay",
+        "elena's salary is now 116,000 EUR",
+    );
+    no_match(
+        &facts,
+        "Elena has complained about privacy; drop the wedding anniversary we have on file for her",
+        "Elena's wedding anniversary is 21 March 1997",
+    );
+}

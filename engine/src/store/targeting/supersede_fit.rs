@@ -117,6 +117,11 @@ fn slot_words(w: &QWord, row: &RowView<'_>) -> (bool, bool) {
     (shares, sibling)
 }
 
+/// True if `row` holds a word of a lexicon slot of request word `w` ([`slot_words`]).
+pub(super) fn shares_slot_of_word(w: &QWord, row: &RowView<'_>) -> bool {
+    slot_words(w, row).0
+}
+
 /// True if `row` holds a word of a lexicon slot of request word `w` and none naming another
 /// attribute concept of it ([`slot_words`]).
 fn holds_slot_not_sibling(w: &QWord, row: &RowView<'_>) -> bool {
@@ -138,29 +143,45 @@ fn holds_word_or_concept(w: &QWord, row: &RowView<'_>) -> bool {
                 }))
 }
 
+/// True if request word `w` may name the attribute: not a name (an acronym the lexicon knows,
+/// "PIN", reads as one and is not), nor a word that frames the request ("update", "please"),
+/// names the stored record ("entry"), marks a value as new or old, qualifies a time, or names
+/// only a kind of value ("number", "code").
+pub(super) fn is_attribute_word(w: &QWord) -> bool {
+    (!w.name || is_attribute_acronym(w))
+        && !w.optional
+        && w.stem.chars().count() >= 3
+        && !super::word_classes::is_request_word(&w.stem)
+        && !super::framing::is_reference_word(&w.chunk.form)
+        && !marks_restatement(&w.stem)
+        && !super::compound::is_time_qualifier(&w.stem)
+        && !lexicon::is_generic_head(&w.chunk.form)
+}
+
+/// True for a word written in capitals that the lexicon's slots know ("PIN"), which the
+/// query parser reads as a name.
+fn is_attribute_acronym(w: &QWord) -> bool {
+    w.written.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && w.written
+            .chars()
+            .all(|c| !c.is_alphabetic() || c.is_uppercase())
+        && !lexicon::slots(&w.chunk.form).is_empty()
+}
+
 /// The words of a supersede's query that name its attribute (known to the lexicon's slots)
 /// and that its new text uses too, as the same word or a word of the
 /// same concept ("car registration" / "licence plate"). Words that frame the request, mark a
 /// value as new ("new", "old"), name the stored record ("entry") or only a kind of value
 /// ("number") are not attribute words.
 fn agreed_attribute_words<'q>(query: &'q QueryShape, new: &QueryShape) -> Vec<&'q QWord> {
-    let attribute_word = |w: &QWord| {
-        !w.name
-            && !w.optional
-            && w.stem.chars().count() >= 3
-            && !super::word_classes::is_request_word(&w.stem)
-            && !super::framing::is_reference_word(&w.chunk.form)
-            && !marks_restatement(&w.stem)
-            && !super::compound::is_time_qualifier(&w.stem)
-            && !lexicon::is_generic_head(&w.chunk.form)
-    };
     query
         .words
         .iter()
-        .filter(|w| attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
+        .filter(|w| is_attribute_word(w) && !lexicon::slots(&w.chunk.form).is_empty())
         .filter(|w| {
             new.words.iter().any(|h| {
-                !h.name && (h.stem == w.stem || h.concepts.iter().any(|k| w.concepts.contains(k)))
+                (!h.name || is_attribute_acronym(h))
+                    && (h.stem == w.stem || h.concepts.iter().any(|k| w.concepts.contains(k)))
             })
         })
         .collect()

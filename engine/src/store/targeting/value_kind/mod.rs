@@ -539,12 +539,29 @@ pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -
             !CURRENCY_WORDS.contains(&f) && !is_unit(f) && !is_calendar(f)
         })
         .collect();
+    // The attribute words the query names of its own ("PIN" in "Anna's PIN code", "religion"
+    // in "Priya: religion"): a row holding none of them, nor a word of their slots, is not
+    // what the query asks for, whatever the kind of its value. The kind decides for a query
+    // that names no attribute ("update Yosef's number") or names it in the row's words.
+    let named: Vec<&QWord> = q
+        .words
+        .iter()
+        .filter(|w| super::supersede_fit::is_attribute_word(w))
+        .filter(|w| !subject.contains(w.stem.as_str()) && !has_digit(&w.chunk))
+        .collect();
+    let names_another = |row: &RowView<'_>| {
+        !named.is_empty()
+            && named.iter().all(|w| {
+                super::word_match::find_word(w, row).is_none()
+                    && !super::supersede_fit::shares_slot_of_word(w, row)
+            })
+    };
     let mut best: Option<(usize, usize, bool)> = None; // (index, shared, specific)
     let mut tied = false;
     for (i, row) in pool.iter().enumerate() {
         let have = value_kinds(row);
         let common: Vec<ValueKind> = have.intersection(&wanted).copied().collect();
-        if common.is_empty() {
+        if common.is_empty() || names_another(row) {
             continue;
         }
         let specific = common.iter().any(|k| k.specific());
