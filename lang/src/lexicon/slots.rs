@@ -324,7 +324,7 @@ pub(super) const SLOTS: &[(&str, &[&str])] = &[
         "phone",
         &[
             "phone", "mobile", "cell", "number", "carrier", "provider", "network", "sim", "call",
-            "calls", "ported",
+            "calls", "ported", "text", "texts", "texted", "sms",
         ],
     ),
     ("email", &["email", "e-mail", "mail", "inbox", "address"]),

@@ -250,22 +250,14 @@ impl Inner {
                 });
                 continue;
             }
-            // A supersede whose query and new text agree on an attribute word the row lacks,
-            // and that names another attribute of the word's slot instead ("lucía's annual
-            // salary" / "lucía's salary is now ..." over "Lucía's annual bonus is ..."), never
-            // replaces that row: not by its words, nor by meaning or relatedness. An
-            // identifier the row holds decides instead ("Kwame's card ending 6621").
-            if width == Width::One
-                && !shapes[0].has_identifiers()
-                && let Some(h) = hint
-                && supersede_fit::agreed_attribute_replaced(&shapes[0], h, view)
-            {
+            // Never a sibling of the attribute a supersede's texts agree on, by any evidence.
+            let sibling = hint.and_then(|h| supersede_fit::sibling_of_agreed(&shapes[0], h, view));
+            if let Some(reason) = sibling.filter(|_| width == Width::One) {
+                let coverage = best.coverage;
                 rejected.push(Rejected {
                     id,
-                    coverage: best.coverage,
-                    reason: "names another attribute than the one the query and the new text \
-                             both name"
-                        .into(),
+                    coverage,
+                    reason,
                 });
                 continue;
             }
@@ -480,15 +472,13 @@ impl Inner {
         // holds it: nothing is chosen for it by kind, meaning or relatedness below.
         let absent_attribute = match hint {
             Some(h) if scored.is_empty() && width == Width::One => {
+                fn view(r: &Row) -> RowView<'_> {
+                    RowView::new(r.text.as_deref().unwrap_or_default())
+                }
                 let pool: Vec<RowView<'_>> = if shapes[0].names.is_empty() {
-                    rows.iter()
-                        .map(|(r, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
-                        .collect()
+                    rows.iter().map(|(r, _)| view(r)).collect()
                 } else {
-                    about_subject
-                        .iter()
-                        .map(|(r, _, _)| RowView::new(r.text.as_deref().unwrap_or_default()))
-                        .collect()
+                    about_subject.iter().map(|(r, _, _)| view(r)).collect()
                 };
                 supersede_fit::named_attribute_absent(&shapes[0], h, &pool)
             }

@@ -77,17 +77,26 @@ pub(super) fn agreed_attribute_missing(
     !named.is_empty() && named.iter().all(|w| !holds_word_or_concept(w, row))
 }
 
+/// Why a supersede's query and `new` text never reach `row`: they agree on an
+/// attribute the row does not hold, and it names a sibling of it instead
+/// ([`agreed_attribute_replaced`]). An identifier in the query decides instead ("Kwame's card
+/// ending 6621").
+pub(super) fn sibling_of_agreed(
+    query: &QueryShape,
+    new: &QueryShape,
+    row: &RowView<'_>,
+) -> Option<String> {
+    (!query.has_identifiers() && agreed_attribute_replaced(query, new, row))
+        .then(|| "names another attribute than the one the query and the new text both name".into())
+}
+
 /// True if a supersede's query and new text agree on attribute words
 /// ([`agreed_attribute_words`]), `row` holds none of them, and it names another attribute of
 /// their slot instead: "lucía's annual salary" / "lucía's salary is now ..." over "Lucía's
 /// annual bonus is ...", chosen by "annual". A row holding only other words ("Dmitri's office
 /// is located at ..." for "Dmitri's office address" / "... work address is ...") may still
 /// state the attribute.
-pub(super) fn agreed_attribute_replaced(
-    query: &QueryShape,
-    new: &QueryShape,
-    row: &RowView<'_>,
-) -> bool {
+fn agreed_attribute_replaced(query: &QueryShape, new: &QueryShape, row: &RowView<'_>) -> bool {
     let named = agreed_attribute_words(query, new);
     !named.is_empty()
         && named.iter().all(|w| !holds_word_or_concept(w, row))
