@@ -8,6 +8,9 @@
 //! "dis-"). Each entry lists base forms; lookups fold inflection with [`super::lemma`], and the
 //! irregular forms ("left", "lost", "quit") are listed as written. It names no entity.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 /// Groups of (words negating, words negated).
 const NEGATIONS: &[(&[&str], &[&str])] = &[
     // Not accepting what was offered or asked.
@@ -175,24 +178,87 @@ const NEGATIONS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
-/// True if `word` (a lowercase word, any inflection) is one of `list`'s words, by its form or
-/// its [`super::lemma`].
-fn listed(list: &[&str], word: &str) -> bool {
-    let lemma = super::lemma(word);
-    list.iter().any(|&w| w == word || super::lemma(w) == lemma)
+/// One side of a [`NEGATIONS`] pair: its words, and their [`super::lemma`]s.
+struct Side {
+    forms: HashSet<&'static str>,
+    lemmas: HashSet<String>,
+}
+
+impl Side {
+    fn new(words: &[&'static str]) -> Side {
+        Side {
+            forms: words.iter().copied().collect(),
+            lemmas: words.iter().map(|w| super::lemma(w)).collect(),
+        }
+    }
+
+    /// True if `word`, whose lemma is `lemma`, is one of this side's words by its form or its
+    /// lemma.
+    fn holds(&self, word: &str, lemma: &str) -> bool {
+        self.forms.contains(word) || self.lemmas.contains(lemma)
+    }
+}
+
+/// [`NEGATIONS`] with each side's lemmas computed once (targeting asks for every pair of a
+/// row's and a request's words).
+fn sides() -> &'static [(Side, Side)] {
+    static SIDES: OnceLock<Vec<(Side, Side)>> = OnceLock::new();
+    SIDES.get_or_init(|| {
+        NEGATIONS
+            .iter()
+            .map(|(neg, pos)| (Side::new(neg), Side::new(pos)))
+            .collect()
+    })
 }
 
 /// True if `negating` states that `negated` does not hold ("declined" and "accept",
 /// "divorce" and "married", "left" and "works"); both lowercase, any inflection.
 pub fn negates(negating: &str, negated: &str) -> bool {
-    NEGATIONS
-        .iter()
-        .any(|(neg, pos)| listed(neg, negating) && listed(pos, negated))
+    let negating_lemma = super::lemma(negating);
+    let mut negated_lemma = None;
+    sides().iter().any(|(neg, pos)| {
+        neg.holds(negating, &negating_lemma)
+            && pos.holds(
+                negated,
+                negated_lemma.get_or_insert_with(|| super::lemma(negated)),
+            )
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::negates;
+    use super::{NEGATIONS, negates};
+
+    /// The definition [`negates`] computes with its lemmas precomputed: a word is one of a
+    /// list's words by its form or its lemma.
+    fn negates_by_definition(negating: &str, negated: &str) -> bool {
+        let listed = |list: &[&str], word: &str| {
+            let lemma = crate::lexicon::lemma(word);
+            list.iter()
+                .any(|&w| w == word || crate::lexicon::lemma(w) == lemma)
+        };
+        NEGATIONS
+            .iter()
+            .any(|(neg, pos)| listed(neg, negating) && listed(pos, negated))
+    }
+
+    #[test]
+    fn every_pair_of_listed_words_and_their_inflections_reads_as_defined() {
+        let mut words: Vec<String> = Vec::new();
+        for (neg, pos) in NEGATIONS {
+            for w in neg.iter().chain(pos.iter()) {
+                for suffix in ["", "s", "ed", "ing", "er", "es", "d"] {
+                    words.push(format!("{w}{suffix}"));
+                }
+            }
+        }
+        words.extend(["", "a", "offer", "phone", "left", "ΑΘΗΝΑ", "İstanbul"].map(String::from));
+        for a in &words {
+            for b in &words {
+                assert_eq!(negates(a, b), negates_by_definition(a, b), "{a} {b}");
+            }
+        }
+    }
 
     #[test]
     fn lexical_negations_meet_the_words_they_negate() {
