@@ -67,6 +67,11 @@ fn forms() -> &'static [(&'static str, Script, &'static str)] {
     })
 }
 
+/// Whether `concept` is an attribute ("phone", "salary"), not a day of the week.
+pub fn is_attribute(concept: &str) -> bool {
+    ATTRIBUTES.iter().any(|(name, _, _)| *name == concept)
+}
+
 /// The concepts an English word (any inflection) names.
 fn english() -> &'static BTreeMap<String, Vec<&'static str>> {
     static MAP: OnceLock<BTreeMap<String, Vec<&'static str>>> = OnceLock::new();

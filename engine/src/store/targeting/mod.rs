@@ -27,6 +27,7 @@
 mod candidate;
 mod codes;
 mod compound;
+mod concept_contrast;
 mod consult;
 mod foreign_relations;
 pub(crate) mod framing;
@@ -460,14 +461,14 @@ impl Inner {
                 );
             }
         }
-        // A supersede's new value replaces a value of its kind: a row chosen by words that
-        // holds only values of other kinds (an IBAN for a new overdraft limit) is not the
-        // fact it restates ([`value_kind::other_kind`]).
+        // A supersede's new value replaces a value of its kind: a row holding only values of
+        // other kinds (an IBAN for a new overdraft limit) is not it ([`value_kind::other_kind`]).
         let new_kinds = match hint {
             Some(h) if width == Width::One => value_kind::value_kinds(&RowView::new(&h.text)),
             _ => Default::default(),
         };
         supersede_fit::drop_other_kinds(&mut scored, &mut rejected, &new_kinds);
+        concept_contrast::drop_other_concepts(&shapes[0], None, &mut scored, &mut rejected);
         // The request and its new text name the same attribute and no row about the subject
         // holds it: nothing is chosen for it by kind, meaning or relatedness below.
         let absent_attribute = match hint {

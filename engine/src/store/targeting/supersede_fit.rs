@@ -356,7 +356,8 @@ pub(crate) fn shared_pairs(a: &str, b: &str) -> usize {
 
 /// Drops the rows a supersede's fallbacks chose (its words reached no row) that do not fit the
 /// new text `hint`: a row stating another attribute by name
-/// ([`drop_other_stated_attributes`]), lacking the phone, e-mail or account kind the new text
+/// ([`drop_other_stated_attributes`]) or naming another attribute concept
+/// ([`super::concept_contrast`]), lacking the phone, e-mail or account kind the new text
 /// states ([`drop_without_the_new_specific_kind`]), or holding codes of another format
 /// ([`drop_other_code_formats`]).
 pub(super) fn drop_unfit_fallbacks(
@@ -367,13 +368,14 @@ pub(super) fn drop_unfit_fallbacks(
     rejected: &mut Vec<super::Rejected>,
 ) {
     drop_other_stated_attributes(q, hint, scored, rejected);
+    super::concept_contrast::drop_other_concepts(q, Some(hint), scored, rejected);
     drop_without_the_new_specific_kind(scored, rejected, new_kinds);
     drop_other_code_formats(scored, rejected, &RowView::new(&hint.text));
 }
 
 /// Drops the candidates for which `reject` gives a reason (read from the row's text), and
 /// records each with its reason.
-fn drop_candidates(
+pub(super) fn drop_candidates(
     scored: &mut Vec<super::candidate::Candidate>,
     rejected: &mut Vec<super::Rejected>,
     reject: impl Fn(&RowView<'_>) -> Option<String>,
