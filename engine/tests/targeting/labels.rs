@@ -102,3 +102,67 @@ fn an_acronym_before_a_generic_head_is_the_attribute() {
     let left = survivors_after_purge(&with_vat, "Tailspin Toys VAT number");
     assert_eq!(left, &with_vat[..2]);
 }
+
+/// "Wei: SSN" as a supersede in a store without Wei: the colon ends the label, so "SSN" is no
+/// second word of a name "Wei SSN" that any row holding a social security number would be
+/// half present in. Haruto's and Olena's numbers stay; "Haruto: SSN" reaches Haruto's.
+#[test]
+fn a_colon_ends_the_name_a_label_writes() {
+    let facts = [
+        "Haruto's blood type is O-",
+        "Haruto's social security number is 804-86-1740",
+        "Olena Kovalenko's social security number is 658-39-5715",
+    ];
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("Wei: SSN"),
+        Inscription::new("Wei's social security number is 476-31-9274"),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+    let new = "Haruto's social security number is 804-86-9999";
+    s.supersede(Target::query("Haruto: SSN"), Inscription::new(new))
+        .expect("Haruto's number is held");
+    let live = live_texts(&s);
+    assert!(live.contains(&new.to_owned()), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("804-86-1740")), "{live:?}");
+    assert!(live.iter().any(|t| t.contains("658-39-5715")), "{live:?}");
+}
+
+/// A supersede whose request names no one ("the old wedding anniversary is wrong") and whose new
+/// text opens with a name in lowercase as the possessor ("olga's wedding anniversary is ..."):
+/// that name is whom the new text is about, so Olena's and Ivan's anniversaries stay; the same
+/// new text about "olena" replaces hers.
+#[test]
+fn a_lowercase_possessor_opening_the_new_text_is_its_subject() {
+    let facts = [
+        "Olena's wedding anniversary is 14 February 1993",
+        "Ivan Petrenko's wedding anniversary is 5 March 1976",
+        "Olena's phone is +44 7700 900293",
+    ];
+    let (_t, s) = store_with(&facts);
+    for new in [
+        "olga's wedding anniversary is 11 June 1993",
+        "niloufar rahimi's wedding anniversary is 22 December 1971",
+    ] {
+        let r = s.supersede(
+            Target::query("the old wedding anniversary is wrong"),
+            Inscription::new(new),
+        );
+        assert!(matches!(r, Err(Error::NoMatch(_))), "{new}: {r:?}");
+    }
+    assert_eq!(live_texts(&s), facts);
+    let new = "olena's wedding anniversary is 11 June 1993";
+    s.supersede(
+        Target::query("the old wedding anniversary is wrong"),
+        Inscription::new(new),
+    )
+    .expect("Olena's anniversary is held");
+    let live = live_texts(&s);
+    assert!(live.contains(&new.to_owned()), "{live:?}");
+    assert!(
+        !live.iter().any(|t| t.contains("14 February 1993")),
+        "{live:?}"
+    );
+    assert!(live.iter().any(|t| t.contains("5 March 1976")), "{live:?}");
+}

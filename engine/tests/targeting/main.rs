@@ -4,11 +4,13 @@
 mod case_suffixes;
 #[path = "../common/mod.rs"]
 mod common;
+mod glued_names;
 mod identifiers;
 mod labels;
 mod meaning;
 mod names_across_scripts;
 mod negation;
+mod places;
 mod sibling_attributes;
 mod time;
 

@@ -238,7 +238,14 @@ pub(super) fn named_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<S
         let qchunks = canon::chunks(&q.text);
         let after = qchunks.get(h.pos + 1);
         let before = n.pos.checked_sub(1).and_then(|i| qchunks.get(i));
+        // A capitalized attribute word after the noun continues the compound too ("Haifa
+        // warehouse Wi-Fi password").
+        let attribute_after = q.names.iter().any(|r| {
+            r.first().is_some_and(|&i| q.words[i].pos == h.pos + 1)
+                && super::names::written_as_attribute(q, r)
+        });
         let noun = after.is_none_or(|c| c.form == "s" || common(c))
+            || attribute_after
             || before.is_some_and(|c| DETERMINERS.contains(&c.form.as_str()) || c.form == "of");
         if !spaced
             || !noun
@@ -290,8 +297,9 @@ pub(super) fn named_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<S
 /// space may stand between the name and the noun, in both texts ("Anna's phone" is an
 /// attribute of Anna). Only when the request's attribute is a compound naming a kind of value
 /// ("door code", "permit number": [`crate::lexicon::is_generic_head`]), which the noun of the
-/// subject cannot stand for; "the Delhi office address" may be held by "the Delhi office was
-/// in ...". `word_hit` holds where the row holds each query word.
+/// subject cannot stand for, or when the noun carries the possessive ("the Pune warehouse's
+/// Wi-Fi password"); "the Delhi office address" may be held by "the Delhi office was in ...".
+/// `word_hit` holds where the row holds each query word.
 pub(super) fn subject_heads(
     q: &QueryShape,
     row: &RowView<'_>,
@@ -302,12 +310,6 @@ pub(super) fn subject_heads(
         .iter()
         .enumerate()
         .any(|(i, w)| !q.in_name_run(i) && crate::lexicon::is_generic_head(&w.chunk.form));
-    if !kind_of_value {
-        return 0;
-    }
-    let spaced = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
-        a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
-    };
     q.names
         .iter()
         .filter(|run| {
@@ -331,7 +333,11 @@ pub(super) fn subject_heads(
                 && !super::word_classes::is_request_word(&w.stem)
                 && !super::word_match::is_date_word(w)
                 && !super::word_match::is_bound_word(&w.stem);
+            // The noun carries the possessive ("the Pune warehouse's Wi-Fi password"): the
+            // name and the noun are the possessor, whatever the attribute.
+            let possessor = super::possession::possessive_suffix(&q.text, w.chunk.span.end);
             attribute_word
+                && (kind_of_value || possessor)
                 && !w.name
                 && !q.in_name_run(wi)
                 && word_hit[wi] == Some(p + 1)
@@ -353,9 +359,6 @@ pub(super) fn subject_heads(
 /// the "coordinator position"), or a word naming a kind of value, that no word of the query
 /// names and that is no verb form or adverb ("watering weekly").
 pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
-    let spaced = |text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
-        a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
-    };
     for (k, pair) in q.words.windows(2).enumerate() {
         let (m, h) = (&pair[0], &pair[1]);
         if m.pos + 1 != h.pos
@@ -438,4 +441,28 @@ fn held_only_in_another_compound(
         other(first).unwrap_or_default(),
         &q.text[m.chunk.span.start..h.chunk.span.end]
     ))
+}
+
+/// True if `w`, a word of `hint`, is a common noun that follows a name of `hint` with only white
+/// space between, and `row` writes it right after the same name in the same way: "warehouse"
+/// of "the Thessaloniki warehouse" in both. Not a verb form ("Kenta earns", "Ana lives").
+pub(super) fn subject_noun(hint: &QueryShape, w: &QWord, row: &RowView<'_>) -> bool {
+    let form = w.chunk.form.as_str();
+    if w.chunk.capitalized || ["s", "ed", "ing"].iter().any(|x| form.ends_with(x)) {
+        return false;
+    }
+    let Some(name) = hint.words.iter().find(|n| n.name && n.pos + 1 == w.pos) else {
+        return false;
+    };
+    spaced(&hint.text, &name.chunk.span, &w.chunk.span)
+        && row.chunks.windows(2).any(|pair| {
+            word_matches(name, &pair[0])
+                && word_matches(w, &pair[1])
+                && spaced(row.text, &pair[0].span, &pair[1].span)
+        })
+}
+
+/// True if white space, and nothing else, stands between byte ranges `a` and `b` of `text`.
+fn spaced(text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+    a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)
 }

@@ -300,3 +300,32 @@ fn after_preposition(chunks: &[Chunk], pos: usize) -> bool {
     // A title may stand between them ("the badge of mrs. ivanova").
     preposition(pos) || pos >= 1 && is_title(&chunks[pos - 1].form) && preposition(pos - 1)
 }
+
+/// The name a text opens with in lowercase as a possessor: "olga" of "olga's wedding
+/// anniversary is 11 June 1993", "niloufar rahimi" of "niloufar rahimi's ...". Up to
+/// [`MAX_RUN`] words of Latin letters from the text's start to the possessive, none of them a
+/// word the lexicon knows (an attribute, a relative: "mum's birthday"), a stopword or a request
+/// word. Indexes into `q.words`.
+pub(super) fn possessor_opening(q: &QueryShape) -> Option<Vec<usize>> {
+    let mut run = Vec::new();
+    for (i, w) in q.words.iter().enumerate().take(MAX_RUN) {
+        let form = w.chunk.form.as_str();
+        let plain = w.pos == i
+            && w.chunk.script == Script::Latin
+            && !w.chunk.capitalized
+            && form.chars().count() >= 3
+            && form.chars().all(char::is_alphabetic)
+            && w.concepts.is_empty()
+            && crate::lexicon::slots(form).is_empty()
+            && !text::is_stopword(form)
+            && !is_request_word(&w.stem);
+        if !plain {
+            return None;
+        }
+        run.push(i);
+        if possessive_suffix(&q.text, w.chunk.span.end) {
+            return Some(run);
+        }
+    }
+    None
+}

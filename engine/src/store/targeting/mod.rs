@@ -13,9 +13,8 @@
 //!    naming them, in any script or spelling, and never a row naming someone else with a shared
 //!    name ("Tom Hale" is not "Tom Haley"); coverage is the share of the query's evidence the row
 //!    holds; polarity must agree.
-//! 4. A call that acts on one row takes the best; a call that may fan out takes every row with
-//!    the best coverage (or, for "everything about X", every row naming X). Rows covering less
-//!    than half the query are never targeted.
+//! 4. A call that acts on one row takes the best; one that may fan out, every row of the best
+//!    coverage (or naming X, for "everything about X"). Rows covering under half the query never.
 //! 5. Within a row of several clauses, the clauses that hold the evidence are the target: a
 //!    purge or supersede then rewrites the row without them ([`crate::clause`]).
 //!
@@ -31,6 +30,7 @@ mod concept_contrast;
 mod consult;
 mod foreign_relations;
 pub(crate) mod framing;
+mod glued_names;
 mod lexical_negation;
 mod lowercase_names;
 pub(crate) mod meaning;

@@ -289,6 +289,10 @@ impl QueryShape {
                 Some(run)
                     if words[*run.last().expect("runs are not empty")].pos + 1 == w.pos
                         && chunks[w.pos].gap == Some(Gap::Joiner)
+                        // A colon joins identifiers, never a name ("Wei: SSN" is a label).
+                        && !text[words[*run.last().expect("runs are not empty")].chunk.span.end
+                            ..w.chunk.span.start]
+                            .contains(':')
                         && !attribute_acronym(w)
                         && !attribute_acronym(&words[*run.last().expect("runs are not empty")])
                         && !unspaced_before_cased(

@@ -9,8 +9,8 @@ use crate::canon::{self, Script};
 use crate::index::keys::{self, has_digit};
 
 use super::names::{
-    abjad_run, cased, continues_unspaced_name, ends_unspaced_name, japanese_run,
-    latin_skeleton_run, name_part, possessive_relation, syllable_run,
+    abjad_run, cased, continues_unspaced_name, japanese_run, latin_skeleton_run, name_part,
+    possessive_relation, syllable_run,
 };
 use super::word_match::{
     ends_path, find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
@@ -481,42 +481,10 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         veto = veto.or(Some(reason));
     }
 
-    // In Han and Hangul a name is one word of syllables: a row whose name runs on, inside its
-    // word, into another syllable than the query's next one names someone else (王芳 for 王磊,
-    // 최현지 for 최현진), although half of the run matches.
+    // A name written as one word (Han and Hangul syllables, a hyphenated given name):
+    // [`super::glued_names`].
     if veto.is_none() {
-        'runs: for run in &q.names {
-            for pair in run.windows(2) {
-                let (a, b) = (&q.words[pair[0]], &q.words[pair[1]]);
-                let glued = a.chunk.script == b.chunk.script
-                    && matches!(a.chunk.script, Script::Han | Script::Hangul)
-                    && a.chunk.span.end == b.chunk.span.start
-                    && !ends_unspaced_name(&q.text[b.chunk.span.clone()], b.chunk.script);
-                if !glued || word_hit[pair[0]].is_none() {
-                    continue;
-                }
-                // Every place the row writes the query's syllable must run on into another one.
-                let mut diverging = None;
-                let mut every = true;
-                for (p, c) in row.chunks.iter().enumerate() {
-                    if !word_matches(a, c) {
-                        continue;
-                    }
-                    match continues_unspaced_name(row, p) {
-                        Some(n) if !word_matches(b, &row.chunks[n]) => diverging = Some((p, n)),
-                        _ => every = false,
-                    }
-                }
-                if let (Some((p, n)), true) = (diverging, every) {
-                    veto = Some(format!(
-                        "names {:?}, not {:?}",
-                        &row.text[row.chunks[p].span.start..row.chunks[n].span.end],
-                        q.run_text(pair)
-                    ));
-                    break 'runs;
-                }
-            }
-        }
+        veto = super::glued_names::names_another(q, row, &word_hit);
     }
 
     let mut longer_name = false;

@@ -5,13 +5,16 @@ use std::collections::BTreeSet;
 
 use super::query::{QWord, QueryShape};
 use super::row_view::RowView;
+use super::word_classes::marks_restatement;
 use super::word_match::word_matches;
 use crate::index::keys::{has_digit, name_like};
 use crate::lexicon;
 
 /// Words of a supersede's new text (names aside, four letters or more, request words and words
 /// naming only a kind of value such as "number" aside) that `row` holds: evidence that the
-/// row states the attribute the new text restates.
+/// row states the attribute the new text restates. Nor is the noun a place's or a company's
+/// name runs into, where both texts write it after the same name ("the Thessaloniki
+/// warehouse"): it is part of whom the texts are about ([`super::compound::subject_noun`]).
 pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize {
     hint.words
         .iter()
@@ -19,16 +22,8 @@ pub(crate) fn hint_attribute_hits(hint: &QueryShape, row: &RowView<'_>) -> usize
         .filter(|w| !super::word_classes::is_request_word(&w.stem))
         .filter(|w| !lexicon::is_generic_head(&w.chunk.form))
         .filter(|w| row.chunks.iter().any(|c| word_matches(w, c)))
+        .filter(|w| !super::compound::subject_noun(hint, w, row))
         .count()
-}
-
-/// Words that mark a restated value as new, not part of the attribute ("new home address",
-/// "Noa's details changed").
-const RESTATING: &[&str] = &["new", "current", "now", "updated", "latest", "changed"];
-
-/// True for a word that marks a value as restated ("new", "changed"), naming no attribute.
-pub(crate) fn marks_restatement(stem: &str) -> bool {
-    RESTATING.contains(&stem)
 }
 
 /// A word naming the attribute that both a supersede's query and its new text use, and that
@@ -600,7 +595,8 @@ fn drop_other_stated_attributes(
 ///   file", "update the SSN": an acronym names no one) reaches only rows holding the name the
 ///   new text marks as possessor ("Bogdan's medication is sertraline" is not Carmen's
 ///   medication; the name a new text begins with may be its new value: "Dr. Haddad has taken
-///   over the pager");
+///   over the pager"), or the name it opens with in lowercase as a possessor ("olga's
+///   wedding anniversary is ...");
 /// - a query that is only one name in a cased script ("Noa", "update Noa's record", "Noa's
 ///   details changed") reaches only rows holding something of what the new text
 ///   states ("Noa's new bonus is 8,000 EUR" is not "Noa Levi earns 102,000 USD a year"), and
@@ -638,9 +634,20 @@ pub(super) fn drop_unlike_the_new_text(
     // The attribute the new text states of its subject ("home address" in "Ahmed Hassan's new
     // home address is ..."): with a query that names only the subject, the row must hold it.
     let stated = stated_attribute(new);
+    let lowercase = super::lowercase_names::possessor_opening(new);
     scored.retain(|c| {
         let view = RowView::new(c.row.text.as_deref().unwrap_or_default());
         let reason = if query.names_nobody()
+            && let Some(run) = &lowercase
+            && !run
+                .iter()
+                .all(|&i| view.chunks.iter().any(|ch| word_matches(&new.words[i], ch)))
+        {
+            Some(format!(
+                "the new text is about {:?}, whom the row does not name",
+                new.run_text(run)
+            ))
+        } else if query.names_nobody()
             && let Some(run) = subjects.iter().find(|run| {
                 !run.iter()
                     .all(|&i| super::word_match::find_name(&new.words[i], &view).is_some())

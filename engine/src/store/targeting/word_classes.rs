@@ -172,3 +172,12 @@ mod tests {
         assert!(standalone("erase it all.", &(9..12)));
     }
 }
+
+/// Words that mark a restated value as new, not part of the attribute ("new home address",
+/// "Noa's details changed").
+const RESTATING: &[&str] = &["new", "current", "now", "updated", "latest", "changed"];
+
+/// True for a word that marks a value as restated ("new", "changed"), naming no attribute.
+pub(crate) fn marks_restatement(stem: &str) -> bool {
+    RESTATING.contains(&stem)
+}

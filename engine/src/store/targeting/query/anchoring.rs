@@ -101,11 +101,6 @@ impl QueryShape {
                 let coordinated = self.coordinated_with_next_name(n)
                     || n.checked_sub(1)
                         .is_some_and(|m| self.coordinated_with_next_name(m));
-                let new_value = seen[n].2
-                    && !seen[n].1
-                    && !subject_of_new
-                    && !coordinated
-                    && (anchored_elsewhere || !possessor);
                 // The first word of a request is capitalized by grammar, but when nothing
                 // else in it is a name, an unknown first word is its subject: "Priya phone
                 // number" in a store without Priya is a no-match, not Anna's phone.
@@ -115,8 +110,22 @@ impl QueryShape {
                     && run
                         .iter()
                         .all(|&i| targeting::names::cased(self.words[i].chunk.script));
-                let only_initial =
-                    initial && (self.names.len() == 1 || self.coordinated_with_next_name(n));
+                // A capitalized attribute word ("Wi-Fi", "IBAN") is no other name: "Haifa
+                // warehouse Wi-Fi password" names Haifa.
+                let other_names = self
+                    .names
+                    .iter()
+                    .enumerate()
+                    .any(|(m, r)| m != n && !targeting::names::written_as_attribute(self, r));
+                let only_initial = initial && (!other_names || self.coordinated_with_next_name(n));
+                // Nor is that first word, when it is the only name, the new value ("Thessaloniki
+                // lab Wi-Fi password" / "The Wi-Fi password of the Thessaloniki lab is ...").
+                let new_value = seen[n].2
+                    && !seen[n].1
+                    && !subject_of_new
+                    && !coordinated
+                    && !only_initial
+                    && (anchored_elsewhere || !possessor);
                 !new_value
                     && (marked
                         || !calendar && (in_rows || only_initial)

@@ -1,0 +1,60 @@
+//! Names written as one word: Hangul syllables and hyphenated given names. A row holding most
+//! of such a name may name someone else: another family name before the same given name
+//! (김민준 for 이민준), another, longer second part of a hyphenated given name ("Min-jun" for
+//! "Min-junho"). Those requests are typed no-matches; the name itself, or its given name alone,
+//! still reaches the row.
+
+use super::*;
+
+/// Asserts that releasing `query` over a fresh store of `facts` is a typed no-match that
+/// leaves every row live.
+fn no_match(facts: &[&str], query: &str) {
+    let (_t, s) = store_with(facts);
+    let err = s.release(Target::query(query)).err();
+    assert!(matches!(err, Some(Error::NoMatch(_))), "{query}: {err:?}");
+    assert_eq!(live_texts(&s).len(), facts.len(), "{query}");
+}
+
+/// The rows left live after releasing `query` over a fresh store of `facts`.
+fn left_after_release(facts: &[&str], query: &str) -> Vec<String> {
+    let (_t, s) = store_with(facts);
+    s.release(Target::query(query))
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    live_texts(&s)
+}
+
+#[test]
+fn another_hangul_family_name_before_the_same_given_name_is_another_person() {
+    let facts = [
+        "김민준의 여권 번호는 LN6251431입니다",
+        "김민준의 연봉은 90,000 EUR입니다",
+        "Somchai's blood type is O-",
+    ];
+    no_match(&facts, "이민준의 여권 번호 잊어 주세요");
+    // The full name, and the given name alone, are his.
+    for query in [
+        "김민준의 여권 번호 잊어 주세요",
+        "민준의 여권 번호 잊어 주세요",
+    ] {
+        let left = left_after_release(&facts, query);
+        assert!(
+            !left.iter().any(|t| t.contains("LN6251431")),
+            "{query}: {left:?}"
+        );
+        assert_eq!(left.len(), 2, "{query}: {left:?}");
+    }
+}
+
+#[test]
+fn a_hyphenated_given_name_extended_is_another_person() {
+    let facts = [
+        "Min-jun's credit card number is 4111 1111 1111 5478",
+        "Min-jun's home address is Baker Street 12, London",
+        "Anna Schmidt's credit card number is 4111 1111 1111 9824",
+    ];
+    no_match(&facts, "Min-junho credit card number");
+    no_match(&facts, "Min-junho's credit card number");
+    let left = left_after_release(&facts, "Min-jun credit card number");
+    assert!(!left.iter().any(|t| t.contains("5478")), "{left:?}");
+    assert_eq!(left.len(), 2, "{left:?}");
+}
