@@ -134,7 +134,7 @@ fn hyphenated_elsewhere(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
         let other = written_otherwise_everywhere(row, w, |p| {
             let (c, n) = (&row.chunks[p], row.chunks.get(p + 1)?);
             (hyphen(row.text, c, n) && extends(&n.form, &next.form))
-                .then(|| c.span.start..n.span.end)
+                .then_some(c.span.start..n.span.end)
         });
         if let Some(other) = other {
             let written = &q.text[w.chunk.span.start..next.span.end];
