@@ -145,6 +145,15 @@ pub(crate) fn is_negated(text: &str) -> bool {
         .any(|t| NEGATIONS.contains(&t.as_str()))
 }
 
+/// Words that mark a restated value as new, not part of the attribute ("new home address",
+/// "Noa's details changed").
+const RESTATING: &[&str] = &["new", "current", "now", "updated", "latest", "changed"];
+
+/// True for a word that marks a value as restated ("new", "changed"), naming no attribute.
+pub(crate) fn marks_restatement(stem: &str) -> bool {
+    RESTATING.contains(&stem)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,13 +180,4 @@ mod tests {
         assert!(standalone(text, &at("all", 1)));
         assert!(standalone("erase it all.", &(9..12)));
     }
-}
-
-/// Words that mark a restated value as new, not part of the attribute ("new home address",
-/// "Noa's details changed").
-const RESTATING: &[&str] = &["new", "current", "now", "updated", "latest", "changed"];
-
-/// True for a word that marks a value as restated ("new", "changed"), naming no attribute.
-pub(crate) fn marks_restatement(stem: &str) -> bool {
-    RESTATING.contains(&stem)
 }
