@@ -10,6 +10,9 @@ ROOT = os.path.abspath(os.environ.get('OUBLI_PROBE_OUT', '/tmp/oubli-safety-prob
 os.makedirs(ROOT, exist_ok=True)
 STORES = os.path.join(ROOT, 'stores')
 WORKERS = 4
+# The least confidence a match needs (`oubli plan --min-confidence`): low (the default), medium
+# or high. The probe then measures what a store opened with that floor would act on.
+MIN_CONFIDENCE = os.environ.get('OUBLI_PROBE_MIN_CONFIDENCE', 'low')
 
 def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -31,7 +34,7 @@ def make_store_file(path, texts):
     assert m and int(m.group(1)) == 1 and int(m.group(2)) == len(texts), out
 
 def plan(path, op, query, new=None, as_json=True):
-    cmd = [BIN, 'plan', '--op', op, '--query', query]
+    cmd = [BIN, 'plan', '--op', op, '--query', query, '--min-confidence', MIN_CONFIDENCE]
     if new:
         cmd += ['--new', new]
     if as_json:

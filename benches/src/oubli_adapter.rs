@@ -99,6 +99,7 @@ pub struct OubliAdapter {
     embedder: Arc<dyn Embedder>,
     embedder_choice: EmbedderChoice,
     generation: u64,
+    min_confidence: oubli::Confidence,
 }
 
 impl std::fmt::Debug for OubliAdapter {
@@ -181,7 +182,15 @@ impl OubliAdapter {
             embedder: choice.build()?,
             embedder_choice: choice,
             generation: 0,
+            min_confidence: oubli::Confidence::Low,
         })
+    }
+
+    /// Opens each case's store with this confidence floor for forgetting calls
+    /// ([`StoreOptions::min_confidence`]; default low, the store's default).
+    pub fn with_min_confidence(mut self, floor: oubli::Confidence) -> Self {
+        self.min_confidence = floor;
+        self
     }
 
     /// The embedder in use.
@@ -225,7 +234,8 @@ impl Adapter for OubliAdapter {
             .clock(self.clock.clone())
             .embedder(self.embedder.clone())
             .deterministic_seed(SEED)
-            .durable(false);
+            .durable(false)
+            .min_confidence(self.min_confidence);
         let store = match self.storage {
             Storage::Memory => Store::in_memory(options),
             Storage::File => {

@@ -88,12 +88,12 @@ pub use options::StoreOptions;
 pub use row::{DEFAULT_NAMESPACE, Inscription, Kind, MAX_TEXT_BYTES, Millis, Row, RowId};
 pub use store::{
     AliasGroup, AliasKind, AsOf, AuditRequest, CANONICALIZER_VERSION, CONTROL_MAX_ROWS,
-    Certificate, Check, CheckStatus, CompactOptions, CompactScope, DEFAULT_QUERY_K, DecayPolicy,
-    DerivedCheck, DerivedRow, Explain, Finding, GroupCommitStats, History, Hit, HitClass,
-    INCOMPLETE_MARK, Legs, LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED, NOTE_HEADER, Note,
-    NoteLine, NoteReplay, Operation, Plan, PurgeReport, RecallQuery, Rejected, RepairReport,
-    ResidualAudit, SpaceReport, Store, Superseded, SweepReport, TableSpace, Target, TargetMatch,
-    VectorGraphStatus, VectorProbe,
+    Certificate, Check, CheckStatus, CompactOptions, CompactScope, Confidence, DEFAULT_QUERY_K,
+    DecayPolicy, DerivedCheck, DerivedRow, Explain, Finding, GroupCommitStats, History, Hit,
+    HitClass, INCOMPLETE_MARK, Legs, LineKind, ListQuery, LogReport, MAX_LISTED_DROPPED,
+    NOTE_HEADER, Note, NoteLine, NoteReplay, Operation, Plan, PurgeReport, RecallQuery, Rejected,
+    RepairReport, ResidualAudit, SpaceReport, Store, Superseded, SweepReport, TableSpace, Target,
+    TargetMatch, VectorGraphStatus, VectorProbe,
 };
 pub use store::{DEFAULT_MIN_SCORE, LEXICAL_WEIGHT, SUGGESTED_MIN_SCORE};
 

@@ -26,6 +26,7 @@ pub struct StoreOptions {
     pub(crate) vector_build_threads: usize,
     pub(crate) defer_vector_graph: bool,
     pub(crate) text_segment_docs: usize,
+    pub(crate) min_confidence: crate::store::Confidence,
 }
 
 impl Default for StoreOptions {
@@ -45,6 +46,7 @@ impl Default for StoreOptions {
             vector_build_threads: 1,
             defer_vector_graph: false,
             text_segment_docs: crate::index::text::SEGMENT_DOCS,
+            min_confidence: crate::store::Confidence::Low,
         }
     }
 }
@@ -65,6 +67,7 @@ impl std::fmt::Debug for StoreOptions {
             .field("vector_build_threads", &self.vector_build_threads)
             .field("defer_vector_graph", &self.defer_vector_graph)
             .field("text_segment_docs", &self.text_segment_docs)
+            .field("min_confidence", &self.min_confidence)
             .finish()
     }
 }
@@ -195,5 +198,27 @@ impl StoreOptions {
     pub fn planner(mut self, planner: Arc<dyn crate::planner::Planner>) -> Self {
         self.planner = Some(planner);
         self
+    }
+
+    /// The least [`crate::Confidence`] a query's match needs for a forgetting call (supersede,
+    /// release, pin, resurface, purge) to act on it; a call whose every match is graded below
+    /// is [`crate::Error::NoMatch`], and [`crate::Store::plan`] plans nothing, each with the
+    /// rows set aside as candidates and why. Default [`crate::Confidence::Low`]: the call acts
+    /// on the engine's best reading, and each plan grades it. `Medium` refuses a supersede
+    /// whose request's words reached no row (the engine's fallbacks choose by the kind of the
+    /// new value, by meaning or by relatedness); `High` acts only on rows holding every unit of
+    /// the request's evidence. Targets by id or key are always `High`. The measured trade-off
+    /// on the blind banks and the safety probe is in docs/conformance.md.
+    pub fn min_confidence(mut self, floor: crate::Confidence) -> Self {
+        self.min_confidence = floor;
+        self
+    }
+
+    /// The planner and confidence floor query targeting resolves with.
+    pub(crate) fn policy(&self) -> crate::store::Policy<'_> {
+        crate::store::Policy {
+            planner: self.planner.as_deref(),
+            floor: self.min_confidence,
+        }
     }
 }

@@ -68,6 +68,10 @@ enum Command {
         /// Also print the failures as a ratchet section with this name.
         #[arg(long)]
         ratchet_section: Option<String>,
+        /// The least confidence (low, medium, high) a forgetting call's match needs in oubli's
+        /// stores (`StoreOptions::min_confidence`).
+        #[arg(long, default_value = "low")]
+        min_confidence: oubli::Confidence,
     },
     /// McNemar's test between two runs written with --json.
     Compare {
@@ -229,7 +233,11 @@ enum Command {
 }
 
 /// The adapter and the name of its embedder.
-fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<(Box<dyn Adapter>, String), String> {
+fn make_adapter(
+    choice: StoreChoice,
+    embedder: &str,
+    floor: oubli::Confidence,
+) -> Result<(Box<dyn Adapter>, String), String> {
     match choice {
         StoreChoice::Oubli | StoreChoice::OubliFile => {
             let e = EmbedderChoice::parse(embedder).map_err(|e| e.to_string())?;
@@ -239,7 +247,9 @@ fn make_adapter(choice: StoreChoice, embedder: &str) -> Result<(Box<dyn Adapter>
                 Storage::File
             };
             let name = e.name();
-            let adapter = OubliAdapter::with_storage(e, storage).map_err(|e| e.to_string())?;
+            let adapter = OubliAdapter::with_storage(e, storage)
+                .map_err(|e| e.to_string())?
+                .with_min_confidence(floor);
             Ok((Box::new(adapter), name))
         }
         StoreChoice::Baseline => {
@@ -272,14 +282,15 @@ fn run(
     embedder: &str,
     json: Option<&Path>,
     ratchet_section: Option<&str>,
+    floor: oubli::Confidence,
 ) -> Result<(), String> {
     let items = load_files(files).map_err(|e| e.to_string())?;
-    let (mut adapter, embedder) = make_adapter(choice, embedder)?;
+    let (mut adapter, embedder) = make_adapter(choice, embedder, floor)?;
     let bar = progress(items.len() as u64, "cases");
     let results = run_items(adapter.as_mut(), &items, k, |_| bar.inc(1));
     bar.finish_and_clear();
     println!(
-        "store: {}   embedder: {embedder}   k: {k}   items: {}",
+        "store: {}   embedder: {embedder}   k: {k}   min confidence: {floor}   items: {}",
         adapter.name(),
         results.len()
     );
@@ -453,6 +464,7 @@ fn main() -> ExitCode {
             embedder,
             json,
             ratchet_section,
+            min_confidence,
         } => run(
             &files,
             adapter,
@@ -460,6 +472,7 @@ fn main() -> ExitCode {
             &embedder,
             json.as_deref(),
             ratchet_section.as_deref(),
+            min_confidence,
         )
         .map(|()| true),
         Command::RecallQuality {
@@ -607,7 +620,7 @@ fn scale(
     config: ScaleConfig,
     json: Option<&Path>,
 ) -> Result<bool, String> {
-    let (mut adapter, embedder) = make_adapter(choice, embedder)?;
+    let (mut adapter, embedder) = make_adapter(choice, embedder, oubli::Confidence::Low)?;
     let bar = progress(config.scales.len() as u64, "scales");
     let report = oubli_bench::scale::run(adapter.as_mut(), &config, |_| bar.inc(1))
         .map_err(|e| e.to_string())?;

@@ -54,6 +54,8 @@ struct OpenOptions {
     /// A planner callable was given: such a file is never shared (the callable is this
     /// `Store`'s own).
     planner: bool,
+    /// The least confidence a forgetting call's match needs ([`oubli::Confidence`]).
+    min_confidence: oubli::Confidence,
 }
 
 impl OpenOptions {
@@ -65,6 +67,7 @@ impl OpenOptions {
             && self.read_only == wanted.read_only
             && self.scrub_on_purge == wanted.scrub_on_purge
             && self.defer_vector_graph == wanted.defer_vector_graph
+            && self.min_confidence == wanted.min_confidence
             && self.seed == wanted.seed
             && self.signing_key == wanted.signing_key
             && (wanted.embedder_id.is_none() || wanted.embedder_id == self.embedder_id)
@@ -163,7 +166,8 @@ impl PyStore {
     #[new]
     #[pyo3(signature = (
         path, *, create = None, read_only = false, embedder = None, seed = None,
-        signing_key = None, scrub_on_purge = true, planner = None, defer_vector_graph = false
+        signing_key = None, scrub_on_purge = true, planner = None, defer_vector_graph = false,
+        min_confidence = "low"
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -177,7 +181,11 @@ impl PyStore {
         scrub_on_purge: bool,
         planner: Option<&Bound<'_, PyAny>>,
         defer_vector_graph: bool,
+        min_confidence: &str,
     ) -> PyResult<Self> {
+        let min_confidence: oubli::Confidence = min_confidence
+            .parse()
+            .map_err(|e: String| to_py(oubli::Error::InvalidArgument(e)))?;
         let embedder = crate::embed::resolve(embedder)?;
         let planner = planner.map(crate::planner::PyPlanner::new).transpose()?;
         let wanted = OpenOptions {
@@ -188,11 +196,13 @@ impl PyStore {
             seed: convert::bytes32(seed, "seed")?,
             signing_key: convert::bytes32(signing_key, "signing_key")?,
             planner: planner.is_some(),
+            min_confidence,
         };
         let mut opts = StoreOptions::default()
             .read_only(read_only)
             .scrub_on_purge(scrub_on_purge)
-            .defer_vector_graph(defer_vector_graph);
+            .defer_vector_graph(defer_vector_graph)
+            .min_confidence(min_confidence);
         if let Some(e) = embedder {
             opts = opts.embedder(e);
         }

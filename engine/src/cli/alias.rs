@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 
 use super::output::{ids, words};
-use super::{TargetArgs, open, open_read_only, print_json};
-use crate::{AliasKind, Operation, Plan, Result};
+use super::{TargetArgs, open, print_json};
+use crate::{AliasKind, Operation, Plan, Result, Store, StoreOptions};
 
 /// `oubli alias ...`
 #[derive(Subcommand)]
@@ -101,7 +101,13 @@ pub(super) fn plan(
     new_text: Option<&str>,
     json: bool,
 ) -> Result<()> {
-    let s = open_read_only(&path)?;
+    let s = Store::open_with(
+        &path,
+        StoreOptions::default()
+            .read_only(true)
+            .min_confidence(target.min_confidence),
+    )
+    .map_err(|e| super::at_path(&path, e))?;
     let plan = s.plan_with(op, &target.target(), new_text)?;
     if json {
         print_json(&plan)?;
@@ -138,8 +144,9 @@ pub(super) fn print_plan(plan: &Plan) -> Result<()> {
             )
         };
         outln!(
-            "  target #{} ({scope}) coverage {:.2}; matched {}; missing {}",
+            "  target #{} ({scope}) confidence {}, coverage {:.2}; matched {}; missing {}",
             m.id,
+            m.confidence,
             m.coverage,
             words(&m.matched),
             words(&m.missing)

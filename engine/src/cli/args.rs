@@ -350,6 +350,10 @@ pub(super) struct TargetArgs {
     /// Namespace for --key and --query.
     #[arg(long = "ns", alias = "in")]
     pub(super) namespace: Option<String>,
+    /// The least confidence (low, medium, high) a match needs for the call to act on it; a
+    /// call whose matches are graded below is a no-match. `plan` grades each match.
+    #[arg(long, default_value = "low")]
+    pub(super) min_confidence: crate::Confidence,
 }
 
 impl TargetArgs {

@@ -17,7 +17,7 @@ pub(super) fn purge(
     opening_out: Option<PathBuf>,
     json: bool,
 ) -> Result<()> {
-    let s = open(path)?;
+    let s = super::open_for(path, target)?;
     if dry_run {
         let plan = s.plan(crate::Operation::Purge, &target.target())?;
         if json {

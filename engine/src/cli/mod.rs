@@ -42,7 +42,9 @@ use clap::Parser;
 use serde::Deserialize;
 
 use crate::row::Millis;
-use crate::{Error, Inscription, Kind, ListQuery, RecallQuery, Result, Row, Store, StoreOptions};
+use crate::{
+    Error, Inscription, Kind, ListQuery, RecallQuery, Result, Row, Store, StoreOptions, Target,
+};
 use args::parse_kv;
 use args::{AuditCmd, Cli, Cmd, Fields, KeyCmd, TargetArgs, metadata_filter};
 pub(crate) use output::print_json;
@@ -139,6 +141,16 @@ fn at_path(path: &Path, e: Error) -> Error {
 /// Opens a store for writing; errors name the path.
 fn open(path: &Path) -> Result<Store> {
     Store::open(path).map_err(|e| at_path(path, e))
+}
+
+/// Opens a store for a forgetting call on `target`, with the confidence floor it asks for;
+/// errors name the path.
+fn open_for(path: &Path, target: &TargetArgs) -> Result<Store> {
+    Store::open_with(
+        path,
+        StoreOptions::default().min_confidence(target.min_confidence),
+    )
+    .map_err(|e| at_path(path, e))
 }
 
 /// Opens a store read-only, for verbs that only read; errors name the path. Works beside a
@@ -477,7 +489,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Supersede { path, target, text } => {
             let text = text_arg(text)?;
-            let s = open(&path)?;
+            let s = open_for(&path, &target)?;
             let r = s.supersede(target.target(), Inscription::new(text))?;
             if json {
                 print_json(&r)?;
@@ -493,11 +505,11 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Release { path, target } => {
-            ids_cmd(&path, json, "released", |s| s.release(target.target()))
+            ids_cmd(&path, &target, json, "released", |s, t| s.release(t))
         }
-        Cmd::Pin { path, target } => ids_cmd(&path, json, "pinned", |s| s.pin(target.target())),
+        Cmd::Pin { path, target } => ids_cmd(&path, &target, json, "pinned", |s, t| s.pin(t)),
         Cmd::Resurface { path, target } => {
-            ids_cmd(&path, json, "resurfaced", |s| s.resurface(target.target()))
+            ids_cmd(&path, &target, json, "resurfaced", |s, t| s.resurface(t))
         }
         Cmd::Purge {
             path,
@@ -666,12 +678,13 @@ fn run(cli: Cli) -> Result<()> {
 
 fn ids_cmd(
     path: &Path,
+    target: &TargetArgs,
     json: bool,
     verb: &str,
-    f: impl FnOnce(&Store) -> Result<Vec<u64>>,
+    f: impl FnOnce(&Store, Target) -> Result<Vec<u64>>,
 ) -> Result<()> {
-    let s = open(path)?;
-    let changed = f(&s)?;
+    let s = open_for(path, target)?;
+    let changed = f(&s, target.target())?;
     if json {
         print_json(&changed)?;
     } else {

@@ -68,6 +68,8 @@ fn resolve_exact(b: &Batch<'_>, target: &Target) -> Result<Resolution> {
         op: "purge",
         planner: None,
         meaning: None,
+        // Identifier-exact targeting: an identifier alone is every unit of its request.
+        floor: super::targeting::Confidence::Low,
     };
     b.inner
         .resolve(target, Scope::NotVoid, Width::All, None, &lookup)

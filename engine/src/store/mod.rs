@@ -56,7 +56,8 @@ pub use recall::{
     SUGGESTED_MIN_SCORE,
 };
 pub use repair::RepairReport;
-pub use targeting::{Rejected, Target, TargetMatch};
+pub(crate) use targeting::Policy;
+pub use targeting::{Confidence, Rejected, Target, TargetMatch};
 pub use vector_graph::VectorGraphStatus;
 
 use crate::embed::Embedder;

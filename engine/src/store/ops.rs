@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use super::Store;
 use super::batch::Batch;
 use super::targeting::meaning::Meaning;
-use super::targeting::{Lookup, Rejected, Resolution, Scope, Target, TargetMatch, Width};
+use super::targeting::{
+    Confidence, Lookup, Policy, Rejected, Resolution, Scope, Target, TargetMatch, Width,
+};
 use crate::depth::Depth;
 use crate::embed::check_vector;
 use crate::error::{Error, Result};
@@ -71,6 +73,10 @@ pub struct Plan {
     /// What became of the planner's proposal, when a planner is set.
     #[serde(default)]
     pub planner: Option<PlannerOutcome>,
+    /// The weakest grade among the matches ([`TargetMatch::confidence`]); `None` when the
+    /// call matches nothing.
+    #[serde(default)]
+    pub confidence: Option<Confidence>,
 }
 
 impl Store {
@@ -212,6 +218,7 @@ impl Store {
                 op: op.name(),
                 planner: self.opts.planner.as_deref(),
                 meaning: (op == Operation::Supersede).then_some(&meaning),
+                floor: self.opts.min_confidence,
             };
             // A query that covers no row is a plan of nothing, with the nearest candidates.
             let Resolution {
@@ -255,6 +262,7 @@ impl Store {
                 matches.iter().map(|m| m.id).collect()
             };
             Ok(Plan {
+                confidence: matches.iter().map(|m| m.confidence).min(),
                 matches,
                 rows,
                 rejected,
@@ -277,7 +285,10 @@ impl Store {
         let (mut ins, v) = self.prepare(ins)?;
         let embedder = self.opts.embedder.clone();
         let planner = self.opts.planner.clone();
-        let planner = planner.as_deref();
+        let policy = Policy {
+            planner: planner.as_deref(),
+            floor: self.opts.min_confidence,
+        };
         let out = self.write(|b| {
             let res = resolve_with_meaning(
                 b,
@@ -286,7 +297,7 @@ impl Store {
                 Width::One,
                 Some(&ins.text),
                 "supersede",
-                planner,
+                policy,
                 Some(embedder.as_ref()),
             )?;
             let m = &res.matches[0];
@@ -398,8 +409,8 @@ impl Store {
             } else {
                 Width::One
             };
-            let planner = self.opts.planner.as_deref();
-            let matches = resolve_in(b, &target, scope, width, None, op, planner)?.matches;
+            let policy = self.opts.policy();
+            let matches = resolve_in(b, &target, scope, width, None, op, policy)?.matches;
             let mut changed = Vec::new();
             for m in matches {
                 let mut row = b.row(m.id)?;
@@ -483,9 +494,9 @@ pub(super) fn resolve_in(
     width: Width,
     hint: Option<&str>,
     op: &'static str,
-    planner: Option<&dyn crate::planner::Planner>,
+    policy: Policy<'_>,
 ) -> Result<Resolution> {
-    resolve_with_meaning(b, target, scope, width, hint, op, planner, None)
+    resolve_with_meaning(b, target, scope, width, hint, op, policy, None)
 }
 
 /// [`resolve_in`] for a supersede: `embedder` lets meaning choose between rows about the
@@ -498,7 +509,7 @@ pub(super) fn resolve_with_meaning(
     width: Width,
     hint: Option<&str>,
     op: &'static str,
-    planner: Option<&dyn crate::planner::Planner>,
+    policy: Policy<'_>,
     embedder: Option<&dyn crate::embed::Embedder>,
 ) -> Result<Resolution> {
     let fetch = |id| match b.row(id) {
@@ -522,8 +533,9 @@ pub(super) fn resolve_with_meaning(
         key_holder: &holder,
         aliases: &aliases,
         op,
-        planner,
+        planner: policy.planner,
         meaning: meaning.as_ref(),
+        floor: policy.floor,
     };
     b.inner.resolve(target, scope, width, hint, &lookup)
 }

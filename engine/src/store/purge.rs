@@ -108,10 +108,9 @@ impl Store {
             }
         };
         let embedder = self.opts.embedder.clone();
-        let planner = self.opts.planner.clone();
-        let planner = planner.as_deref();
+        let policy = self.opts.policy();
         self.purge_with(
-            |b| erase(b, &target, &selector, embedder.as_ref(), planner),
+            |b| erase(b, &target, &selector, embedder.as_ref(), policy),
             deliver,
         )
     }
@@ -386,18 +385,9 @@ fn erase(
     target: &Target,
     selector: &str,
     embedder: &dyn crate::embed::Embedder,
-    planner: Option<&dyn crate::planner::Planner>,
+    policy: super::targeting::Policy<'_>,
 ) -> Result<Erasure> {
-    let matches = resolve_in(
-        b,
-        target,
-        Scope::NotVoid,
-        Width::All,
-        None,
-        "purge",
-        planner,
-    )?
-    .matches;
+    let matches = resolve_in(b, target, Scope::NotVoid, Width::All, None, "purge", policy)?.matches;
     // A purge of the entity itself (the query is only a form of an alias group)
     // erases the group: its forms are personal data too.
     let mut alias_groups = Vec::new();

@@ -4,6 +4,7 @@
 mod case_suffixes;
 #[path = "../common/mod.rs"]
 mod common;
+mod confidence;
 mod glued_names;
 mod identifiers;
 mod labels;

@@ -278,6 +278,8 @@ class Plan:
     def rejected(self) -> list[dict[str, Any]]: ...
     @property
     def planner(self) -> dict[str, Any] | None: ...
+    @property
+    def confidence(self) -> Literal["low", "medium", "high"] | None: ...
 
 @final
 class SweepReport:
@@ -360,6 +362,7 @@ class Store:
         scrub_on_purge: bool = True,
         planner: Callable[[dict[str, Any]], dict[str, Any] | str] | None = None,
         defer_vector_graph: bool = False,
+        min_confidence: Literal["low", "medium", "high"] = "low",
     ) -> Store: ...
     def __enter__(self) -> Store: ...
     def __exit__(

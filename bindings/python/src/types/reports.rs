@@ -171,6 +171,7 @@ pub struct PyPlan {
     matches: Vec<oubli::TargetMatch>,
     rejected: Vec<oubli::Rejected>,
     planner: Option<oubli::planner::PlannerOutcome>,
+    confidence: Option<oubli::Confidence>,
 }
 
 impl From<oubli::Plan> for PyPlan {
@@ -180,6 +181,7 @@ impl From<oubli::Plan> for PyPlan {
             matches: p.matches,
             rejected: p.rejected,
             planner: p.planner,
+            confidence: p.confidence,
         }
     }
 }
@@ -187,7 +189,8 @@ impl From<oubli::Plan> for PyPlan {
 #[pymethods]
 impl PyPlan {
     /// The rows the target matched, best first: dicts with `id`, `coverage`, `bm25`,
-    /// `matched` and `missing`.
+    /// `matched`, `missing`, `clauses`, `reasons` and `confidence` (`"low"`, `"medium"` or
+    /// `"high"`).
     #[getter]
     fn matches<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.matches)
@@ -208,8 +211,18 @@ impl PyPlan {
         json_to_py(py, &self.planner)
     }
 
+    /// The weakest grade among the matches (`"low"`, `"medium"` or `"high"`), `None` when the
+    /// call matches nothing.
+    #[getter]
+    fn confidence(&self) -> Option<&'static str> {
+        self.confidence.map(oubli::Confidence::name)
+    }
+
     fn __repr__(&self) -> String {
-        format!("Plan(rows={:?})", self.rows)
+        match self.confidence {
+            Some(c) => format!("Plan(rows={:?}, confidence={:?})", self.rows, c.name()),
+            None => format!("Plan(rows={:?})", self.rows),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use super::query::QueryShape;
 use super::row_view::RowView;
 use super::score::RowScore;
-use super::{names, supersede_fit};
+use super::{TargetMatch, confidence, names, supersede_fit};
 use crate::row::Row;
 
 /// A scored candidate.
@@ -16,6 +16,8 @@ pub(super) struct Candidate {
     /// before recency.
     pub(super) hint_pairs: usize,
     pub(super) clauses: Vec<usize>,
+    /// True if a supersede's fallback chose the row, the request's words having reached none.
+    pub(super) by_fallback: bool,
 }
 
 impl Candidate {
@@ -37,6 +39,23 @@ impl Candidate {
             hint_overlap,
             hint_pairs: 0,
             clauses,
+            by_fallback: true,
+        }
+    }
+
+    /// The match the call acts on, graded ([`confidence::grade`]).
+    pub(super) fn into_match(self) -> TargetMatch {
+        let confidence = confidence::grade(&self.score, self.by_fallback);
+        TargetMatch {
+            id: self.row.id,
+            coverage: self.score.coverage,
+            bm25: self.bm25,
+            matched: self.score.matched,
+            missing: self.score.missing,
+            clauses: self.clauses,
+            reasons: self.score.reasons,
+            rewrite: None,
+            confidence,
         }
     }
 }

@@ -85,6 +85,13 @@ pub(super) fn consult(
                         reason.as_deref().unwrap_or("no reason given")
                     )],
                     rewrite: t.rewrite.clone(),
+                    // The planner's word adds no evidence: a row the engine matched keeps its
+                    // grade, any other is the planner's guess.
+                    confidence: det
+                        .matches
+                        .iter()
+                        .find(|m| m.id == t.id)
+                        .map_or(super::Confidence::Low, |m| m.confidence),
                 })
                 .collect();
             let rejected = request

@@ -27,6 +27,7 @@ mod candidate;
 mod codes;
 mod compound;
 mod concept_contrast;
+mod confidence;
 mod consult;
 mod foreign_relations;
 pub(crate) mod framing;
@@ -58,8 +59,9 @@ use self::{score::RowScore, supersede_fit::drop_unfit_fallbacks};
 use super::{Inner, alias};
 use crate::error::{Error, NoMatch, Result};
 use crate::row::{Row, RowId, validate_field};
+pub use confidence::Confidence;
 use target::in_scope;
-pub(crate) use target::{Lookup, Resolution, Scope, Width};
+pub(crate) use target::{Lookup, Policy, Resolution, Scope, Width};
 pub use target::{Rejected, Target, TargetMatch};
 
 /// Least coverage a row needs to be targeted by a query. Measured and kept at one half: a
@@ -92,6 +94,7 @@ impl Inner {
             clauses: Vec::new(),
             reasons: Vec::new(),
             rewrite: None,
+            confidence: Confidence::High,
         };
         match target {
             Target::Id(id) => {
@@ -155,6 +158,7 @@ impl Inner {
                 {
                     res = consult::consult(planner, lookup, text, hint, res)?;
                 }
+                confidence::apply_floor(&mut res, lookup.floor);
                 if res.matches.is_empty() {
                     let mut candidates = res.rejected;
                     candidates.truncate(NoMatch::MAX_CANDIDATES);
@@ -324,6 +328,7 @@ impl Inner {
                 hint_overlap,
                 hint_pairs,
                 clauses,
+                by_fallback: false,
             });
         }
         // Polarity and exact names break ties between rows of equal coverage: "is not on the
@@ -457,6 +462,7 @@ impl Inner {
                         hint_overlap: 0,
                         hint_pairs: 0,
                         clauses,
+                        by_fallback: false,
                     },
                 );
             }
@@ -677,19 +683,7 @@ impl Inner {
                 reason: "a better match was targeted".into(),
             });
         }
-        let matches = scored
-            .into_iter()
-            .map(|c| TargetMatch {
-                id: c.row.id,
-                coverage: c.score.coverage,
-                bm25: c.bm25,
-                matched: c.score.matched,
-                missing: c.score.missing,
-                clauses: c.clauses,
-                reasons: c.score.reasons,
-                rewrite: None,
-            })
-            .collect();
+        let matches = scored.into_iter().map(Candidate::into_match).collect();
         rejected.sort_by(|a, b| b.coverage.total_cmp(&a.coverage).then(a.id.cmp(&b.id)));
         Ok(Resolution {
             matches,

@@ -48,8 +48,10 @@ impl Inner {
                 return Ok(None);
             }
         }
+        // The request's own words did not reach the row: at most a medium grade.
         for m in &mut by_new.matches {
             m.reasons.push(REASON.to_owned());
+            m.confidence = m.confidence.min(super::Confidence::Medium);
         }
         Ok(Some(by_new))
     }

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::confidence::Confidence;
 use super::meaning;
 use crate::error::Result;
 use crate::planner::{Planner, PlannerOutcome};
@@ -92,6 +93,9 @@ pub struct TargetMatch {
     /// composes it otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rewrite: Option<String>,
+    /// How strongly the evidence supports acting on the row ([`Confidence`]).
+    #[serde(default)]
+    pub confidence: Confidence,
 }
 
 /// A candidate row a query did not target, and why.
@@ -157,6 +161,18 @@ pub(crate) struct Lookup<'a> {
     /// The embedder and stored vectors, for a supersede whose words cannot choose
     /// ([`meaning`]); `None` where meaning must not decide.
     pub meaning: Option<&'a meaning::Meaning<'a>>,
+    /// The least confidence a match needs for the call to act on it ([`Confidence`]).
+    pub floor: Confidence,
+}
+
+/// What a store's options ask of a query's resolution: the planner to consult, if any, and
+/// the least confidence a match needs for the call to act on it.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Policy<'a> {
+    /// The mutation-time planner, if any.
+    pub planner: Option<&'a dyn Planner>,
+    /// The least confidence a match needs ([`Confidence`]).
+    pub floor: Confidence,
 }
 
 /// Longest supersede chain followed to a current version.
