@@ -44,6 +44,10 @@ pub(super) enum Cmd {
         /// headers are accepted (see the README's MCP section).
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+        /// The least confidence (low, medium, high) a forgetting tool's match needs for the
+        /// call to act on it; `plan` grades each match (docs/targeting.md, "Confidence").
+        #[arg(long, default_value = "low")]
+        min_confidence: crate::Confidence,
     },
     /// Serve many tenant stores (one file each in --data-dir, opened on first use) over
     /// HTTP/JSON: every verb under /t/{tenant}/, bearer tokens per tenant or per deployment.

@@ -325,13 +325,18 @@ fn run(cli: Cli) -> Result<()> {
             cluster.apply(&mut config)?;
             crate::serve::run(config)
         }
-        Cmd::Mcp { path, http } => {
+        Cmd::Mcp {
+            path,
+            http,
+            min_confidence,
+        } => {
             if !path.exists() {
                 Store::create(&path)?.close()?;
             }
+            let options = StoreOptions::default().min_confidence(min_confidence);
             match http {
-                Some(addr) => mcp::serve_http(&path, addr),
-                None => mcp::serve_stdio(&path),
+                Some(addr) => mcp::serve_http(&path, addr, options),
+                None => mcp::serve_stdio(&path, options),
             }
         }
         Cmd::Alias(cmd) => alias::run(cmd, json),

@@ -93,3 +93,30 @@ def test_the_same_flow_over_streamable_http():
         finally:
             server.terminate()
             assert server.wait(timeout=30) == 0
+
+
+async def _floor_flow(store: str) -> None:
+    params = StdioServerParameters(
+        command=os.environ["OUBLI_BIN"], args=["mcp", store, "--min-confidence", "high"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            _structured(await session.call_tool(
+                "remember", {"text": "Tom Hale's phone number is +44 7700 900123.", "user_id": "tom"}))
+            # Every word of the request in the row: graded high, acted on.
+            full = _structured(await session.call_tool(
+                "plan", {"operation": "purge", "target": {"query": "Tom Hale's phone number"}, "user_id": "tom"}))
+            assert full["rows"] and full["plan"]["confidence"] == "high", full
+            # One word the row lacks: medium, below the server's floor, so a no-match.
+            partial = _structured(await session.call_tool(
+                "plan", {"operation": "purge", "target": {"query": "Tom Hale's work phone number"}, "user_id": "tom"}))
+            assert partial["rows"] == [], partial
+            refused = await session.call_tool(
+                "purge", {"target": {"query": "Tom Hale's work phone number"}, "user_id": "tom"})
+            assert refused.is_error
+            assert refused.content[0].text.startswith("no_match"), refused.content
+
+
+def test_a_confidence_floor_refuses_weaker_matches():
+    with tempfile.TemporaryDirectory() as d:
+        asyncio.run(_floor_flow(os.path.join(d, "floor.oubli")))

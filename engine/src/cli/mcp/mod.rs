@@ -15,13 +15,13 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt;
 
-use crate::{Error, Result, Store};
+use crate::{Error, Result, Store, StoreOptions};
 
 pub use tools::OubliMcp;
 
-/// Serves `path` over stdio until the client closes the connection.
-pub fn serve_stdio(path: &Path) -> Result<()> {
-    let store = Arc::new(Store::open(path)?);
+/// Serves `path`, opened with `options`, over stdio until the client closes the connection.
+pub fn serve_stdio(path: &Path, options: StoreOptions) -> Result<()> {
+    let store = Arc::new(Store::open_with(path, options)?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -46,13 +46,13 @@ pub fn serve_stdio(path: &Path) -> Result<()> {
 /// Every HTTP session shares the one open store. Only loopback `Host` headers are accepted
 /// (rmcp's protection against DNS rebinding); there is no authentication, so put a proxy that
 /// authenticates in front of it before binding a public address.
-pub fn serve_http(path: &Path, addr: SocketAddr) -> Result<()> {
+pub fn serve_http(path: &Path, addr: SocketAddr, options: StoreOptions) -> Result<()> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService,
     };
 
-    let store = Arc::new(Store::open(path)?);
+    let store = Arc::new(Store::open_with(path, options)?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
