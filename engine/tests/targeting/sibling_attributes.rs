@@ -121,3 +121,47 @@ fn pay_is_the_salary_and_an_anniversary_is_not_a_birthday() {
         "Elena's wedding anniversary is 21 March 1997",
     );
 }
+
+#[test]
+fn a_compound_of_the_sphere_with_a_generic_head_is_another_attribute() {
+    // "blood type" and "employee ID" share a sphere of life with a medication and a driver's
+    // licence, but each names an attribute of its own: no row about the subject holds the
+    // attribute both texts name, so nothing is replaced by relatedness or meaning.
+    no_match(
+        &[
+            "Wei's blood type is AB+",
+            "Wei's office is located at Hauptstraße 5, 10115 Berlin",
+            "Wei's mobile: +7 916 506-62-20",
+        ],
+        "correct Wei's old medication",
+        "Wei's new medication is lisinopril",
+    );
+    no_match(
+        &[
+            "Lucía Fernández's employee ID is E88010",
+            "Lucía lives at Istiklal Cd. 88, Istanbul",
+            "Nikos Papadopoulos' badge number is B-6668",
+        ],
+        "Dr. Fernández's driver's licence number",
+        "Dr. Fernández's new driver's licence number is DL-772169",
+    );
+}
+
+#[test]
+fn a_row_already_holding_the_new_value_is_the_fact_a_supersede_restates() {
+    // The medication is stated by a verb the attribute's words do not cover ("takes"), and
+    // the new text restates its value: that row is replaced, not the blood type's.
+    let facts = [
+        "Min-jun Kim takes sertraline daily",
+        "Min-jun Kim's blood type is A+",
+        "Min-jun Kim's shoe size is EU 38",
+    ];
+    let live = after_supersede(
+        &facts,
+        "correct Min-jun's prescription",
+        "Min-jun Kim's medication is sertraline",
+    );
+    assert!(!live.iter().any(|t| t == facts[0]), "{live:?}");
+    assert!(live.iter().any(|t| t == facts[1]), "{live:?}");
+    assert!(live.iter().any(|t| t == facts[2]), "{live:?}");
+}

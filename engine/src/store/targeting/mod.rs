@@ -45,6 +45,7 @@ pub(crate) mod query;
 mod row_view;
 mod run_on;
 pub(crate) mod score;
+mod slot_match;
 mod sphere;
 mod supersede_fit;
 mod target;

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::query::{QWord, QueryShape};
 use super::row_view::RowView;
+use super::slot_match::{holds_slot_not_sibling, slot_words};
 use super::word_classes::marks_restatement;
 use super::word_match::word_matches;
 use crate::index::keys::{has_digit, name_like};
@@ -46,7 +47,10 @@ pub(super) fn named_attribute_absent(
         pool.iter()
             .any(|v| holds_word_or_concept(w, v) || holds_slot_not_sibling(w, v))
     };
-    if pool.is_empty() || named.is_empty() || named.iter().any(|w| held(w)) {
+    // So may a row already holding a word the new text states ("Min-jun Kim takes sertraline
+    // daily" for "Sir Kim's medication is sertraline"): the new text restates its fact.
+    let restated = || pool.iter().any(|v| hint_attribute_hits(new, v) > 0);
+    if pool.is_empty() || named.is_empty() || named.iter().any(|w| held(w)) || restated() {
         return None;
     }
     Some(
@@ -96,40 +100,6 @@ fn agreed_attribute_replaced(query: &QueryShape, new: &QueryShape, row: &RowView
     !named.is_empty()
         && named.iter().all(|w| !holds_word_or_concept(w, row))
         && named.iter().any(|w| slot_words(w, row).1)
-}
-
-/// How `row` meets the lexicon slots of request word `w`: `.0` if it holds a word of one of
-/// them ("lives" for "address"), `.1` if such a word names an attribute concept other than
-/// `w`'s, written as one of the concept's words ("licence" shares the driving slot with
-/// "registration" but names another attribute; "bonus" shares the employment slot with
-/// "salary").
-fn slot_words(w: &QWord, row: &RowView<'_>) -> (bool, bool) {
-    let slots = lexicon::slots(&w.chunk.form);
-    let (mut shares, mut sibling) = (false, false);
-    if slots.is_empty() {
-        return (shares, sibling);
-    }
-    for (i, span, script) in crate::concepts::words(row.text, &row.chunks) {
-        let form = &row.chunks[i].form;
-        if !lexicon::slots(form).iter().any(|s| slots.contains(s)) {
-            continue;
-        }
-        shares = true;
-        let theirs = crate::concepts::concepts_named_exactly(&row.text[span], script, form);
-        sibling |= !w.concepts.is_empty() && theirs.iter().any(|k| !w.concepts.contains(k));
-    }
-    (shares, sibling)
-}
-
-/// True if `row` holds a word of a lexicon slot of request word `w` ([`slot_words`]).
-pub(super) fn shares_slot_of_word(w: &QWord, row: &RowView<'_>) -> bool {
-    slot_words(w, row).0
-}
-
-/// True if `row` holds a word of a lexicon slot of request word `w` and none naming another
-/// attribute concept of it ([`slot_words`]).
-fn holds_slot_not_sibling(w: &QWord, row: &RowView<'_>) -> bool {
-    slot_words(w, row) == (true, false)
 }
 
 /// True if `row` holds request word `w` ([`super::word_match::find_word`]) or, in any

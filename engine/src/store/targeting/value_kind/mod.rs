@@ -553,7 +553,7 @@ pub(crate) fn choose(q: &QueryShape, hint: &QueryShape, pool: &[&RowView<'_>]) -
         !named.is_empty()
             && named.iter().all(|w| {
                 super::word_match::find_word(w, row).is_none()
-                    && !super::supersede_fit::shares_slot_of_word(w, row)
+                    && !super::slot_match::shares_slot_of_word(w, row)
             })
     };
     let mut best: Option<(usize, usize, bool)> = None; // (index, shared, specific)
