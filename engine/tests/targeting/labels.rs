@@ -166,3 +166,39 @@ fn a_lowercase_possessor_opening_the_new_text_is_its_subject() {
     );
     assert!(live.iter().any(|t| t.contains("5 March 1976")), "{live:?}");
 }
+
+#[test]
+fn an_acronym_of_three_letters_beside_a_name_is_no_part_of_it() {
+    // "SSN" is no part of the name "Lucía": read as "SSN Lucía", half of a two-word name held
+    // would make every row about Lucía the subject of a request with no attribute left.
+    let facts = [
+        "Lucía's shoe size is EU 39",
+        "Lucía's car registration is AB67 CDE",
+        "Ayşe Demir's social security number is 329-37-1793",
+    ];
+    for query in ["the SSN Lucía has", "Lucía SSN"] {
+        let (_t, s) = store_with(&facts);
+        let r = s.purge(Target::query(query));
+        assert!(matches!(r, Err(Error::NoMatch(_))), "{query}: {r:?}");
+        assert_eq!(live_texts(&s), facts, "{query}");
+    }
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("correct the SSN Lucía shares with Ayşe Demir"),
+        Inscription::new("Lucía and Ayşe Demir's shared SSN is 161-80-6807"),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+    // Where Lucía's SSN is held, the same request erases it and nothing else; initials of two
+    // letters still join a name.
+    let held = [
+        "Lucía's SSN is 123-45-6789",
+        "Lucía's shoe size is EU 39",
+        "AJ Smith's phone number is +44 7700 900456",
+    ];
+    let (_t, s) = store_with(&held);
+    s.purge(Target::query("the SSN Lucía has")).unwrap();
+    assert_eq!(live_texts(&s), held[1..]);
+    s.purge(Target::query("AJ Smith's phone number")).unwrap();
+    assert_eq!(live_texts(&s), held[1..2]);
+}

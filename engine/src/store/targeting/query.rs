@@ -273,6 +273,7 @@ impl QueryShape {
         // run of its own: it would otherwise stand for part of the name it joins.
         let attribute_acronym = |w: &QWord| {
             super::framing::attribute_acronym(text, &w.chunk)
+                || acronym_of_three(&text[w.chunk.span.clone()])
                 || acronym(&text[w.chunk.span.clone()])
                     && chunks.get(w.pos + 1).is_some_and(|n| {
                         !n.capitalized
@@ -553,6 +554,12 @@ fn unspaced_before_cased(a: &Chunk, b: &Chunk) -> bool {
     crate::concepts::unspaced(a.script)
         && super::names::cased(b.script)
         && a.span.end == b.span.start
+}
+
+/// True for a word written in capitals, three letters or more ("SSN", "NHS", "IBAN"): an
+/// acronym, which a name joins only as initials of two ("AJ Smith").
+fn acronym_of_three(raw: &str) -> bool {
+    acronym(raw) && raw.chars().filter(|c| c.is_alphabetic()).count() >= 3
 }
 
 /// True for a word written in capitals, two letters or more ("IBAN", "VAT", "HR").
