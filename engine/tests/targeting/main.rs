@@ -7,6 +7,7 @@ mod common;
 mod confidence;
 mod glued_names;
 mod identifiers;
+mod joint;
 mod labels;
 mod meaning;
 mod names_across_scripts;

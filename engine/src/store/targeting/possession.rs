@@ -79,9 +79,17 @@ pub(crate) fn subject_of(
     let calendar = run
         .iter()
         .all(|&i| super::word_match::is_calendar(&words[i].stem));
+    // A run joined by "and" to a possessor names a subject of a joint fact as well ("Kanya
+    // Srisuk and Ji-woo's shared credit card").
+    let and_possessor = view.chunks.get(last + 1).is_some_and(|c| c.form == "and")
+        && view.chunks.get(last + 2).is_some_and(|c| c.capitalized)
+        && (last + 2..(last + 6).min(view.chunks.len()))
+            .take_while(|&j| !text::is_stopword(&view.chunks[j].form))
+            .any(|j| possessive_after(view.text, &view.chunks, j));
     !calendar
         && (begins
             || possessive_after(view.text, &view.chunks, last)
+            || and_possessor
             || caseless
                 && last >= first
                 && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
