@@ -165,3 +165,33 @@ fn a_row_already_holding_the_new_value_is_the_fact_a_supersede_restates() {
     assert!(live.iter().any(|t| t == facts[1]), "{live:?}");
     assert!(live.iter().any(|t| t == facts[2]), "{live:?}");
 }
+
+#[test]
+fn a_word_naming_another_attribute_inside_the_compound_makes_it_another_attribute() {
+    // "office email address" writes "office" and "address", but it is an e-mail address.
+    let facts = [
+        "David's office email address is dokafor@fabrikam.de",
+        "David's driver's licence number is DL-724716",
+    ];
+    let (_t, s) = store_with(&facts);
+    let r = s.purge(Target::query("the office address you have for David"));
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+    no_match(
+        &facts,
+        "please change the office address you have for David",
+        "David's work address is now MG Road 14, Bengaluru",
+    );
+    // The office address itself is found, and a word of the asked attribute's own concept
+    // between the two ("home mobile phone" for "home phone") is the same attribute.
+    let held = [
+        "David's office address is Baker Street 12, London",
+        "David's home mobile phone is +44 7700 900789",
+        "David's office email address is dokafor@fabrikam.de",
+    ];
+    let (_t, s) = store_with(&held);
+    s.purge(Target::query("the office address you have for David"))
+        .unwrap();
+    s.purge(Target::query("David's home phone")).unwrap();
+    assert_eq!(live_texts(&s), held[2..]);
+}

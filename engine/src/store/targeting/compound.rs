@@ -462,6 +462,63 @@ pub(super) fn subject_noun(hint: &QueryShape, w: &QWord, row: &RowView<'_>) -> b
         })
 }
 
+/// Why `row` states another attribute than a two-word compound of `q` that it writes apart:
+/// the query's modifier, then a word naming an attribute concept by name that no word of the
+/// query names, then the head. "David's office email address" is his e-mail, not "the office
+/// address" asked for; "home mobile phone" is still a home phone (the phone's concept is the
+/// query's). A head naming only a kind of value ("number", "code") is no attribute of its own
+/// ("work phone number" for "work number").
+pub(super) fn interposed_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<String> {
+    let asked: Vec<&str> = q
+        .words
+        .iter()
+        .flat_map(|w| w.concepts.iter().copied())
+        .collect();
+    let plain = |w: &QWord| {
+        !w.name
+            && !is_time_qualifier(&w.stem)
+            && !crate::text::is_stopword(&w.chunk.form)
+            && !has_digit(&w.chunk)
+    };
+    for pair in q.words.windows(2) {
+        let (m, h) = (&pair[0], &pair[1]);
+        if m.pos + 1 != h.pos
+            || !spaced(&q.text, &m.chunk.span, &h.chunk.span)
+            || !plain(m)
+            || !plain(h)
+            || crate::lexicon::is_generic_head(&h.chunk.form)
+        {
+            continue;
+        }
+        for three in row.chunks.windows(3) {
+            let (a, x, c) = (&three[0], &three[1], &three[2]);
+            if !word_matches(m, a)
+                || !word_matches(h, c)
+                || !spaced(row.text, &a.span, &x.span)
+                || !spaced(row.text, &x.span, &c.span)
+            {
+                continue;
+            }
+            let named: Vec<&str> = crate::concepts::concepts_named_exactly(
+                &row.text[x.span.clone()],
+                x.script,
+                &x.form,
+            )
+            .into_iter()
+            .filter(|k| crate::concepts::is_attribute(k))
+            .collect();
+            if !named.is_empty() && named.iter().all(|k| !asked.contains(k)) {
+                return Some(format!(
+                    "states {:?}, not {:?}",
+                    &row.text[x.span.start..c.span.end],
+                    &q.text[m.chunk.span.start..h.chunk.span.end]
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// True if white space, and nothing else, stands between byte ranges `a` and `b` of `text`.
 fn spaced(text: &str, a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
     a.end < b.start && text[a.end..b.start].chars().all(char::is_whitespace)

@@ -399,7 +399,8 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             .or_else(|| super::compound::head_as_modifier(q, row))
             .or_else(|| super::compound::modifier_of_another_head(q, row))
             .or_else(|| super::sphere::sphere_contrast(q, row))
-            .or_else(|| super::compound::named_head_contrast(q, row));
+            .or_else(|| super::compound::named_head_contrast(q, row))
+            .or_else(|| super::compound::interposed_head_contrast(q, row));
     }
 
     // A name run is present when the row holds at least half of it ("Maria Garcia" for "Maria
