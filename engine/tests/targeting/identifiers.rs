@@ -321,3 +321,29 @@ fn a_value_glued_to_an_unspaced_script_is_erased_by_its_identifier() {
         assert!(!left.iter().any(|t| t.contains(gone)), "{query}: {left:?}");
     }
 }
+
+#[test]
+fn a_request_that_is_one_identifier_names_what_it_acts_on() {
+    // The request is nothing but a plate; the new text restates it. It is the plate to act
+    // on, not a new value: a store holding another plate one digit apart has no such row.
+    let facts = [
+        "Somchai Saetang drives a car with licence plate 34 ABC 992 and his home address is Baker Street 12, London",
+        "Yuki Tanaka's car registration is AB18 CDE",
+    ];
+    let new = "The car registration 34 ABC 993 is no longer valid";
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(Target::query("34 ABC 993"), Inscription::new(new));
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+    // Where the plate is held, that row's clause is the one replaced.
+    let held = [
+        "Somchai Saetang's car has licence plate 34 ABC 993",
+        facts[1],
+    ];
+    let (_t, s) = store_with(&held);
+    let done = s
+        .supersede(Target::query("34 ABC 993"), Inscription::new(new))
+        .unwrap();
+    assert_eq!(done.replaced, vec![1], "{done:?}");
+    assert!(live_texts(&s).iter().any(|t| t == facts[1]));
+}

@@ -165,6 +165,22 @@ pub(super) fn drop_new_values(q: &mut QueryShape, views: &[RowView<'_>], new: &R
     let holds_code =
         |v: &RowView<'_>, run: &CodeRun| !canon::find_code(&v.chunks, &run.display).is_empty();
     let chunks = canon::chunks(&q.text);
+    // A request that is nothing but one identifier ("34 ABC 993") names what it acts on: it
+    // has no other word to find a row by, and a value alone states nothing new.
+    let bare = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let whole = bare(&q.text);
+    if q.codes.iter().any(|r| bare(&r.display) == whole)
+        || q.typed
+            .iter()
+            .any(|id| bare(&q.text[id.span.clone()]) == whole)
+    {
+        return;
+    }
     let object = |at: usize| object_of_request(&chunks, at);
     q.codes.retain(|run| {
         run.year.is_some()
