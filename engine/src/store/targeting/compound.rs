@@ -474,18 +474,12 @@ pub(super) fn interposed_head_contrast(q: &QueryShape, row: &RowView<'_>) -> Opt
         .iter()
         .flat_map(|w| w.concepts.iter().copied())
         .collect();
-    let plain = |w: &QWord| {
-        !w.name
-            && !is_time_qualifier(&w.stem)
-            && !crate::text::is_stopword(&w.chunk.form)
-            && !has_digit(&w.chunk)
-    };
     for pair in q.words.windows(2) {
         let (m, h) = (&pair[0], &pair[1]);
         if m.pos + 1 != h.pos
             || !spaced(&q.text, &m.chunk.span, &h.chunk.span)
-            || !plain(m)
-            || !plain(h)
+            || !compound_word(m)
+            || !compound_word(h)
             || crate::lexicon::is_generic_head(&h.chunk.form)
         {
             continue;
