@@ -509,6 +509,31 @@ fn an_abjad_name_is_whole_against_a_latin_row() {
     assert_eq!(left, vec![facts[0].to_owned(), facts[2].to_owned()]);
 }
 
+/// An abjad writes a name's final vowel: a request for "Yosefa" or "Ahmedou" (a Latin name
+/// ending in a vowel) is not about יוסף or أحمد, whose last letters are consonants; "Rivka"
+/// still meets רבקה and "Musa" موسى.
+#[test]
+fn a_latin_name_ending_in_a_vowel_the_abjad_name_lacks_is_another_person() {
+    let facts: &[&str] = &[
+        "מספר הטלפון של יוסף כהן הוא +1 415 555 7030",
+        "رقم جواز سفر أحمد حسن هو DA4950759",
+        "רבקה לוי's phone number is +1 415 555 7031",
+        "موسى's passport number is DA4950760",
+    ];
+    let (_t, s) = store_with(facts);
+    for q in ["phone for Yosefa", "Ahmedou: passport details"] {
+        let r = s.purge(Target::query(q));
+        assert!(matches!(r, Err(Error::NoMatch(_))), "{q}: {r:?}");
+    }
+    assert_eq!(live_texts(&s).len(), 4);
+    let left = survivors_after_purge(facts, "phone for Rivka");
+    assert!(!left.iter().any(|t| t.contains("7031")), "{left:?}");
+    assert_eq!(left.len(), 3);
+    let left = survivors_after_purge(facts, "Musa: passport details");
+    assert!(!left.iter().any(|t| t.contains("4950760")), "{left:?}");
+    assert_eq!(left.len(), 3);
+}
+
 /// Thai writes no space between the words of a phrase, so a name is glued to the honorific
 /// before it ("คุณสุดา", Khun Suda) or to a preposition ("ของสมชาย", of Somchai). The name is
 /// still found, and a name is never found inside a longer one ("มาลี", Mali, is not

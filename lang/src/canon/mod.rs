@@ -140,6 +140,13 @@ pub struct Chunk {
     /// '+', '#') and at most one space-run lie between them, `Some(Gap::Break)` otherwise (other
     /// punctuation such as ',', ';', '!', '?', '"', or a sentence end).
     pub gap: Option<Gap>,
+    /// True if the original word's last letter writes a vowel or may: a vowel letter in an
+    /// alphabet (`a i o u y` after transliteration; a final `e` is often silent, as in French
+    /// "Amine" for أمين, and does not count), and in an abjad a mater lectionis or a letter
+    /// a Latin spelling writes as a vowel (Hebrew א ה ו י ע, Arabic ا ى ي و ة ه ء ع and the
+    /// hamza seats, Persian and Urdu ی ے ہ). An abjad writes a name's final vowel, so a Latin
+    /// name ending in one is not an abjad name ending in a consonant (see [`same_name`]).
+    pub vowel_final: bool,
 }
 
 /// What separates two consecutive chunks.
@@ -621,16 +628,37 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
             _ => false,
         };
         let gap = prev_end_unit.map(|e| gap_between(&us[e..p.units.start]));
+        let span = first.start..us[p.units.end - 1].end;
+        let vowel_final = ends_in_vowel_letter(&text[span.clone()], p.script, &form);
         out.push(Chunk {
             form,
-            span: first.start..us[p.units.end - 1].end,
+            span,
             script: p.script,
             capitalized,
             gap,
+            vowel_final,
         });
         prev_end_unit = Some(p.units.end);
     }
     out
+}
+
+/// See [`Chunk::vowel_final`]: `original` is the word as written, `form` its folded form.
+fn ends_in_vowel_letter(original: &str, script: Script, form: &str) -> bool {
+    match script {
+        Script::Arabic | Script::Hebrew => original
+            .chars()
+            .rev()
+            // Vowel points and cantillation (Hebrew), harakat and the superscript alef
+            // (Arabic) are marks over the last letter, not letters.
+            .find(|&c| {
+                !matches!(c, '\u{0591}'..='\u{05C7}' | '\u{0610}'..='\u{061A}'
+                    | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
+                    && c.is_alphabetic()
+            })
+            .is_some_and(|c| "אהויעاىيوةهءأإآؤئعیےہۃۀە".contains(c)),
+        _ => form.ends_with(['a', 'i', 'o', 'u', 'y']),
+    }
 }
 
 /// Spelling-variant key of one folded/transliterated word (rules in the module docs). Empty
@@ -659,6 +687,18 @@ pub fn skeleton(word: &str) -> String {
     variant::skeleton(word)
 }
 
+/// False when one word is written in an abjad and the other, vocalized, ends in a vowel the
+/// abjad word does not write ([`Chunk::vowel_final`]): "Yosefa" is not יוסף, "Ahmedou" is not
+/// أحمد (a final vowel is written: "Rivka" רבקה, "Ali" علي, "Musa" موسى).
+pub fn vowel_finals_agree(a: &Chunk, b: &Chunk) -> bool {
+    let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
+    match (abjad(a.script), abjad(b.script)) {
+        (true, false) => a.vowel_final || !b.vowel_final,
+        (false, true) => b.vowel_final || !a.vowel_final,
+        _ => true,
+    }
+}
+
 /// True if two words denote the same name: equal forms, equal variant keys, or (when either
 /// side's script is Arabic or Hebrew) equal skeletons of length >= 2. When either side is
 /// Hangul, the keys are [`hangul_variant_key`]s.
@@ -679,6 +719,9 @@ pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     }
     let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
     if abjad(a.script) || abjad(b.script) {
+        if !vowel_finals_agree(a, b) {
+            return false;
+        }
         let forms = |c: &Chunk| {
             if abjad(c.script) {
                 abjad_skeletons(&c.form)

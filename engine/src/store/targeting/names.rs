@@ -414,7 +414,8 @@ pub(super) fn abjad_run(q: &QueryShape, run: &[usize], row: &RowView<'_>) -> Opt
             }
             form.push_str(&c.form);
             let got = canon::abjad_skeletons(&form);
-            if got.contains(&want) {
+            let last = &q.words[run[run.len() - 1]].chunk;
+            if got.contains(&want) && canon::vowel_finals_agree(last, c) {
                 return Some(start);
             }
             if got.iter().all(|g| g.len() > want.len()) {

@@ -225,6 +225,43 @@ fn abjad_skeletons() {
 }
 
 #[test]
+fn an_abjad_writes_a_names_final_vowel() {
+    // A Latin name ending in a vowel meets an abjad name that writes one at its end.
+    for (a, b) in [
+        ("موسى", "Musa"),
+        ("مصطفى", "Mustafa"),
+        ("سامي", "Sami"),
+        ("שירה", "Shira"),
+        ("יהושע", "Yehoshua"),
+        ("שלמה", "Shlomo"),
+        ("حمزة", "Hamza"),
+        ("أسامة", "Osama"),
+        // Vowel points and harakat over the last letter are not letters.
+        ("سَامِي", "Sami"),
+        // A final e is often silent in a French spelling: "Karime" is كريم.
+        ("كريم", "Karime"),
+        ("أمين", "Amine"),
+    ] {
+        assert!(names_meet(a, b), "{a} ~ {b}");
+    }
+    // One ending in a consonant letter is another name.
+    for (a, b) in [
+        ("יוסף", "Yosefa"),
+        ("أحمد", "Ahmedou"),
+        ("أحمد", "Ahmadu"),
+        ("דן", "Dana"),
+        ("حسن", "Hasna"),
+    ] {
+        assert!(!names_meet(a, b), "{a} !~ {b}");
+    }
+    let flags: Vec<bool> = chunks("יוסף יוספה رنا رن Yosef Yosefa Amine")
+        .iter()
+        .map(|c| c.vowel_final)
+        .collect();
+    assert_eq!(flags, [false, true, true, false, false, true, false]);
+}
+
+#[test]
 fn hangul_relaxation_only_against_hangul() {
     let kim = &chunks("Kim")[0];
     let gim_hangul = &chunks("김")[0];
