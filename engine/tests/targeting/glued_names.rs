@@ -58,3 +58,26 @@ fn a_hyphenated_given_name_extended_is_another_person() {
     assert!(!left.iter().any(|t| t.contains("5478")), "{left:?}");
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+/// A Hangul name is one word: against a row that writes a name in Latin letters, every
+/// syllable before its particle must be there. "Ji-woo Park" is not 박지원; "Park Jun-seo" is
+/// 박준서, with or without the possessive particle.
+#[test]
+fn a_hangul_name_is_whole_against_a_latin_row() {
+    let facts = [
+        "Ji-woo Park received a bonus of 9,000 EUR this year",
+        "Park Jun-seo's annual salary is 67 million won.",
+        "Haruto Sato's badge number is B-6334",
+    ];
+    no_match(&facts, "박지원의 보너스 지워 줘");
+    for query in ["박준서의 연봉 잊어 주세요", "박준서 연봉 잊어 주세요"] {
+        let left = left_after_release(&facts, query);
+        assert!(
+            !left.iter().any(|t| t.contains("67 million")),
+            "{query}: {left:?}"
+        );
+        assert_eq!(left.len(), 2, "{query}: {left:?}");
+    }
+    let left = left_after_release(&facts, "박지우의 보너스 지워 줘");
+    assert!(!left.iter().any(|t| t.contains("9,000")), "{left:?}");
+}

@@ -21,6 +21,17 @@ const HAN_AFTER_NAME: &str = "的是在和与跟同及或了也都就还又说�
 /// 과 도 만 께 한 랑 하고 로 으로 씨 님 선생 교수 박사 ...).
 const HANGUL_AFTER_NAME: &str = "의은는이가을를에와과도만께한랑하로으씨님선교박";
 
+/// Hangul case particles a name is written with, glued to its last syllable (의 은 는 이 가 을
+/// 를 에 와 과 도 만 께 랑): a subset of [`HANGUL_AFTER_NAME`] without the syllables that also
+/// open a word of their own or a family name (박, 한, 선).
+const HANGUL_PARTICLES: &str = "의은는이가을를에와과도만께랑";
+
+/// True if `syllable` is one Hangul case particle ([`HANGUL_PARTICLES`]).
+pub(super) fn is_hangul_particle(syllable: &str) -> bool {
+    let mut cs = syllable.chars();
+    matches!((cs.next(), cs.next()), (Some(c), None) if HANGUL_PARTICLES.contains(c))
+}
+
 /// If the name that ends at chunk `end` of `row` runs on, within one unspaced word of Han or
 /// Hangul, into a syllable that is not a particle or title, the index of that chunk.
 pub(super) fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<usize> {

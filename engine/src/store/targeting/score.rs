@@ -431,15 +431,18 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 Script::Han => true,
                 _ => false,
             });
-        // A run of Han or kana in the query is one word written without spaces: where a row
-        // writes it in Latin letters, its characters the row lacks are the rest of the name
-        // ("恵子" of "佐藤恵子" is the given name; "Hiroshi Sato" holds only the surname).
-        let unspaced_query = run
+        // A run of Han, kana or Hangul in the query is one word written without spaces: where
+        // a row writes it in Latin letters, its characters the row lacks are the rest of the
+        // name ("恵子" of "佐藤恵子" is the given name; "Hiroshi Sato" holds only the surname;
+        // "Ji-woo Park" is not 박지원).
+        let unspaced_query = run.iter().all(|&i| {
+            matches!(
+                q.words[i].chunk.script,
+                Script::Han | Script::Kana | Script::Hangul
+            )
+        }) && hits
             .iter()
-            .all(|&i| matches!(q.words[i].chunk.script, Script::Han | Script::Kana))
-            && hits
-                .iter()
-                .any(|&(_, p)| row.chunks[p].script == Script::Latin);
+            .any(|&(_, p)| row.chunks[p].script == Script::Latin);
         // A run the query writes in a script without capitals and marks as a name (a
         // possessor: של שרה לוי, राम शर्मा का, 王磊的) is a whole name: "שרה כהן" holds only
         // the given name of "שרה לוי".
@@ -448,7 +451,18 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 .iter()
                 .position(|r| r == run)
                 .is_some_and(|ri| q.marked[ri]);
-        let need = if uncased || unspaced_query || marked_caseless || q.whole_runs.contains(run) {
+        let need = if unspaced_query {
+            // A Hangul run ends with the particles glued to the name ("박지원의"): the name
+            // is the syllables before them.
+            let particles = run
+                .iter()
+                .rev()
+                .take_while(|&&i| {
+                    super::names::is_hangul_particle(&q.text[q.words[i].chunk.span.clone()])
+                })
+                .count();
+            (run.len() - particles).max(1)
+        } else if uncased || marked_caseless || q.whole_runs.contains(run) {
             run.len()
         } else {
             run.len().div_ceil(2)
