@@ -12,56 +12,6 @@ pub(crate) fn cased(s: Script) -> bool {
     matches!(s, Script::Latin | Script::Cyrillic | Script::Greek)
 }
 
-/// Characters that follow a name inside one unspaced Chinese word without being part of it:
-/// particles, the copula, common prepositions and conjunctions, and the first characters of
-/// titles (先生, 女士, 小姐, 老师, 医生, 教授, 经理).
-const HAN_AFTER_NAME: &str = "的是在和与跟同及或了也都就还又说有住去来从对给被把将会要想喜爱已曾不没很这那之于为向让叫请用先女小老医教经总等们";
-
-/// Hangul syllables that open a particle or a title after a name (의 은 는 이 가 을 를 에 와
-/// 과 도 만 께 한 랑 하고 로 으로 씨 님 선생 교수 박사 ...).
-const HANGUL_AFTER_NAME: &str = "의은는이가을를에와과도만께한랑하로으씨님선교박";
-
-/// Hangul case particles a name is written with, glued to its last syllable (의 은 는 이 가 을
-/// 를 에 와 과 도 만 께 랑): a subset of [`HANGUL_AFTER_NAME`] without the syllables that also
-/// open a word of their own or a family name (박, 한, 선).
-const HANGUL_PARTICLES: &str = "의은는이가을를에와과도만께랑";
-
-/// True if `syllable` is one Hangul case particle ([`HANGUL_PARTICLES`]).
-pub(super) fn is_hangul_particle(syllable: &str) -> bool {
-    let mut cs = syllable.chars();
-    matches!((cs.next(), cs.next()), (Some(c), None) if HANGUL_PARTICLES.contains(c))
-}
-
-/// If the name that ends at chunk `end` of `row` runs on, within one unspaced word of Han or
-/// Hangul, into a syllable that is not a particle or title, the index of that chunk.
-pub(super) fn continues_unspaced_name(row: &RowView<'_>, end: usize) -> Option<usize> {
-    let (a, b) = (row.chunks.get(end)?, row.chunks.get(end + 1)?);
-    if a.script != b.script || !matches!(a.script, Script::Han | Script::Hangul) {
-        return None;
-    }
-    if a.span.end != b.span.start {
-        return None;
-    }
-    let first = row.text[b.span.clone()].chars().next()?;
-    let after = if a.script == Script::Han {
-        HAN_AFTER_NAME
-    } else {
-        HANGUL_AFTER_NAME
-    };
-    (!after.contains(first)).then_some(end + 1)
-}
-
-/// True if `syllable` (a chunk of Han or Hangul) is a particle or the start of a title, which
-/// ends a name written without spaces rather than continuing it.
-pub(super) fn ends_unspaced_name(syllable: &str, script: Script) -> bool {
-    let after = match script {
-        Script::Han => HAN_AFTER_NAME,
-        Script::Hangul => HANGUL_AFTER_NAME,
-        _ => return false,
-    };
-    syllable.chars().next().is_some_and(|c| after.contains(c))
-}
-
 /// True if chunk `i` of `chunks` (of `text`) is written as part of a name: capitalized (or
 /// from a caseless script), or the lowercase second half of a hyphenated given name ("Ji-su",
 /// "Jun-seo", "Wei-ming"): a Latin chunk glued by a hyphen to a capitalized chunk of two

@@ -9,8 +9,8 @@ use crate::canon::{self, Script};
 use crate::index::keys::{self, has_digit};
 
 use super::names::{
-    abjad_run, cased, continues_unspaced_name, japanese_run, latin_skeleton_run, name_part,
-    possessive_relation, syllable_run,
+    abjad_run, cased, japanese_run, latin_skeleton_run, name_part, possessive_relation,
+    syllable_run,
 };
 use super::word_match::{
     ends_path, find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
@@ -458,7 +458,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 .iter()
                 .rev()
                 .take_while(|&&i| {
-                    super::names::is_hangul_particle(&q.text[q.words[i].chunk.span.clone()])
+                    super::glued_names::is_hangul_particle(&q.text[q.words[i].chunk.span.clone()])
                 })
                 .count();
             (run.len() - particles).max(1)
@@ -600,7 +600,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         // Not where it runs on into the query's own next word: then the run was no whole
         // name (储蓄 of 储蓄账户, "savings account", where 账户 is the query's next word too).
         let next_in_query = q.words.iter().find(|w| w.pos == q.words[last].pos + 1);
-        if let Some(next) = continues_unspaced_name(row, hi)
+        if let Some(next) = super::glued_names::continues_unspaced_name(row, hi)
             && !next_in_query.is_some_and(|w| word_matches(w, &row.chunks[next]))
         {
             longer_name = true;
