@@ -20,6 +20,7 @@
 //! | `i:` | a typed identifier: kind and canonical form |
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use crate::canon::{self, Chunk, Gap, Script};
 
@@ -195,24 +196,24 @@ fn code_keys(chunks: &[Chunk], out: &mut Vec<String>) {
 }
 
 /// Japanese and Korean readings of runs of one or two Han chunks ("佐藤" -> "sato") and the
-/// Cantonese spellings of single ones ("陳" -> "chan"), with the index of the run's first chunk.
-pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> {
+/// Cantonese spellings of single ones ("陳" -> "chan"), with the chunks of the run read.
+pub fn han_readings(text: &str, chunks: &[Chunk]) -> Vec<(Range<usize>, &'static str)> {
     readings_with(text, chunks, canon::han_readings)
 }
 
 /// [`han_readings`] from the surname table alone, without the Cantonese spellings.
-fn surname_readings(text: &str, chunks: &[Chunk]) -> Vec<(usize, &'static str)> {
+fn surname_readings(text: &str, chunks: &[Chunk]) -> Vec<(Range<usize>, &'static str)> {
     readings_with(text, chunks, |han| {
         canon::han_surname_readings(han).to_vec()
     })
 }
 
-/// The readings `read` gives of each Han chunk and each pair, with the chunk they start at.
+/// The readings `read` gives of each Han chunk and each pair, with the chunks they read.
 fn readings_with(
     text: &str,
     chunks: &[Chunk],
     read: impl Fn(&str) -> Vec<&'static str>,
-) -> Vec<(usize, &'static str)> {
+) -> Vec<(Range<usize>, &'static str)> {
     let mut out = Vec::new();
     for i in 0..chunks.len() {
         for len in 1..=2 {
@@ -223,7 +224,7 @@ fn readings_with(
                 break;
             }
             for r in read(&text[chunks[i].span.start..last.span.end]) {
-                out.push((i, r));
+                out.push((i..i + len, r));
             }
         }
     }

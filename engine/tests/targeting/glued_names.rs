@@ -81,3 +81,27 @@ fn a_hangul_name_is_whole_against_a_latin_row() {
     let left = left_after_release(&facts, "박지우의 보너스 지워 줘");
     assert!(!left.iter().any(|t| t.contains("9,000")), "{left:?}");
 }
+
+/// A Latin name read into a Han word must be a name of it, not a character inside it: "Yu" (a
+/// reading of 由) is not 田中由紀 (Tanaka Yuki, given name 由紀), nor is "Wei" 张伟明 (Zhang
+/// Weiming). The whole name, and the surname alone, still reach the row.
+#[test]
+fn a_latin_name_is_no_character_inside_a_han_name() {
+    let facts = [
+        "田中由紀の個人メールアドレスは非公開です",
+        "张伟明的护照号码是E12345678",
+        "Haruto Sato's badge number is B-6334",
+    ];
+    no_match(&facts, "the home email of Yu");
+    no_match(&facts, "Wei's passport number");
+    for (query, gone) in [
+        ("Tanaka Yuki's email", "田中由紀"),
+        ("Tanaka's email address", "田中由紀"),
+        ("Zhang Weiming's passport number", "张伟明"),
+        ("Zhang's passport number", "张伟明"),
+    ] {
+        let left = left_after_release(&facts, query);
+        assert!(!left.iter().any(|t| t.contains(gone)), "{query}: {left:?}");
+        assert_eq!(left.len(), 2, "{query}: {left:?}");
+    }
+}

@@ -462,7 +462,9 @@ pub(crate) fn japanese_run(
                     continue;
                 }
                 let piece = &row.text[row.chunks[a].span.start..row.chunks[b - 1].span.end];
-                if reads_as(piece, raw) {
+                if reads_as(piece, raw)
+                    && !(run.len() == 1 && super::word_match::inside_han_word(row, &(a..b)))
+                {
                     exact &= reads_exactly(piece, raw);
                     taken.push((a, b));
                     // Where the name ends: what follows it tells a longer name.

@@ -13,8 +13,8 @@ use super::names::{
     syllable_run,
 };
 use super::word_match::{
-    ends_path, find_name, find_word, is_bound_word, is_date_word, segment_of_address, whole_token,
-    word_matches,
+    ends_path, find_lone_name, find_name, find_word, is_bound_word, is_date_word,
+    segment_of_address, whole_token, word_matches,
 };
 
 /// The verdict on one row.
@@ -257,7 +257,9 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             matched.push(w.stem.clone());
             continue;
         }
-        let found = if q.in_name_run(wi) {
+        let found = if q.names.iter().any(|run| run[..] == [wi]) {
+            find_lone_name(w, row)
+        } else if q.in_name_run(wi) {
             find_name(w, row)
         } else {
             find_word(w, row).or_else(|| {

@@ -250,9 +250,24 @@ fn kind_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
 /// [`find_word`] by form only: names, spellings, readings and exonyms, not attribute concepts
 /// (a word of a name run is present only as itself).
 pub(crate) fn find_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    find_name_where(w, row, false)
+}
+
+/// [`find_name`] for a Latin word that is a name on its own (a run of one word): never a
+/// character inside a longer Han word ([`inside_han_word`]). A name spelled syllable by
+/// syllable ("Chan Chi Ming" for 陳志明) is a longer run, and its syllables are inside.
+pub(crate) fn find_lone_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    find_name_where(w, row, w.chunk.script == Script::Latin)
+}
+
+fn find_name_where(w: &QWord, row: &RowView<'_>, lone: bool) -> Option<usize> {
     row.chunks
         .iter()
-        .position(|c| word_matches(w, c))
+        .enumerate()
+        .position(|(p, c)| {
+            word_matches(w, c)
+                && !(lone && c.script == Script::Han && inside_han_word(row, &(p..p + 1)))
+        })
         .or_else(|| {
             row.chunks
                 .windows(2)
@@ -261,12 +276,25 @@ pub(crate) fn find_name(w: &QWord, row: &RowView<'_>) -> Option<usize> {
         .or_else(|| {
             keys::han_readings(row.text, &row.chunks)
                 .into_iter()
-                .find(|(_, r)| {
-                    *r == w.chunk.form || canon::variant_key(r) == canon::variant_key(&w.chunk.form)
+                .find(|(run, r)| {
+                    (*r == w.chunk.form
+                        || canon::variant_key(r) == canon::variant_key(&w.chunk.form))
+                        && !(lone && inside_han_word(row, run))
                 })
-                .map(|(i, _)| i)
+                .map(|(run, _)| run.start)
         })
         .or_else(|| acronym_hit(w, row))
+}
+
+/// True if the Han chunks `run` of `row` lie inside a longer word, a character glued to them
+/// on both sides and none of them a particle: their reading is part of a name, not a name. "Yu"
+/// (a reading of 由) is not 田中由紀, Tanaka Yuki, whose given name is 由紀.
+pub(super) fn inside_han_word(row: &RowView<'_>, run: &std::ops::Range<usize>) -> bool {
+    let glued_before = run.start > 0 && {
+        let (prev, first) = (&row.chunks[run.start - 1], &row.chunks[run.start]);
+        prev.script == Script::Han && prev.span.end == first.span.start
+    };
+    glued_before && super::glued_names::continues_unspaced_name(row, run.end - 1).is_some()
 }
 
 /// Where `row` spells out query word `w` written as an acronym: consecutive content words of
