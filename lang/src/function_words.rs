@@ -80,10 +80,31 @@ fn listed_word(word: &str, script: Script) -> bool {
         Script::Cyrillic => (CYRILLIC, &[]),
         Script::Greek => (GREEK, &[]),
         Script::Devanagari => (DEVANAGARI, &[]),
-        Script::Hangul => (HANGUL, &[]),
+        Script::Hangul => return HANGUL.contains(&word) || hangul_request_verb(word),
         _ => return false,
     };
     listed_in(list, clitics, word)
+}
+
+/// The endings of a Korean verb made of a noun and 하다 ("do") in a request: "업데이트해 주세요",
+/// "수정해줘", "변경하세요", "삭제합니다".
+const HADA_ENDINGS: &[&str] = &[
+    "해",
+    "해줘",
+    "해요",
+    "해주세요",
+    "해줄래요",
+    "하세요",
+    "합니다",
+    "해주십시오",
+];
+
+/// True if `word` is a request noun of [`HANGUL`] conjugated with 하다 ([`HADA_ENDINGS`]).
+fn hangul_request_verb(word: &str) -> bool {
+    HADA_ENDINGS.iter().any(|e| {
+        word.strip_suffix(e)
+            .is_some_and(|stem| !stem.is_empty() && HANGUL.contains(&stem))
+    })
 }
 
 /// True if `word` is in `list`, as it is or after one of `clitics`.
@@ -358,6 +379,19 @@ mod tests {
             function_chunks("Екатерина Смирнова просит удалить её номер"),
             ["просит", "удалить", "её"]
         );
+    }
+
+    #[test]
+    fn korean_request_nouns_conjugated_with_hada_are_request_words() {
+        let words: Vec<String> = function_chunks("김민지의 연봉 업데이트해 주세요")
+            .into_iter()
+            .collect();
+        assert_eq!(words.concat(), "업데이트해주세요");
+        assert!(hangul_request_verb("수정해줘"));
+        assert!(hangul_request_verb("변경하세요"));
+        // Only a listed noun: a name or an attribute before 해 is no request.
+        assert!(!hangul_request_verb("연봉해"));
+        assert!(!hangul_request_verb("해"));
     }
 
     #[test]

@@ -105,3 +105,30 @@ fn a_latin_name_is_no_character_inside_a_han_name() {
         assert_eq!(left.len(), 2, "{query}: {left:?}");
     }
 }
+
+/// A Hangul name with its possessive particle (김민지의) is the subject of a supersede whose new
+/// text restates it, not the new value: "update 김민지's salary" never overwrites 김민준's,
+/// however the request is worded (업데이트해 주세요 is "please update").
+#[test]
+fn a_hangul_possessor_restated_in_the_new_text_is_the_subject() {
+    let facts = [
+        "김민준의 연봉은 90,000 EUR입니다",
+        "김민준의 여권 번호는 LN6251431입니다",
+        "Haruto Sato's badge number is B-6334",
+    ];
+    let (_t, s) = store_with(&facts);
+    let r = s.supersede(
+        Target::query("김민지의 연봉 업데이트해 주세요"),
+        Inscription::new("김민지의 연봉은 60,000 EUR입니다"),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s).len(), 3);
+    s.supersede(
+        Target::query("김민준의 연봉 업데이트해 주세요"),
+        Inscription::new("김민준의 연봉은 95,000 EUR입니다"),
+    )
+    .unwrap();
+    let live = live_texts(&s);
+    assert!(live.iter().any(|t| t.contains("95,000")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("90,000")), "{live:?}");
+}

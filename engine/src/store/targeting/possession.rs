@@ -39,7 +39,14 @@ pub(crate) fn possessive_suffix(text: &str, end: usize) -> bool {
 /// True if the grammar of possession around the run from chunk `first` to chunk `last` marks
 /// it as a possessor in a script without letter case (王磊的, राम का, של שרה, ของสมชาย).
 pub(super) fn marks_possessor_at(text: &str, first: &Chunk, last: &Chunk) -> bool {
-    let (a, b) = (first.span.start, last.span.end);
+    let (a, mut b) = (first.span.start, last.span.end);
+    // A Hangul run holds the particle glued to the name ("김민지의"): the name ends before it.
+    if last.script == crate::canon::Script::Hangul
+        && first.span.start < last.span.start
+        && super::glued_names::is_hangul_particle(&text[last.span.clone()])
+    {
+        b = last.span.start;
+    }
     match (text.get(..a), text.get(a..b), text.get(b..)) {
         (Some(before), Some(run), Some(after)) => {
             crate::function_words::marks_possessor(before, run, after)

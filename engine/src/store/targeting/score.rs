@@ -453,19 +453,20 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                 .iter()
                 .position(|r| r == run)
                 .is_some_and(|ri| q.marked[ri]);
-        let need = if unspaced_query {
-            // A Hangul run ends with the particles glued to the name ("박지원의"): the name
-            // is the syllables before them.
-            let particles = run
-                .iter()
-                .rev()
-                .take_while(|&&i| {
-                    super::glued_names::is_hangul_particle(&q.text[q.words[i].chunk.span.clone()])
-                })
-                .count();
+        // A Hangul run ends with the particles glued to the name ("박지원의"): the name is
+        // the syllables before them.
+        let particles = run
+            .iter()
+            .rev()
+            .take_while(|&&i| {
+                q.words[i].chunk.script == Script::Hangul
+                    && super::glued_names::is_hangul_particle(
+                        &q.text[q.words[i].chunk.span.clone()],
+                    )
+            })
+            .count();
+        let need = if uncased || unspaced_query || marked_caseless || q.whole_runs.contains(run) {
             (run.len() - particles).max(1)
-        } else if uncased || marked_caseless || q.whole_runs.contains(run) {
-            run.len()
         } else {
             run.len().div_ceil(2)
         };
