@@ -65,7 +65,9 @@
 //! `h` is kept: it is a consonant (ح, ه, ה) on both sides (`Mohammed` -> `mhmd`, `Ahmed` ->
 //! `hmd`, `Cohen` -> `khn`, `כהן` -> `khn`, `Yossi` -> `ys`, `Mansour` -> `mnsr`), except that
 //! an abjad word's final `h` may also be dropped ([`abjad_skeletons`]): word-final ה, ه and ة
-//! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`).
+//! write a vowel (`فاطمة` -> `ftm` = `Fatima`, `רבקה` -> `rbk` = `Rivka`). The other way round,
+//! an abjad writes a name's final vowel: a Latin name ending in one meets only an abjad name
+//! whose last letter can write it ([`vowel_finals_agree`]; `Yosefa` is not `יוסף`).
 
 mod brahmic;
 mod cantonese;
