@@ -33,6 +33,9 @@ const GRAMMAR: &[&str] = &[
     "von", "vom", "mit", "zu", "zum", "zur", "bei", "ist", "sind", "sein", "seine", "seinen",
     "ihr", "ihre", "ihren", // Turkish
     "ve", "ile", "bir", "bu", "icin", "adli", "adinda", "isimli",
+    // kişi, "person", as the frame "X adlı kişi(nin)" ("the person named X", "of the person
+    // named X") writes it: it names no attribute.
+    "kisi", "kisinin", "kisiye", "kisiyi", "kisiden",
 ];
 
 /// Request verbs (imperatives and infinitives of forgetting, deleting, updating, changing and
@@ -118,7 +121,7 @@ mod tests {
     #[test]
     fn grammar_and_request_words_of_other_languages() {
         for w in [
-            "el", "de", "les", "von", "olvida", "supprime", "losche", "sil", "adli",
+            "el", "de", "les", "von", "olvida", "supprime", "losche", "sil", "adli", "kisinin",
         ] {
             assert!(is_function_word(w), "{w}");
         }

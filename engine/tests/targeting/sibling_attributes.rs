@@ -195,3 +195,27 @@ fn a_word_naming_another_attribute_inside_the_compound_makes_it_another_attribut
     s.purge(Target::query("David's home phone")).unwrap();
     assert_eq!(live_texts(&s), held[2..]);
 }
+
+/// Turkish frames a name as "X adlı kişi" (the person named X): "kişinin" (of the person) is no
+/// word of the attribute, so "Mehmet Yılmaz adlı kişinin ilaçları" (his medications) never
+/// reaches the row about his allergy that frames him the same way, and a request for his
+/// allergy still does.
+#[test]
+fn the_turkish_frame_of_a_named_person_names_no_attribute() {
+    let facts = [
+        "Mehmet Yılmaz adlı kişinin yer fıstığı alerjisi var",
+        "Niloufar Karimi's annual bonus is 15,000 EUR",
+    ];
+    no_match(
+        &facts,
+        "Mehmet Yılmaz adlı kişinin ilaçları",
+        "Mehmet Yılmaz's medication is sertraline",
+    );
+    let left = after_supersede(
+        &facts,
+        "Mehmet Yılmaz adlı kişinin alerjisi",
+        "Mehmet Yılmaz adlı kişinin penisilin alerjisi var",
+    );
+    assert!(left.iter().any(|t| t.contains("penisilin")), "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("fıstığı")), "{left:?}");
+}
