@@ -88,7 +88,8 @@ pub use cantonese::variant_keys as cantonese_variant_keys;
 pub use ident::{code, find_code, identifiers, same_identifier};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, masculine_genitive_of_spelling,
-    same_inflected_name, same_inflected_spelling, without_initial_glide,
+    same_inflected_name, same_inflected_spelling, same_name, vowel_finals_agree,
+    without_initial_glide,
 };
 pub use script::unspaced_letter;
 pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};
@@ -631,7 +632,7 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
         };
         let gap = prev_end_unit.map(|e| gap_between(&us[e..p.units.start]));
         let span = first.start..us[p.units.end - 1].end;
-        let vowel_final = ends_in_vowel_letter(&text[span.clone()], p.script, &form);
+        let vowel_final = name_forms::ends_in_vowel_letter(&text[span.clone()], p.script, &form);
         out.push(Chunk {
             form,
             span,
@@ -643,24 +644,6 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
         prev_end_unit = Some(p.units.end);
     }
     out
-}
-
-/// See [`Chunk::vowel_final`]: `original` is the word as written, `form` its folded form.
-fn ends_in_vowel_letter(original: &str, script: Script, form: &str) -> bool {
-    match script {
-        Script::Arabic | Script::Hebrew => original
-            .chars()
-            .rev()
-            // Vowel points and cantillation (Hebrew), harakat and the superscript alef
-            // (Arabic) are marks over the last letter, not letters.
-            .find(|&c| {
-                !matches!(c, '\u{0591}'..='\u{05C7}' | '\u{0610}'..='\u{061A}'
-                    | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
-                    && c.is_alphabetic()
-            })
-            .is_some_and(|c| "אהויעاىيوةهءأإآؤئعیےہۃۀە".contains(c)),
-        _ => form.ends_with(['a', 'i', 'o', 'u', 'y']),
-    }
 }
 
 /// Spelling-variant key of one folded/transliterated word (rules in the module docs). Empty
@@ -687,52 +670,4 @@ pub fn hangul_variant_key(word: &str) -> String {
 /// the module docs.
 pub fn skeleton(word: &str) -> String {
     variant::skeleton(word)
-}
-
-/// False when one word is written in an abjad and the other, vocalized, ends in a vowel the
-/// abjad word does not write ([`Chunk::vowel_final`]): "Yosefa" is not יוסף, "Ahmedou" is not
-/// أحمد (a final vowel is written: "Rivka" רבקה, "Ali" علي, "Musa" موسى).
-pub fn vowel_finals_agree(a: &Chunk, b: &Chunk) -> bool {
-    let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
-    match (abjad(a.script), abjad(b.script)) {
-        (true, false) => a.vowel_final || !b.vowel_final,
-        (false, true) => b.vowel_final || !a.vowel_final,
-        _ => true,
-    }
-}
-
-/// True if two words denote the same name: equal forms, equal variant keys, or (when either
-/// side's script is Arabic or Hebrew) equal skeletons of length >= 2. When either side is
-/// Hangul, the keys are [`hangul_variant_key`]s.
-pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
-    if a.form.is_empty() || b.form.is_empty() {
-        return false;
-    }
-    if a.form == b.form {
-        return true;
-    }
-    let (ka, kb) = if a.script == Script::Hangul || b.script == Script::Hangul {
-        (hangul_variant_key(&a.form), hangul_variant_key(&b.form))
-    } else {
-        (variant_key(&a.form), variant_key(&b.form))
-    };
-    if !ka.is_empty() && (ka == kb || without_initial_glide(&ka) == without_initial_glide(&kb)) {
-        return true;
-    }
-    let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
-    if abjad(a.script) || abjad(b.script) {
-        if !vowel_finals_agree(a, b) {
-            return false;
-        }
-        let forms = |c: &Chunk| {
-            if abjad(c.script) {
-                abjad_skeletons(&c.form)
-            } else {
-                vec![skeleton(&c.form)]
-            }
-        };
-        let sb = forms(b);
-        return forms(a).iter().any(|sa| sa.len() >= 2 && sb.contains(sa));
-    }
-    false
 }

@@ -1,9 +1,10 @@
 //! The other forms one name takes: its case forms in Greek, Russian and Ukrainian
 //! ([`same_inflected_name`], [`inflected_forms`]), a romanization with or without the initial
 //! glide ([`without_initial_glide`]), and the consonant skeletons an Arabic or Hebrew word may
-//! stand for ([`abjad_skeletons`]).
+//! stand for ([`abjad_skeletons`]); and whether two words are one name ([`same_name`]), an
+//! abjad writing a name's final vowel ([`vowel_finals_agree`]).
 
-use super::{Chunk, Script, skeleton, variant_key};
+use super::{Chunk, Script, hangul_variant_key, skeleton, variant_key};
 
 /// Case endings of names in Greek, as [`transliterate`](super::transliterate) writes them, in pairs of forms of one
 /// name: masculine nominative `-ος` and genitive `-ου` or accusative `-ο` (Γιώργος, Γιώργου),
@@ -291,6 +292,72 @@ pub fn abjad_skeletons(form: &str) -> Vec<String> {
         }
     }
     seen
+}
+
+/// See [`Chunk::vowel_final`]: `original` is the word as written, `form` its folded form.
+pub(super) fn ends_in_vowel_letter(original: &str, script: Script, form: &str) -> bool {
+    match script {
+        Script::Arabic | Script::Hebrew => original
+            .chars()
+            .rev()
+            // Vowel points and cantillation (Hebrew), harakat and the superscript alef
+            // (Arabic) are marks over the last letter, not letters.
+            .find(|&c| {
+                !matches!(c, '\u{0591}'..='\u{05C7}' | '\u{0610}'..='\u{061A}'
+                    | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
+                    && c.is_alphabetic()
+            })
+            .is_some_and(|c| "אהויעاىيوةهءأإآؤئعیےہۃۀە".contains(c)),
+        _ => form.ends_with(['a', 'i', 'o', 'u', 'y']),
+    }
+}
+
+/// False when one word is written in an abjad and the other, vocalized, ends in a vowel the
+/// abjad word does not write ([`Chunk::vowel_final`]): "Yosefa" is not יוסף, "Ahmedou" is not
+/// أحمد (a final vowel is written: "Rivka" רבקה, "Ali" علي, "Musa" موسى).
+pub fn vowel_finals_agree(a: &Chunk, b: &Chunk) -> bool {
+    let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
+    match (abjad(a.script), abjad(b.script)) {
+        (true, false) => a.vowel_final || !b.vowel_final,
+        (false, true) => b.vowel_final || !a.vowel_final,
+        _ => true,
+    }
+}
+
+/// True if two words denote the same name: equal forms, equal variant keys, or (when either
+/// side's script is Arabic or Hebrew) equal skeletons of length >= 2. When either side is
+/// Hangul, the keys are [`hangul_variant_key`]s.
+pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
+    if a.form.is_empty() || b.form.is_empty() {
+        return false;
+    }
+    if a.form == b.form {
+        return true;
+    }
+    let (ka, kb) = if a.script == Script::Hangul || b.script == Script::Hangul {
+        (hangul_variant_key(&a.form), hangul_variant_key(&b.form))
+    } else {
+        (variant_key(&a.form), variant_key(&b.form))
+    };
+    if !ka.is_empty() && (ka == kb || without_initial_glide(&ka) == without_initial_glide(&kb)) {
+        return true;
+    }
+    let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
+    if abjad(a.script) || abjad(b.script) {
+        if !vowel_finals_agree(a, b) {
+            return false;
+        }
+        let forms = |c: &Chunk| {
+            if abjad(c.script) {
+                abjad_skeletons(&c.form)
+            } else {
+                vec![skeleton(&c.form)]
+            }
+        };
+        let sb = forms(b);
+        return forms(a).iter().any(|sa| sa.len() >= 2 && sb.contains(sa));
+    }
+    false
 }
 
 #[cfg(test)]
