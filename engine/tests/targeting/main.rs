@@ -9,6 +9,7 @@ mod glued_names;
 mod identifiers;
 mod joint;
 mod labels;
+mod loanwords;
 mod meaning;
 mod names_across_scripts;
 mod negation;

@@ -73,6 +73,7 @@ mod brahmic;
 mod cantonese;
 mod ident;
 pub mod japanese;
+mod loanword;
 mod name_forms;
 mod script;
 mod tables;
@@ -86,9 +87,10 @@ use std::ops::Range;
 
 pub use cantonese::variant_keys as cantonese_variant_keys;
 pub use ident::{code, find_code, identifiers, same_identifier};
+pub use loanword::{MIN_CLASSES as LOAN_MIN_CLASSES, borrowed, loan_key, spelled_acronym};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, masculine_genitive_of_spelling,
-    same_inflected_name, same_inflected_spelling, same_name, vowel_finals_agree,
+    same_inflected_name, same_inflected_spelling, same_name, thai_variant_key, vowel_finals_agree,
     without_initial_glide,
 };
 pub use script::unspaced_letter;
@@ -97,7 +99,7 @@ pub use tables::{exonyms, han_readings, han_surname_readings, place_pair};
 /// Version of the canonicalization rules. Recorded in the log and in receipts wherever a
 /// decision (which rows a target matched) depended on them; any change to folding, chunking,
 /// identifier forms or variant keys changes it.
-pub const CANONICALIZER_VERSION: &str = "oubli-canon-17";
+pub const CANONICALIZER_VERSION: &str = "oubli-canon-18";
 
 /// Writing system a word came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -324,9 +324,24 @@ pub fn vowel_finals_agree(a: &Chunk, b: &Chunk) -> bool {
     }
 }
 
+/// Variant key of a Thai name's romanization, or of a Latin word compared against one. Thai
+/// names are written in Latin letters both with and without the "h" of an aspirated stop
+/// ("Suphaphon", "Supaporn": พ, ภ, ผ are "ph" in the RTGS, "p" in many names), and with the
+/// "r" of the letter ร where the RTGS reads its final sound, "n" ("Supaporn" for สุภาพร,
+/// "Sunthorn" for สุนทร). The key drops both differences, then takes the [`variant_key`].
+pub fn thai_variant_key(word: &str) -> String {
+    let relaxed = word
+        .replace("ph", "p")
+        .replace("th", "t")
+        .replace("kh", "k")
+        .replace("rn", "n");
+    variant_key(&relaxed)
+}
+
 /// True if two words denote the same name: equal forms, equal variant keys, or (when either
 /// side's script is Arabic or Hebrew) equal skeletons of length >= 2. When either side is
-/// Hangul, the keys are [`hangul_variant_key`]s.
+/// Hangul, the keys are [`hangul_variant_key`]s; a Thai word and a word of another script
+/// also meet by their [`thai_variant_key`]s.
 pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     if a.form.is_empty() || b.form.is_empty() {
         return false;
@@ -341,6 +356,12 @@ pub fn same_name(a: &Chunk, b: &Chunk) -> bool {
     };
     if !ka.is_empty() && (ka == kb || without_initial_glide(&ka) == without_initial_glide(&kb)) {
         return true;
+    }
+    if (a.script == Script::Thai || b.script == Script::Thai) && a.script != b.script {
+        let (ta, tb) = (thai_variant_key(&a.form), thai_variant_key(&b.form));
+        if !ta.is_empty() && ta == tb {
+            return true;
+        }
     }
     let abjad = |s: Script| matches!(s, Script::Arabic | Script::Hebrew);
     if abjad(a.script) || abjad(b.script) {

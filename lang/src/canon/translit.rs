@@ -512,6 +512,7 @@ fn thai(w: &str) -> String {
         // The vowel.
         let next = cs.get(i).copied();
         let after = cs.get(i + 1).copied();
+        let long_vowel = lead.is_none() && matches!(next, Some('า' | 'ี' | 'ู' | 'ื'));
         let vowel: &str = match (lead, next) {
             (Some('เ'), Some('ี')) if after == Some('ย') => {
                 i += 2;
@@ -618,7 +619,14 @@ fn thai(w: &str) -> String {
         // The final consonant: one not followed by a vowel sign of its own. Syllables ending in
         // ะ, ำ, ใ, ไ or เ-า take none.
         let open = matches!(vowel, "am" | "ao") || matches!(lead, Some('ใ' | 'ไ'));
+        // After a long vowel sign, a consonant followed by one last consonant of the word
+        // begins the last syllable, which reads "o" before its final: "สุภาพร" is
+        // "suphaphon", not "suphap-ra" (a word never ends in a consonant without a vowel). A
+        // short vowel needs a final of its own ("บัตร", "bat": the ร is silent).
+        let last_syllable =
+            long_vowel && i + 2 == n && cs.get(i + 1).is_some_and(|&c| consonant(c) && c != 'อ');
         if !open
+            && !last_syllable
             && let Some(&c) = cs.get(i)
             && let Some((_, fin)) = thai_consonant(c)
             && !cs.get(i + 1).is_some_and(|&a| sign(a))

@@ -249,7 +249,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             continue;
         }
         attribute_units += usize::from(attribute);
-        let generic = attribute && crate::lexicon::is_generic_head(&w.chunk.form);
+        let mut generic = attribute && crate::lexicon::is_generic_head(&w.chunk.form);
         generic_units += usize::from(generic);
         if code_parts.contains(&w.pos) {
             hit_units += 1;
@@ -271,6 +271,13 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         };
         match found {
             Some(p) => {
+                // A word borrowed from a Latin word of the row names what that word names
+                // ("नंबर" is "number").
+                if attribute && !generic && w.chunk.script != Script::Latin {
+                    let c = &row.chunks[p];
+                    generic = c.script == Script::Latin && crate::lexicon::is_generic_head(&c.form);
+                    generic_units += usize::from(generic);
+                }
                 word_hit[wi] = Some(p);
                 hit_units += 1;
                 let run_on_attribute = run_on.held_attribute.contains(&wi);

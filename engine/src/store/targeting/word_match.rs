@@ -230,7 +230,35 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
 pub(crate) fn find_word(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     find_name(w, row)
         .or_else(|| concept_hit(w, row))
+        .or_else(|| loanword_hit(w, row))
         .or_else(|| kind_hit(w, row))
+}
+
+/// Where `row` writes query word `w` as a word borrowed across scripts ([`canon::borrowed`]):
+/// "penicillin" and பென்சிலின், "VPN" and वीपीएन, "shift" and شیفت, either way round. One side
+/// is Latin and no name (a lowercase word, or an acronym in capitals); the other is written in
+/// a script read word by word (not Han or Hangul, whose chunks are syllables).
+fn loanword_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
+    let read_by_word = |s: Script| !matches!(s, Script::Latin | Script::Han | Script::Hangul);
+    let acronym = |written: &str| canon::spelled_acronym(written).is_some();
+    let latin_word = |c: &Chunk, written: &str| {
+        c.script == Script::Latin && !has_digit(c) && (!c.capitalized || acronym(written))
+    };
+    row.chunks.iter().position(|c| {
+        if has_digit(c) || has_digit(&w.chunk) {
+            return false;
+        }
+        let row_written = &row.text[c.span.clone()];
+        if w.chunk.script == Script::Latin && read_by_word(c.script) {
+            (!w.name || acronym(&w.written))
+                && latin_word(&w.chunk, &w.written)
+                && canon::borrowed(&w.stem, &w.written, &c.form)
+        } else if read_by_word(w.chunk.script) && latin_word(c, row_written) {
+            canon::borrowed(&keys::stem(&c.form), row_written, &w.chunk.form)
+        } else {
+            false
+        }
+    })
 }
 
 /// Where `row` states the value an attribute concept of query word `w` names on its own

@@ -475,6 +475,12 @@ fn thai_reads_syllable_by_syllable() {
         ("เมือง", "mueang"),
         ("ศรีสุข", "srisuk"),
         ("จันทร์", "chan"),
+        // After a long vowel, the last two consonants are a syllable of their own.
+        ("สุภาพร", "suphaphon"),
+        ("นภาพร", "naphaphon"),
+        ("ศรีพร", "sriphon"),
+        ("ภาพ", "phap"),
+        ("อัมพร", "amphon"),
     ] {
         assert_eq!(transliterate(thai), latin, "{thai}");
     }
