@@ -6,14 +6,6 @@
 
 use super::*;
 
-/// The rows left live after purging `query` over a fresh store of `facts`.
-fn left_after_purge(facts: &[&str], query: &str) -> Vec<String> {
-    let (_t, s) = store_with(facts);
-    s.purge(Target::query(query))
-        .unwrap_or_else(|e| panic!("{query}: {e}"));
-    live_texts(&s)
-}
-
 #[test]
 fn an_english_attribute_reaches_its_loanword_in_another_script() {
     let facts = [
@@ -24,11 +16,11 @@ fn an_english_attribute_reaches_its_loanword_in_another_script() {
         "राजेश कुमार का डेस्क 4-210 है।",
     ];
     // Tamil writes "penicillin" பென்சிலின்; only Arun Kumar's row holds it for him.
-    let left = left_after_purge(&facts, "Arun Kumar's penicillin allergy");
+    let left = survivors_after_purge(&facts, "Arun Kumar's penicillin allergy");
     assert_eq!(left.len(), 4, "{left:?}");
     assert!(!left.contains(&facts[0].to_owned()), "{left:?}");
     // An acronym is borrowed letter by letter: वीपीएन is "vi-pi-en".
-    let left = left_after_purge(&facts, "Rajesh Kumar's VPN access");
+    let left = survivors_after_purge(&facts, "Rajesh Kumar's VPN access");
     assert_eq!(left.len(), 4, "{left:?}");
     assert!(!left.iter().any(|t| t.contains("वीपीएन")), "{left:?}");
 }
@@ -54,6 +46,6 @@ fn a_thai_name_ending_in_a_syllable_of_its_own_meets_its_latin_spelling() {
         "นภาพร ศรีสุข's parking permit is P-4410.",
         "ณัฐพล ศรีสุข's parking permit is P-4417.",
     ];
-    let left = left_after_purge(&facts, "Napaporn Srisuk's parking permit");
+    let left = survivors_after_purge(&facts, "Napaporn Srisuk's parking permit");
     assert_eq!(left, [facts[1]], "{left:?}");
 }
