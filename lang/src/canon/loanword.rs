@@ -122,20 +122,26 @@ pub fn spelled_acronym(written: &str) -> Option<String> {
     )
 }
 
-/// True if the transliterated form `other` of a word in another script is the borrowed form of
-/// the Latin word `latin` (its folded form, or `written` as an acronym): equal keys of at least
-/// [`MIN_CLASSES`](crate::canon::LOAN_MIN_CLASSES) consonant classes. The keys must be equal, not one a prefix of the other: an
-/// inflected borrowed word meets its source only when its ending leaves no consonant in the key
-/// ("bhijiter", a Bengali genitive of "visit", ends in a post-vocalic r).
-pub fn borrowed(latin: &str, written: &str, other: &str) -> bool {
-    let theirs = loan_key(other);
-    if theirs.chars().count() < MIN_CLASSES {
-        return false;
-    }
+/// The keys a Latin word (its folded form `latin`, as `written`) gives a borrowed form of it: its
+/// own [`loan_key`], and for an acronym in capitals that of its letter names. Keys of fewer
+/// than [`MIN_CLASSES`](crate::canon::LOAN_MIN_CLASSES) classes are left out: they meet nothing.
+pub fn loan_keys_of(latin: &str, written: &str) -> Vec<String> {
+    let mut keys = vec![loan_key(latin)];
     if let Some(spelled) = spelled_acronym(written) {
-        return loan_key(&spelled) == theirs || loan_key(latin) == theirs;
+        keys.push(loan_key(&spelled));
     }
-    loan_key(latin) == theirs
+    keys.retain(|k| k.len() >= MIN_CLASSES);
+    keys.dedup();
+    keys
+}
+
+/// True if the transliterated form `other` of a word in another script is the borrowed form of
+/// the Latin word `latin` (its folded form, or `written` as an acronym): its [`loan_key`] is
+/// one of [`loan_keys_of`] the Latin word. The keys must be equal, not one a prefix of the
+/// other: an inflected borrowed word meets its source only when its ending leaves no consonant
+/// in the key ("bhijiter", a Bengali genitive of "visit", ends in a post-vocalic r).
+pub fn borrowed(latin: &str, written: &str, other: &str) -> bool {
+    loan_keys_of(latin, written).contains(&loan_key(other))
 }
 
 #[cfg(test)]

@@ -87,7 +87,9 @@ use std::ops::Range;
 
 pub use cantonese::variant_keys as cantonese_variant_keys;
 pub use ident::{code, find_code, identifiers, same_identifier};
-pub use loanword::{MIN_CLASSES as LOAN_MIN_CLASSES, borrowed, loan_key, spelled_acronym};
+pub use loanword::{
+    MIN_CLASSES as LOAN_MIN_CLASSES, borrowed, loan_key, loan_keys_of, spelled_acronym,
+};
 pub use name_forms::{
     abjad_skeletons, inflected_forms, masculine_genitive, masculine_genitive_of_spelling,
     same_inflected_name, same_inflected_spelling, same_name, thai_variant_key, vowel_finals_agree,

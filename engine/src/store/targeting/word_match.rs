@@ -244,20 +244,34 @@ fn loanword_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     let latin_word = |c: &Chunk, written: &str| {
         c.script == Script::Latin && !has_digit(c) && (!c.capitalized || acronym(written))
     };
+    if has_digit(&w.chunk) {
+        return None;
+    }
+    if w.chunk.script == Script::Latin {
+        // The query's Latin word against the row's words in other scripts.
+        if (w.name && !acronym(&w.written)) || !latin_word(&w.chunk, &w.written) {
+            return None;
+        }
+        let keys = canon::loan_keys_of(&w.stem, &w.written);
+        if keys.is_empty() {
+            return None;
+        }
+        return row.chunks.iter().position(|c| {
+            read_by_word(c.script) && !has_digit(c) && keys.contains(&canon::loan_key(&c.form))
+        });
+    }
+    if !read_by_word(w.chunk.script) {
+        return None;
+    }
+    // The query's word in another script against the row's Latin words.
+    let theirs = canon::loan_key(&w.chunk.form);
+    if theirs.len() < canon::LOAN_MIN_CLASSES {
+        return None;
+    }
     row.chunks.iter().position(|c| {
-        if has_digit(c) || has_digit(&w.chunk) {
-            return false;
-        }
-        let row_written = &row.text[c.span.clone()];
-        if w.chunk.script == Script::Latin && read_by_word(c.script) {
-            (!w.name || acronym(&w.written))
-                && latin_word(&w.chunk, &w.written)
-                && canon::borrowed(&w.stem, &w.written, &c.form)
-        } else if read_by_word(w.chunk.script) && latin_word(c, row_written) {
-            canon::borrowed(&keys::stem(&c.form), row_written, &w.chunk.form)
-        } else {
-            false
-        }
+        let written = &row.text[c.span.clone()];
+        latin_word(c, written)
+            && canon::loan_keys_of(&keys::stem(&c.form), written).contains(&theirs)
     })
 }
 
