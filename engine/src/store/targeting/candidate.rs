@@ -3,7 +3,7 @@
 use super::query::QueryShape;
 use super::row_view::RowView;
 use super::score::RowScore;
-use super::{TargetMatch, confidence, names, supersede_fit};
+use super::{Rejected, TargetMatch, confidence, names, supersede_fit};
 use crate::row::Row;
 
 /// A scored candidate.
@@ -137,4 +137,48 @@ pub(super) fn names_someone(row: &RowView<'_>) -> bool {
                 .chars()
                 .all(char::is_whitespace)
     })
+}
+
+/// Of the candidates tied at the best coverage, drops those worse by a criterion some of them
+/// meet and others do not, one criterion after the other: polarity ("is not on the board"
+/// prefers the negative row), exact names ("York" the row that does not say "New York", the
+/// query's spelling and reading of a name over another). Each dropped row is noted in
+/// `rejected` with its reason.
+pub(super) fn drop_worse_of_tied(scored: &mut Vec<Candidate>, rejected: &mut Vec<Rejected>) {
+    let Some(best) = scored.iter().map(|c| c.score.coverage).reduce(f64::max) else {
+        return;
+    };
+    let tied = |c: &Candidate| c.score.coverage == best;
+    for (what, bad) in [
+        (
+            "polarity differs from the query",
+            Box::new(|c: &Candidate| !c.score.polarity_ok) as Box<dyn Fn(&Candidate) -> bool>,
+        ),
+        (
+            "names a longer name than the query",
+            Box::new(|c: &Candidate| c.score.longer_name),
+        ),
+        (
+            "reads the query's name only with a long vowel its spelling lacks",
+            Box::new(|c: &Candidate| c.score.inexact_reading),
+        ),
+        (
+            "spells the query's name otherwise",
+            Box::new(|c: &Candidate| c.score.variant_spelling),
+        ),
+    ] {
+        if scored.iter().any(|c| tied(c) && !bad(c)) && scored.iter().any(|c| tied(c) && bad(c)) {
+            scored.retain(|c| {
+                let drop = tied(c) && bad(c);
+                if drop {
+                    rejected.push(Rejected {
+                        id: c.row.id,
+                        coverage: c.score.coverage,
+                        reason: what.into(),
+                    });
+                }
+                !drop
+            });
+        }
+    }
 }

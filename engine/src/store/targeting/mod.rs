@@ -366,48 +366,8 @@ impl Inner {
                 !elsewhere
             });
         }
-        if let Some(best) = scored
-            .iter()
-            .map(|c| c.score.coverage)
-            .reduce(f64::max)
-            .filter(|_| !by_identifier)
-        {
-            let tied = |c: &Candidate| c.score.coverage == best;
-            for (what, bad) in [
-                (
-                    "polarity differs from the query",
-                    Box::new(|c: &Candidate| !c.score.polarity_ok)
-                        as Box<dyn Fn(&Candidate) -> bool>,
-                ),
-                (
-                    "names a longer name than the query",
-                    Box::new(|c: &Candidate| c.score.longer_name),
-                ),
-                (
-                    "reads the query's name only with a long vowel its spelling lacks",
-                    Box::new(|c: &Candidate| c.score.inexact_reading),
-                ),
-                (
-                    "spells the query's name otherwise",
-                    Box::new(|c: &Candidate| c.score.variant_spelling),
-                ),
-            ] {
-                if scored.iter().any(|c| tied(c) && !bad(c))
-                    && scored.iter().any(|c| tied(c) && bad(c))
-                {
-                    scored.retain(|c| {
-                        let drop = tied(c) && bad(c);
-                        if drop {
-                            rejected.push(Rejected {
-                                id: c.row.id,
-                                coverage: c.score.coverage,
-                                reason: what.into(),
-                            });
-                        }
-                        !drop
-                    });
-                }
-            }
+        if !by_identifier {
+            candidate::drop_worse_of_tied(&mut scored, &mut rejected);
         }
         scored.sort_by(|a, b| {
             b.score
