@@ -408,10 +408,29 @@ struct ExonymTable {
     /// the static, so leak checkers such as valgrind see the table as still reachable, not
     /// possibly lost.)
     index: std::collections::BTreeMap<String, usize>,
+    /// A bit per hash of a squashed name (a one-hash Bloom filter of [`FILTER_BITS`] bits): a
+    /// word whose bit is clear is looked up no further (most words of a text name no city).
+    filter: [u64; FILTER_BITS / 64],
+}
+
+/// Bits of [`ExonymTable::filter`]: with about four hundred names, one word in forty that
+/// names no city is still looked up in the index.
+const FILTER_BITS: usize = 16_384;
+
+/// The filter bit of a squashed name: its FNV-1a hash, modulo [`FILTER_BITS`].
+fn filter_bit(squashed: &str) -> usize {
+    let hash = squashed.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash % FILTER_BITS as u64) as usize
 }
 
 impl ExonymTable {
     fn group_of(&'static self, squashed: &str) -> &'static [&'static str] {
+        let bit = filter_bit(squashed);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return &[];
+        }
         self.index
             .get(squashed)
             .map_or(&[], |&g| self.groups[g].as_slice())
@@ -437,12 +456,20 @@ fn exonym_table() -> &'static ExonymTable {
             .map(|g| g.iter().map(|n| chunk_form(n)).collect())
             .collect();
         let mut index = std::collections::BTreeMap::new();
+        let mut filter = [0u64; FILTER_BITS / 64];
         for (i, g) in groups.iter().enumerate() {
             for n in g {
-                index.entry(squash(n)).or_insert(i);
+                let squashed = squash(n);
+                let bit = filter_bit(&squashed);
+                filter[bit / 64] |= 1 << (bit % 64);
+                index.entry(squashed).or_insert(i);
             }
         }
-        ExonymTable { groups, index }
+        ExonymTable {
+            groups,
+            index,
+            filter,
+        }
     })
 }
 

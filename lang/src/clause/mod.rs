@@ -393,6 +393,23 @@ const SEPARATORS: &[(&str, Split)] = &[
     (", ", Split::English),
 ];
 
+/// The bytes a separator of [`SEPARATORS`] can start with: a position whose byte is none of
+/// them starts no separator, and the scan skips it without comparing each separator.
+const SEPARATOR_FIRST_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    while k < SEPARATORS.len() {
+        table[SEPARATORS[k].0.as_bytes()[0] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
+/// True if a separator may start at byte `i` of `s` (see [`SEPARATOR_FIRST_BYTES`]).
+fn may_start_separator(s: &str, i: usize) -> bool {
+    SEPARATOR_FIRST_BYTES[usize::from(s.as_bytes()[i])]
+}
+
 /// Postpositions that end a Chinese or Japanese time adverbial ("2023年3月起", "从去年开始",
 /// "入社以来", "4月から").
 const TIME_POSTPOSITIONS: &[&str] = &[
@@ -443,7 +460,7 @@ fn split_sentence(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // (separator start, separator end) in s
     let mut i = 0;
     'scan: while i < s.len() {
-        if !s.is_char_boundary(i) {
+        if !s.is_char_boundary(i) || !may_start_separator(s, i) {
             i += 1;
             continue;
         }
@@ -555,7 +572,7 @@ fn starts_clause(right: &str) -> bool {
 
 fn next_separator(lowered: &str, from: usize) -> Option<usize> {
     (from..lowered.len())
-        .filter(|&j| lowered.is_char_boundary(j))
+        .filter(|&j| lowered.is_char_boundary(j) && may_start_separator(lowered, j))
         .find(|&j| {
             SEPARATORS
                 .iter()

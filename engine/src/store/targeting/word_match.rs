@@ -249,7 +249,10 @@ fn loanword_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
     }
     if w.chunk.script == Script::Latin {
         // The query's Latin word against the row's words in other scripts.
-        if (w.name && !acronym(&w.written)) || !latin_word(&w.chunk, &w.written) {
+        if (w.name && !acronym(&w.written))
+            || !latin_word(&w.chunk, &w.written)
+            || !row.chunks.iter().any(|c| read_by_word(c.script))
+        {
             return None;
         }
         let keys = canon::loan_keys_of(&w.stem, &w.written);
@@ -260,7 +263,7 @@ fn loanword_hit(w: &QWord, row: &RowView<'_>) -> Option<usize> {
             read_by_word(c.script) && !has_digit(c) && keys.contains(&canon::loan_key(&c.form))
         });
     }
-    if !read_by_word(w.chunk.script) {
+    if !read_by_word(w.chunk.script) || !row.chunks.iter().any(|c| c.script == Script::Latin) {
         return None;
     }
     // The query's word in another script against the row's Latin words.
