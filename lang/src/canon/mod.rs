@@ -650,6 +650,14 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
     out
 }
 
+/// FNV-1a hash of `s`'s bytes: cheap, and the same in every run and on every thread (the
+/// in-process tables of this module index by it).
+pub(crate) fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Spelling-variant key of one folded/transliterated word (rules in the module docs). Empty
 /// input -> empty key. Idempotent: `variant_key(&variant_key(w)) == variant_key(w)`.
 pub fn variant_key(word: &str) -> String {

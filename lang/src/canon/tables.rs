@@ -419,10 +419,7 @@ const FILTER_BITS: usize = 16_384;
 
 /// The filter bit of a squashed name: its FNV-1a hash, modulo [`FILTER_BITS`].
 fn filter_bit(squashed: &str) -> usize {
-    let hash = squashed.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    (hash % FILTER_BITS as u64) as usize
+    (super::fnv1a(squashed) % FILTER_BITS as u64) as usize
 }
 
 impl ExonymTable {

@@ -107,11 +107,7 @@ pub(crate) fn key(word: &str) -> String {
     thread_local! {
         static KEYS: std::cell::RefCell<Vec<Slot>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    // FNV-1a: cheap, and stable across runs and threads.
-    let hash = word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    let slot = (hash % SLOTS as u64) as usize;
+    let slot = (super::fnv1a(word) % SLOTS as u64) as usize;
     // `try_with`: a thread tearing down its locals computes without the table.
     let cached = KEYS.try_with(|c| match c.borrow().get(slot) {
         Some(Some((w, k))) if **w == *word => Some(k.to_string()),
