@@ -12,7 +12,9 @@
 //! look alike).
 //!
 //! 1. **It stands out.** Its name-less text is the closest to the query's and the new text's
-//!    (each cosine calibrated onto [0, 1] by the embedder's similarity range, the two summed),
+//!    (each cosine scaled by the embedder's similarity range, 0 at unrelated and 1 at a clear
+//!    match, the two summed; closer than a clear match scores above 1, so that rows past it
+//!    still rank by closeness),
 //!    by at least [`MIN_MARGIN`] over the next row.
 //! 2. **It holds the attribute the new text restates.** It is the closest of the pool to the
 //!    new text alone, and at least [`RELEVANT`] close. "Kenta earns 9M yen a year" relates to no
@@ -33,12 +35,12 @@ use crate::error::Result;
 use crate::row::RowId;
 
 /// Least lead of the chosen row over the next, in calibrated similarity summed over the query
-/// and the new text (each cosine mapped onto [0, 1] by the embedder's similarity range, so the
-/// sum lies in [0, 2]). 0.1 is 5 % of that scale: a row must be clearly closer, not closer by
+/// and the new text (each cosine scaled so that unrelated is 0 and a clear match 1, so two clear
+/// matches sum to 2). 0.1 is 5 % of that scale: a row must be clearly closer, not closer by
 /// rounding. Chosen before measuring and not tuned to a case file.
 pub(crate) const MIN_MARGIN: f64 = 0.1;
 
-/// Least calibrated similarity (in [0, 1]) between a row and the new text, names taken out, for
+/// Least calibrated similarity (1 at a clear match) between a row and the new text, names taken out, for
 /// the row to hold the attribute the new text restates: the recall threshold for "relevant
 /// hits only" ([`crate::SUGGESTED_MIN_SCORE`]), not a value fitted here.
 pub(crate) const RELEVANT: f64 = crate::store::SUGGESTED_MIN_SCORE;
@@ -59,7 +61,7 @@ pub(crate) struct Meaning<'a> {
 pub(crate) struct Choice {
     /// Index of the chosen row in the pool.
     pub index: usize,
-    /// Its calibrated similarity (query + new text, in [0, 2]).
+    /// Its calibrated similarity (query + new text; 2 for two clear matches).
     pub similarity: f64,
     /// Its lead over the next row of the pool.
     pub margin: f64,
@@ -81,9 +83,12 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
 }
 
 impl Meaning<'_> {
+    /// `cos` scaled so that the embedder's unrelated cosine is 0 and its clear match 1. Not
+    /// capped at 1: an embedder whose texts all sit close together (a script its vocabulary
+    /// barely covers) puts every row past its match cosine, and a cap would tie them all.
     fn calibrated(&self, cos: f64) -> f64 {
         let (lo, hi) = (f64::from(self.range.0), f64::from(self.range.1));
-        ((cos - lo) / (hi - lo).max(1e-6)).clamp(0.0, 1.0)
+        ((cos - lo) / (hi - lo).max(1e-6)).max(0.0)
     }
 
     /// The row of `pool` (ids and texts) closest in meaning to `query` and `new_text`, if it
@@ -242,6 +247,30 @@ mod tests {
                 .unwrap()
                 .is_err()
         );
+    }
+
+    #[test]
+    fn rows_closer_than_a_clear_match_still_rank_by_closeness() {
+        // An embedder whose texts all sit close together (a script its vocabulary barely
+        // covers): every cosine is past its "match" end (0.5 here), yet one row is much closer.
+        let embed = |t: &str| -> Result<Vec<f32>> {
+            Ok(match t {
+                "grandmother" => vec![1.0, 0.55, 0.0],
+                "daycare" | "new daycare" | "after school" => vec![1.0, 0.0, 0.0],
+                _ => vec![1.0, 0.9, 0.9],
+            })
+        };
+        let m = Meaning {
+            embed: &embed,
+            range: (0.0, 0.5),
+        };
+        let keep = |t: &str| t.to_string();
+        let pool = [(1, "grandmother"), (2, "case number")];
+        let c = m
+            .choose("after school", "new daycare", &pool, &keep)
+            .unwrap();
+        // Capped at the match end, both rows would score 2.0 and tie.
+        assert_eq!(c.map(|c| c.index), Ok(0));
     }
 
     #[test]
