@@ -262,3 +262,39 @@ fn a_value_of_the_new_kind_does_not_decide_for_an_attribute_the_query_names() {
     assert!(live.iter().any(|t| t.contains("900208")), "{live:?}");
     assert!(!live.iter().any(|t| t.contains("9165864")), "{live:?}");
 }
+
+#[test]
+fn rows_about_the_subjects_relations_are_rivals_a_choice_by_meaning_must_beat() {
+    // Tomas has one row of his own; the other two are about his sister and his father. The
+    // words reach no row ("school" is in none), and a lone row is no evidence by itself; the
+    // relations' rows are rivals: the choice must stand out from them.
+    let facts = [
+        "Tomas Berg is a pupil at Riverside Grammar, year 9.",
+        "Tomas Berg's sister Ingrid plays the violin.",
+        "Tomas Berg's father Nils is a ferry captain.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let target = Target::query("which school Tomas goes to");
+    let new = "Tomas Berg is now a pupil at Hillside Academy, year 9.";
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    s.supersede(target, Inscription::new(new)).unwrap();
+    let live = live_texts(&s);
+    assert!(!live.iter().any(|t| t.contains("Riverside")), "{live:?}");
+    for kept in &facts[1..] {
+        assert!(live.iter().any(|t| t == kept), "{kept} lost: {live:?}");
+    }
+    // The instrument is the sister's: her row is the closest, and it may not be chosen, so
+    // nothing is (Tomas's school row is not replaced with an instrument).
+    let (_t, s) = store_with(&facts);
+    let plan = s
+        .plan_with(
+            Operation::Supersede,
+            &Target::query("what instrument Tomas learns"),
+            Some("Tomas Berg now learns the cello."),
+        )
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{plan:?}");
+}

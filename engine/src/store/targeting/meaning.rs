@@ -96,38 +96,42 @@ impl Meaning<'_> {
     /// does not). `strip` takes the subject's names out of a text. A pool of fewer than two
     /// rows chooses nothing: a lone row about the subject that lacks the attribute is no
     /// evidence that the attribute was stored.
+    ///
+    /// `rivals` are texts of rows that name the subject but may not be chosen (rows about one
+    /// of the subject's relations, "Amira's brother is at Hillcrest Secondary"): the chosen row
+    /// must stand out from them too, and they count toward the two rows a choice needs.
     pub fn choose(
         &self,
         query: &str,
         new_text: &str,
         pool: &[(RowId, &str)],
+        rivals: &[&str],
         strip: &dyn Fn(&str) -> String,
     ) -> Result<std::result::Result<Choice, Vec<f64>>> {
-        if pool.len() < 2 || pool.len() > MAX_POOL {
+        let all = pool.len() + rivals.len();
+        if pool.is_empty() || all < 2 || all > MAX_POOL {
             return Ok(Err(Vec::new()));
         }
         // Every row of the pool names the subject, so the names say nothing about which row
         // holds the attribute: compare the texts with the subject's names taken out.
         let q_attr = (self.embed)(&strip(query))?;
         let new_attr = (self.embed)(&strip(new_text))?;
-        let mut sims = Vec::with_capacity(pool.len());
-        let mut attr = Vec::with_capacity(pool.len());
-        for (_, text) in pool {
+        let mut sims = Vec::with_capacity(all);
+        let mut attr = Vec::with_capacity(all);
+        for text in pool.iter().map(|(_, t)| *t).chain(rivals.iter().copied()) {
             let v = (self.embed)(&strip(text))?;
             let to_new = self.calibrated(cosine(&v, &new_attr));
             sims.push(self.calibrated(cosine(&v, &q_attr)) + to_new);
             attr.push(to_new);
         }
-        let mut order: Vec<usize> = (0..pool.len()).collect();
+        let mut order: Vec<usize> = (0..all).collect();
         // Highest first; equal similarities keep pool order (deterministic).
         order.sort_by(|&a, &b| sims[b].total_cmp(&sims[a]).then(a.cmp(&b)));
         let (best, next) = (order[0], order[1]);
         let margin = sims[best] - sims[next];
-        if margin < MIN_MARGIN {
-            return Ok(Err(sims));
-        }
-        let leads = (0..pool.len()).all(|i| i == best || attr[i] < attr[best]);
-        if attr[best] < RELEVANT || !leads {
+        let leads = (0..all).all(|i| i == best || attr[i] < attr[best]);
+        if best >= pool.len() || margin < MIN_MARGIN || attr[best] < RELEVANT || !leads {
+            sims.truncate(pool.len());
             return Ok(Err(sims));
         }
         Ok(Ok(Choice {
@@ -232,18 +236,24 @@ mod tests {
         let m = meaning_over(&embed);
         let keep = |t: &str| t.to_string();
         let pool = [(2, "room"), (1, "care team"), (3, "diet")];
-        let c = m.choose("who is in charge of her care", "new care", &pool, &keep);
+        let c = m.choose(
+            "who is in charge of her care",
+            "new care",
+            &pool,
+            &[],
+            &keep,
+        );
         assert_eq!(c.unwrap().map(|c| c.index), Ok(1));
         // Two rows in the same direction: no choice, and both similarities shown.
         let sims = m
-            .choose("care", "new", &[(1, "care"), (4, "care plan")], &keep)
+            .choose("care", "new", &[(1, "care"), (4, "care plan")], &[], &keep)
             .unwrap()
             .unwrap_err();
         assert_eq!(sims.len(), 2);
         assert!((sims[0] - sims[1]).abs() < MIN_MARGIN);
         // One row is never chosen by meaning alone.
         assert!(
-            m.choose("care", "new", &[(1, "care")], &keep)
+            m.choose("care", "new", &[(1, "care")], &[], &keep)
                 .unwrap()
                 .is_err()
         );
@@ -267,7 +277,7 @@ mod tests {
         let keep = |t: &str| t.to_string();
         let pool = [(1, "grandmother"), (2, "case number")];
         let c = m
-            .choose("after school", "new daycare", &pool, &keep)
+            .choose("after school", "new daycare", &pool, &[], &keep)
             .unwrap();
         // Capped at the match end, both rows would score 2.0 and tie.
         assert_eq!(c.map(|c| c.index), Ok(0));
@@ -293,7 +303,7 @@ mod tests {
         let strip = |t: &str| t.replace("Ana", "");
         let pool = [(1, "Ana Ana works in the office"), (2, "Ana reports to Bo")];
         let c = m
-            .choose("Ana's boss", "Ana's new boss is Cy", &pool, &strip)
+            .choose("Ana's boss", "Ana's new boss is Cy", &pool, &[], &strip)
             .unwrap();
         assert_eq!(c.map(|c| c.index), Ok(1));
     }
@@ -314,7 +324,7 @@ mod tests {
         let strip = |t: &str| t.replace("Kenta", "");
         let pool = [(1, "Kenta home"), (2, "Kenta cello")];
         let r = m
-            .choose("Kenta salary", "Kenta earns", &pool, &strip)
+            .choose("Kenta salary", "Kenta earns", &pool, &[], &strip)
             .unwrap();
         assert!(r.is_err(), "{r:?}");
         // An embedder error is an error, not a choice.
@@ -322,7 +332,7 @@ mod tests {
             |_: &str| -> Result<Vec<f32>> { Err(crate::error::Error::Embedder("down".into())) };
         assert!(
             meaning_over(&failing)
-                .choose("Kenta salary", "Kenta earns", &pool, &strip)
+                .choose("Kenta salary", "Kenta earns", &pool, &[], &strip)
                 .is_err()
         );
     }

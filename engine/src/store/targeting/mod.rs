@@ -244,11 +244,17 @@ impl Inner {
         let mut rejected = Vec::new();
         // Rows about the query's named subject (no veto), for a choice by meaning.
         let mut about_subject: Vec<(Row, RowScore, f32)> = Vec::new();
+        // Rows naming the subject that a veto keeps from being chosen (about one of its
+        // relations, say): rivals a choice by meaning must stand out from.
+        let mut rivals: Vec<&str> = Vec::new();
         let mut bests: Vec<RowScore> = views.iter().map(|v| score::best(&shapes, v)).collect();
         named_elsewhere::veto_partial_mentions(&mut bests);
         for (((row, bm), view), best) in rows.iter().zip(&views).zip(bests) {
             let (id, bm) = (row.id, *bm);
             if let Some(reason) = &best.veto {
+                if best.names_subject {
+                    rivals.push(row.text.as_deref().unwrap_or_default());
+                }
                 rejected.push(Rejected {
                     id,
                     coverage: best.coverage,
@@ -495,7 +501,7 @@ impl Inner {
                 .map(|(r, _, _)| (r.id, r.text.as_deref().unwrap_or_default()))
                 .collect();
             let strip = |t: &str| meaning::without_names(&shapes[0], t);
-            match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
+            match m.choose(&shapes[0].text, &h.text, &pool, &rivals, &strip)? {
                 Err(sims) => meaning::explain_no_choice(&mut rejected, &pool, &sims),
                 Ok(choice) => {
                     let (row, mut score, bm) = about_subject[choice.index].clone();
@@ -561,7 +567,7 @@ impl Inner {
                         .map(|c| (c.row.id, c.row.text.as_deref().unwrap_or_default()))
                         .collect();
                     let strip = |t: &str| meaning::without_names(&shapes[0], t);
-                    match m.choose(&shapes[0].text, &h.text, &pool, &strip)? {
+                    match m.choose(&shapes[0].text, &h.text, &pool, &[], &strip)? {
                         Ok(c) => Some((tied[c.index], c)),
                         Err(sims) => {
                             meaning_note = Some(sims);
