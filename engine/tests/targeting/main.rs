@@ -1,6 +1,7 @@
 //! Query targeting: canonical identifiers, names across scripts, aliases, clause edits, negation,
 //! width, dry-run explanations and the planner hook.
 
+mod acronyms;
 mod case_suffixes;
 #[path = "../common/mod.rs"]
 mod common;

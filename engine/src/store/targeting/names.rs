@@ -337,8 +337,12 @@ pub(crate) fn query_relation(q: &QueryShape) -> Option<usize> {
         })
     })?;
     let counted = q.words.iter().any(|w| w.pos == rel);
-    let asks_more = q.words.iter().any(|w| {
-        !w.name && !w.optional && w.pos != rel && !super::word_classes::is_request_word(&w.stem)
+    // An acronym the query does not mark as a name is asked of them too ("David's son's SSN").
+    let asks_more = q.words.iter().enumerate().any(|(i, w)| {
+        (!w.name || q.unmarked_acronym(i))
+            && !w.optional
+            && w.pos != rel
+            && !super::word_classes::is_request_word(&w.stem)
     });
     (counted && asks_more).then_some(rel)
 }

@@ -35,6 +35,9 @@ pub(crate) struct QWord {
     /// True for a word in `s` followed by an apostrophe and no letter, a plural possessive
     /// ("the Moreaus' address"): as a name it is also its singular ("the Moreau family").
     pub plural_possessive: bool,
+    /// True for a word written in capitals ("VPN", "IBAN") that is no part of an identifier
+    /// (no digits in the chunk before or after it, as in "34 ABC 300").
+    pub acronym: bool,
 }
 
 /// Determiners: a word after one is a common noun ("the inspector's visit"), not a name.
@@ -256,6 +259,12 @@ impl QueryShape {
                 concepts,
                 optional,
                 written: text[span].to_owned(),
+                acronym: acronym(&text[c.span.clone()])
+                    && ![pos.wrapping_sub(1), pos + 1].iter().any(|&j| {
+                        chunks
+                            .get(j)
+                            .is_some_and(|n| n.form.chars().any(|ch| ch.is_numeric()))
+                    }),
                 readings: han_readings_of(text, &chunks, pos),
                 plural_possessive: c.form.len() > 3 && c.form.ends_with('s') && {
                     let mut after = text[c.span.end..].chars();
@@ -511,6 +520,16 @@ impl QueryShape {
     /// True if `words[i]` belongs to a name run (a subject, not the attribute).
     pub(crate) fn in_name_run(&self, i: usize) -> bool {
         self.names.iter().any(|run| run.contains(&i))
+    }
+
+    /// True if word `i` is an acronym the query does not mark as a subject (no possessive, not
+    /// capitalized as a name): "VPN" in "Elif's VPN access", "POS" in "Marina's POS system". A
+    /// row still needs it as a name when some row holds it, and the row that does holds the
+    /// attribute it names.
+    pub(crate) fn unmarked_acronym(&self, i: usize) -> bool {
+        self.names.iter().zip(&self.marked).any(|(run, &marked)| {
+            !marked && run[..] == [i] && self.words.get(i).is_some_and(|w| w.acronym)
+        })
     }
 
     /// True if word `i` is written inside a token that holds a digit ("ACME" in "ACME-TRV-22",

@@ -234,7 +234,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     for (wi, w) in q.words.iter().enumerate() {
         // Day and month names qualify the attribute ("the appointment in August"); alone they
         // are no evidence of it.
-        let attribute = !q.in_name_run(wi)
+        let attribute = (!q.in_name_run(wi) || q.unmarked_acronym(wi))
             && !super::word_classes::is_request_word(&w.stem)
             && !is_date_word(w)
             && !is_bound_word(&w.stem);
@@ -632,11 +632,12 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         && let Some((r, relation)) = &q.relative
     {
         let names_relative = super::foreign_relations::row_names_relation(row, relation);
-        let asked_of_them = q
-            .words
-            .iter()
-            .enumerate()
-            .any(|(i, w)| !w.name && w.pos != *r && !w.optional && word_hit[i].is_some());
+        let asked_of_them = q.words.iter().enumerate().any(|(i, w)| {
+            (!w.name || q.unmarked_acronym(i))
+                && w.pos != *r
+                && !w.optional
+                && word_hit[i].is_some()
+        });
         if !names_relative {
             veto = Some(format!("does not name the {relation} the query asks about"));
         } else if !asked_of_them {
