@@ -109,7 +109,7 @@ impl Meaning<'_> {
         strip: &dyn Fn(&str) -> String,
     ) -> Result<std::result::Result<Choice, Vec<f64>>> {
         let all = pool.len() + rivals.len();
-        if pool.is_empty() || all < 2 || all > MAX_POOL {
+        if pool.is_empty() || !(2..=MAX_POOL).contains(&all) {
             return Ok(Err(Vec::new()));
         }
         // Every row of the pool names the subject, so the names say nothing about which row
