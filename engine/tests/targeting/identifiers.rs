@@ -347,3 +347,30 @@ fn a_request_that_is_one_identifier_names_what_it_acts_on() {
     assert_eq!(done.replaced, vec![1], "{done:?}");
     assert!(live_texts(&s).iter().any(|t| t == facts[1]));
 }
+
+#[test]
+fn an_identifier_opening_the_request_is_its_topic_not_a_new_value() {
+    // "34 KLM 300 belongs to a driver who left": the plate is what the request is about. The
+    // new text restates it, but no row holds it, so there is nothing to supersede: the van's
+    // plate one digit apart is another plate.
+    let facts = [
+        "Rafael Ortiz drives a van with plate 34 KLM 305.",
+        "Rafael Ortiz's desk is 4-118.",
+    ];
+    let (_t, s) = store_with(&facts);
+    let query = "34 KLM 300 belongs to a driver who left, please update it";
+    let r = s.supersede(
+        Target::query(query),
+        Inscription::new("The plate 34 KLM 300 is no longer in use."),
+    );
+    assert!(matches!(r, Err(Error::NoMatch(_))), "{r:?}");
+    assert_eq!(live_texts(&s), facts);
+    // After a request verb the identifier is the new value, as before.
+    let done = s
+        .supersede(
+            Target::query("change Rafael's van plate to 34 KLM 300"),
+            Inscription::new("Rafael Ortiz drives a van with plate 34 KLM 300."),
+        )
+        .unwrap();
+    assert_eq!(done.replaced, vec![1], "{done:?}");
+}

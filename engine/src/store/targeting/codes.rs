@@ -181,7 +181,7 @@ pub(super) fn drop_new_values(q: &mut QueryShape, views: &[RowView<'_>], new: &R
     {
         return;
     }
-    let object = |at: usize| object_of_request(&chunks, at);
+    let object = |at: usize| object_of_request(&chunks, at) || topic_of_request(&chunks, at);
     q.codes.retain(|run| {
         run.year.is_some()
             || !holds_code(new, run)
@@ -197,6 +197,17 @@ pub(super) fn drop_new_values(q: &mut QueryShape, views: &[RowView<'_>], new: &R
     q.typed.retain(|id| {
         !holds_id(new, id) || views.iter().any(|v| holds_id(v, id)) || object(id.span.start)
     });
+}
+
+/// True if the identifier starting at byte `at` opens the request (nothing but a determiner
+/// before it): it is what the request is about ("34 KLM 300 belongs to a driver who left,
+/// please update it"), not the value it states. Only the opening position is read this way: in
+/// a verb-final language the new value comes before the verb ("सीट बदलकर 9C कर दो").
+pub(super) fn topic_of_request(chunks: &[Chunk], at: usize) -> bool {
+    chunks
+        .iter()
+        .take_while(|c| c.span.end <= at)
+        .all(|c| super::query::DETERMINERS.contains(&c.form.as_str()))
 }
 
 /// Words between a request verb and an identifier that make the identifier the new value a
