@@ -157,6 +157,22 @@ fn hindi_oblique(a: &str, b: &str) -> bool {
 }
 
 /// One query word against one row chunk.
+/// The base of an English inflection in `-ed`, `-ing` or `-er` that doubled the base's final
+/// consonant ("travelled" -> "travel", "scanning" -> "scan"), when the base keeps four letters:
+/// shorter ones meet unrelated words ("dinner" is not "din").
+fn undoubled_inflection(word: &str) -> Option<String> {
+    let stem = ["ing", "ed", "er"]
+        .iter()
+        .find_map(|s| word.strip_suffix(s))?;
+    let letters: Vec<char> = stem.chars().collect();
+    let n = letters.len();
+    (n >= 5
+        && letters[n - 1] == letters[n - 2]
+        && letters[n - 1].is_ascii_lowercase()
+        && !"aeiouys".contains(letters[n - 1]))
+    .then(|| letters[..n - 1].iter().collect())
+}
+
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if has_digit(c) {
         return false;
@@ -173,9 +189,16 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     } else if keys::stem(&c.form) == w.stem {
         return true;
     }
-    if !w.name && w.stem.chars().count() >= 4 && lexicon::lemma(&c.form) == lexicon::lemma(&w.stem)
-    {
-        return true;
+    if !w.name && w.stem.chars().count() >= 4 {
+        let (row_lemma, query_lemma) = (lexicon::lemma(&c.form), lexicon::lemma(&w.stem));
+        // An inflection that doubles the final consonant ("travelled", "cancelling",
+        // "shopper") meets the base either way round.
+        if row_lemma == query_lemma
+            || undoubled_inflection(&c.form).is_some_and(|u| u == query_lemma)
+            || undoubled_inflection(&w.stem).is_some_and(|u| u == row_lemma)
+        {
+            return true;
+        }
     }
     // A Hindi noun in -ā takes -e before a postposition: "बीमा" (insurance) is "बीमे" in "नेहा
     // मेहता के बीमे की जानकारी", "दमा" (asthma) "दमे".
@@ -422,8 +445,27 @@ fn pair_matches(w: &QWord, a: &Chunk, b: &Chunk) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::segment_of_address;
+    use super::{segment_of_address, undoubled_inflection};
     use proptest::prelude::*;
+
+    #[test]
+    fn inflections_that_double_a_consonant_meet_their_base() {
+        for (word, base) in [
+            ("travelled", "travel"),
+            ("cancelling", "cancel"),
+            ("scanned", "scan"),
+            ("shopper", "shop"),
+            ("labelled", "label"),
+        ] {
+            assert_eq!(undoubled_inflection(word).as_deref(), Some(base), "{word}");
+        }
+        // Shorter bases, vowels, an "s" or no inflection: none.
+        for word in [
+            "dinner", "letter", "called", "passed", "travel", "agreed", "staff",
+        ] {
+            assert_eq!(undoubled_inflection(word), None, "{word}");
+        }
+    }
 
     fn at(text: &str, part: &str) -> bool {
         let start = text.find(part).expect("part of the text");
