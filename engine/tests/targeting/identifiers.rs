@@ -374,3 +374,37 @@ fn an_identifier_opening_the_request_is_its_topic_not_a_new_value() {
         .unwrap();
     assert_eq!(done.replaced, vec![1], "{done:?}");
 }
+
+#[test]
+fn an_identifier_the_new_text_restates_is_context_not_the_clause_replaced() {
+    // The flight LO281 is in both texts: it is what the old and the new seat share. The clause
+    // the request's words reach ("booked seat 14C") is replaced; the meal on that flight stays.
+    let t = temp();
+    let (s, _) = create_fixed(&t);
+    let id = s
+        .inscribe(Inscription::new(
+            "Marek Nowak booked seat 14C and requested a kosher meal on LO281 to Toronto.",
+        ))
+        .unwrap();
+    let out = s
+        .supersede(
+            Target::query("Marek's seat on LO281"),
+            Inscription::new("Marek Nowak is now in seat 2A on LO281."),
+        )
+        .unwrap();
+    assert_eq!(out.edited, [id], "{out:?}");
+    let live = live_texts(&s);
+    assert!(live.iter().any(|t| t.contains("kosher meal")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("14C")), "{live:?}");
+    // When the new text does not restate the identifier, it is evidence of its clause as
+    // before: the old phone number chooses the clause that holds it.
+    let (_t2, s) = store_with(&["Ines Vidal's phone is +34 611 200 300 and her locker is B7."]);
+    let plan = s
+        .plan_with(
+            Operation::Supersede,
+            &Target::query("Ines's number +34 611 200 300"),
+            Some("Ines Vidal's phone is now +34 699 100 100."),
+        )
+        .unwrap();
+    assert_eq!(plan.matches[0].clauses, vec![0], "{plan:?}");
+}

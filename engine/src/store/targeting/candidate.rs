@@ -29,9 +29,10 @@ impl Candidate {
         bm25: f32,
         hint_overlap: usize,
         hint: Option<&QueryShape>,
+        restated_ids: bool,
     ) -> Candidate {
         let text = row.text.clone().unwrap_or_default();
-        let clauses = choose_clauses(&score, &RowView::new(&text), hint);
+        let clauses = choose_clauses(&score, &RowView::new(&text), hint, restated_ids);
         Candidate {
             row,
             score,
@@ -66,12 +67,27 @@ pub(super) fn choose_clauses(
     s: &RowScore,
     view: &RowView<'_>,
     hint: Option<&QueryShape>,
+    restated_ids: bool,
 ) -> Vec<usize> {
     let n = view.clauses.len();
     if n < 2 {
         return Vec::new();
     }
     let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
+    // A supersede whose new text restates the request's identifiers ("... on 6E 2014" in both):
+    // they are the context old and new share (the flight), not the value replaced, so a clause
+    // holding only them is not the one the new text replaces when another clause holds the
+    // request's words ("seat on 6E 2014 is 12C and his checked baggage allowance is 15 kg").
+    if restated_ids {
+        let words: Vec<usize> = hit
+            .iter()
+            .copied()
+            .filter(|c| s.word_clauses.contains(c))
+            .collect();
+        if !words.is_empty() && words.len() < hit.len() {
+            hit = words;
+        }
+    }
     // The attribute named only in the sentence's topic: the clause that states it ("the alarm
     // code" of "The alarm code is 8461 and the bins go out on Thursday").
     if hit.is_empty() {

@@ -240,6 +240,7 @@ impl Inner {
             h
         });
         let hint = hint.as_ref();
+        let restated_ids = hint.is_some_and(|h| supersede_fit::restates_identifiers(&shapes[0], h));
         let mut scored = Vec::new();
         let mut rejected = Vec::new();
         // Rows about the query's named subject (no veto), for a choice by meaning.
@@ -327,7 +328,7 @@ impl Inner {
             }
             let hint_overlap = hint.map_or(0, |h| supersede_fit::relatedness(&shapes[0], h, view));
             let hint_pairs = hint.map_or(0, |h| supersede_fit::shared_pairs(&h.text, view.text));
-            let clauses = choose_clauses(&best, view, hint);
+            let clauses = choose_clauses(&best, view, hint, restated_ids);
             scored.push(Candidate {
                 row: row.clone(),
                 score: best,
@@ -419,7 +420,7 @@ impl Inner {
                     "current version of row {}, which the query matches",
                     old.id
                 ));
-                let clauses = choose_clauses(&sc, &view, hint);
+                let clauses = choose_clauses(&sc, &view, hint, restated_ids);
                 scored.insert(
                     0,
                     Candidate {
@@ -485,7 +486,7 @@ impl Inner {
                 score
                     .reasons
                     .push("holds a value of the kind the new text states".into());
-                scored.push(Candidate::chosen(row, score, bm, 0, hint));
+                scored.push(Candidate::chosen(row, score, bm, 0, hint, restated_ids));
             }
         }
         // A supersede whose words reach no row, of a subject the store holds several rows
@@ -510,7 +511,7 @@ impl Inner {
                     "closest in meaning to the query and the new text ({:.2}, {:.2} ahead of the next row)",
                     choice.similarity, choice.margin
                 ));
-                    scored.push(Candidate::chosen(row, score, bm, 0, hint));
+                    scored.push(Candidate::chosen(row, score, bm, 0, hint, restated_ids));
                 }
             }
         }
@@ -526,7 +527,7 @@ impl Inner {
                 score
                     .reasons
                     .push(format!("relates to the query and the new text ({rel})"));
-                scored.push(Candidate::chosen(row, score, bm, rel, hint));
+                scored.push(Candidate::chosen(row, score, bm, rel, hint, restated_ids));
             }
         }
         // Nor is a row chosen by meaning or relatedness.

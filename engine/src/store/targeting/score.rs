@@ -28,6 +28,8 @@ pub(crate) struct RowScore {
     pub missing: Vec<String>,
     /// Clauses holding evidence other than the sentence subject.
     pub evidence_clauses: BTreeSet<usize>,
+    /// The evidence clauses that hold words of the query (not only its identifiers).
+    pub word_clauses: BTreeSet<usize>,
     /// Clauses whose sentence topic holds attribute words of the query: the clause the
     /// attribute is stated in when no other clause holds evidence.
     pub topic_clauses: BTreeSet<usize>,
@@ -89,6 +91,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     let mut missing = Vec::new();
     let mut reasons = Vec::new();
     let mut evidence: BTreeSet<usize> = BTreeSet::new();
+    let mut word_clauses: BTreeSet<usize> = BTreeSet::new();
     let mut hit_units = 0usize;
     let mut veto = None;
 
@@ -299,6 +302,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                     name_hits.push(p);
                 } else if !is_subject {
                     evidence.extend(row.clause_at(&c.span));
+                    word_clauses.extend(row.clause_at(&c.span));
                 } else if in_topic && attribute && !q.in_name_run(wi) {
                     topic_evidence.extend(row.clause_at(&c.span));
                 }
@@ -317,6 +321,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
     for &p in &name_hits {
         if !leads_sentence(row, p, &name_hits) {
             evidence.extend(row.clause_at(&row.chunks[p].span));
+            word_clauses.extend(row.clause_at(&row.chunks[p].span));
         }
     }
 
@@ -672,6 +677,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
         matched,
         missing,
         evidence_clauses: evidence,
+        word_clauses,
         topic_clauses: topic_evidence,
         polarity_ok,
         longer_name,

@@ -9,7 +9,7 @@ use super::slot_match::{holds_slot_not_sibling, slot_words};
 use super::word_classes::marks_restatement;
 use super::word_match::word_matches;
 use crate::index::keys::{has_digit, name_like};
-use crate::lexicon;
+use crate::{canon, lexicon};
 
 /// Words of a supersede's new text (names aside, four letters or more, request words and words
 /// naming only a kind of value such as "number" aside) that `row` holds: evidence that the
@@ -666,4 +666,21 @@ pub(super) fn drop_unlike_the_new_text(
         }
         true
     });
+}
+
+/// True if the query names identifiers and a supersede's new text restates every one of them
+/// ("... allowance on 6E 2014 is now 25 kg" for "... luggage for 6E 2014"): the context the old
+/// and the new fact share, not the value replaced.
+pub(super) fn restates_identifiers(q: &QueryShape, new: &QueryShape) -> bool {
+    let codes: Vec<_> = q.codes.iter().filter(|c| c.year.is_none()).collect();
+    if codes.is_empty() && q.typed.is_empty() {
+        return false;
+    }
+    let new_chunks = canon::chunks(&new.text);
+    codes
+        .iter()
+        .all(|c| !canon::find_code(&new_chunks, &c.display).is_empty())
+        && q.typed
+            .iter()
+            .all(|id| new.typed.iter().any(|n| canon::same_identifier(id, n)))
 }
