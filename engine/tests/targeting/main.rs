@@ -15,6 +15,7 @@ mod meaning;
 mod names_across_scripts;
 mod negation;
 mod places;
+mod relations;
 mod sibling_attributes;
 mod time;
 

@@ -241,7 +241,7 @@ const RELATIONS: &[&str] = &[
 /// Words that may stand between a possessive and a relation ("Priya's late husband").
 const RELATION_MODIFIERS: &[&str] = &[
     "older", "younger", "elder", "eldest", "oldest", "youngest", "little", "big", "late", "ex",
-    "former", "new", "step", "first", "second", "best",
+    "former", "new", "step", "first", "second", "best", "old", "current", "previous",
 ];
 
 /// If the name ending at chunk `end` of `row` (or running on from it: "Priya Singh") is a
