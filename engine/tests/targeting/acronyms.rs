@@ -15,15 +15,12 @@ const RAFAEL: [&str; 5] = [
 fn an_acronym_after_the_subject_names_the_attribute() {
     // "access", "widened" and "audit" are in no row: the VPN row holds the attribute through
     // the acronym alone.
-    let (_t, s) = store_with(&RAFAEL);
-    let target = Target::query("Rafael's VPN access was widened for the audit");
-    let new = "Rafael Ortiz's VPN profile is VPN-SALES-ALL.";
-    let plan = s
-        .plan_with(Operation::Supersede, &target, Some(new))
-        .unwrap();
-    assert_eq!(plan.rows, vec![1], "{plan:?}");
-    s.supersede(target, Inscription::new(new)).unwrap();
-    let live = live_texts(&s);
+    let live = live_after_supersede(
+        &RAFAEL,
+        "Rafael's VPN access was widened for the audit",
+        "Rafael Ortiz's VPN profile is VPN-SALES-ALL.",
+        1,
+    );
     assert!(!live.iter().any(|t| t.contains("VPN-SALES-EU")), "{live:?}");
     for kept in &RAFAEL[1..] {
         assert!(live.iter().any(|t| t == kept), "{kept} lost: {live:?}");

@@ -36,6 +36,19 @@ fn live_texts(s: &Store) -> Vec<String> {
         .collect()
 }
 
+/// Supersedes `query` with `new` in a store of `facts`, once the plan names row `row` alone;
+/// the live texts after.
+fn live_after_supersede(facts: &[&str], query: &str, new: &str, row: u64) -> Vec<String> {
+    let (_t, s) = store_with(facts);
+    let target = Target::query(query);
+    let plan = s
+        .plan_with(Operation::Supersede, &target, Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![row], "{query}: {plan:?}");
+    s.supersede(target, Inscription::new(new)).unwrap();
+    live_texts(&s)
+}
+
 fn survivors_after_purge(facts: &[&str], query: &str) -> Vec<String> {
     let (_t, s) = store_with(facts);
     match s.purge(Target::query(query)) {

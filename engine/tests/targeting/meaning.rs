@@ -41,15 +41,12 @@ fn a_paraphrased_supersede_replaces_the_row_holding_a_value_of_the_new_kind() {
         "Rafael Costa's branch is Avenida da Boavista, Porto.",
         "Rafael Costa's adviser is Marta Pinheiro.",
     ];
-    let (_t, s) = store_with(&facts);
-    let target = Target::query("the number the bank texts Rafael on");
-    let new = "Rafael Costa changed his contact phone number to +351 936 111 204.";
-    let plan = s
-        .plan_with(Operation::Supersede, &target, Some(new))
-        .unwrap();
-    assert_eq!(plan.rows, vec![1], "{plan:?}");
-    s.supersede(target, Inscription::new(new)).unwrap();
-    let live = live_texts(&s);
+    let live = live_after_supersede(
+        &facts,
+        "the number the bank texts Rafael on",
+        "Rafael Costa changed his contact phone number to +351 936 111 204.",
+        1,
+    );
     assert!(!live.iter().any(|t| t.contains("912 345 678")), "{live:?}");
     assert!(live.iter().any(|t| t == facts[1]), "{live:?}");
     // An amount with words in common: the Kyoto trip's budget, not the Seoul trip's, nor the
@@ -273,15 +270,12 @@ fn rows_about_the_subjects_relations_are_rivals_a_choice_by_meaning_must_beat() 
         "Tomas Berg's sister Ingrid plays the violin.",
         "Tomas Berg's father Nils is a ferry captain.",
     ];
-    let (_t, s) = store_with(&facts);
-    let target = Target::query("which school Tomas goes to");
-    let new = "Tomas Berg is now a pupil at Hillside Academy, year 9.";
-    let plan = s
-        .plan_with(Operation::Supersede, &target, Some(new))
-        .unwrap();
-    assert_eq!(plan.rows, vec![1], "{plan:?}");
-    s.supersede(target, Inscription::new(new)).unwrap();
-    let live = live_texts(&s);
+    let live = live_after_supersede(
+        &facts,
+        "which school Tomas goes to",
+        "Tomas Berg is now a pupil at Hillside Academy, year 9.",
+        1,
+    );
     assert!(!live.iter().any(|t| t.contains("Riverside")), "{live:?}");
     for kept in &facts[1..] {
         assert!(live.iter().any(|t| t == kept), "{kept} lost: {live:?}");
