@@ -160,17 +160,19 @@ fn hindi_oblique(a: &str, b: &str) -> bool {
 /// The base of an English inflection in `-ed`, `-ing` or `-er` that doubled the base's final
 /// consonant ("travelled" -> "travel", "scanning" -> "scan"), when the base keeps four letters:
 /// shorter ones meet unrelated words ("dinner" is not "din").
-fn undoubled_inflection(word: &str) -> Option<String> {
+fn undoubled_inflection(word: &str) -> Option<&str> {
     let stem = ["ing", "ed", "er"]
         .iter()
         .find_map(|s| word.strip_suffix(s))?;
-    let letters: Vec<char> = stem.chars().collect();
-    let n = letters.len();
+    // Called for every word a request word is compared with: no allocation.
+    let b = stem.as_bytes();
+    let n = b.len();
     (n >= 5
-        && letters[n - 1] == letters[n - 2]
-        && letters[n - 1].is_ascii_lowercase()
-        && !"aeiouys".contains(letters[n - 1]))
-    .then(|| letters[..n - 1].iter().collect())
+        && b[n - 1] == b[n - 2]
+        && b[n - 1].is_ascii_lowercase()
+        && !b"aeiouys".contains(&b[n - 1])
+        && stem.chars().count() >= 5)
+        .then(|| &stem[..n - 1])
 }
 
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
@@ -194,8 +196,8 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
         // An inflection that doubles the final consonant ("travelled", "cancelling",
         // "shopper") meets the base either way round.
         if row_lemma == query_lemma
-            || undoubled_inflection(&c.form).is_some_and(|u| u == query_lemma)
-            || undoubled_inflection(&w.stem).is_some_and(|u| u == row_lemma)
+            || undoubled_inflection(&c.form) == Some(query_lemma.as_str())
+            || undoubled_inflection(&w.stem) == Some(row_lemma.as_str())
         {
             return true;
         }
@@ -457,7 +459,7 @@ mod tests {
             ("shopper", "shop"),
             ("labelled", "label"),
         ] {
-            assert_eq!(undoubled_inflection(word).as_deref(), Some(base), "{word}");
+            assert_eq!(undoubled_inflection(word), Some(base), "{word}");
         }
         // Shorter bases, vowels, an "s" or no inflection: none.
         for word in [
