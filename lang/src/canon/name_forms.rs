@@ -110,13 +110,28 @@ fn inflected(a: &Chunk, b: &Chunk, strict: bool) -> bool {
             && y.len() >= MIN_INFLECTED_STEM
             && (x == y || (!strict && variant_key(x) == variant_key(y)))
     };
+    // A Latin text does not decline: it writes a Greek or Slavic name in the nominative
+    // ("Nikos", never "Niko" for Νίκο or "Ivanu" for Ивану), so a Latin word meets only through
+    // an ending a nominative may have. "niko" is then no more Νίκου (Nikos's genitive) than
+    // it is "Nikos".
+    let nominative: &[&str] = if std::ptr::eq(pairs, GREEK_CASE_PAIRS) {
+        GREEK_NOMINATIVE
+    } else {
+        SLAVIC_NOMINATIVE
+    };
+    let oblique = |c: &Chunk, ending: &str| {
+        c.script == Script::Latin && !suffixing && !nominative.contains(&ending)
+    };
     let paired = pairs.iter().any(|&(e1, e2)| {
-        [(&a.form, &b.form), (&b.form, &a.form)]
-            .iter()
-            .any(|(x, y)| match (strip_case(x, e1), strip_case(y, e2)) {
+        [(a, b), (b, a)].iter().any(|(x, y)| {
+            if oblique(x, e1) || oblique(y, e2) {
+                return false;
+            }
+            match (strip_case(&x.form, e1), strip_case(&y.form, e2)) {
                 (Some(sx), Some(sy)) => stems_meet(sx, sy),
                 _ => false,
-            })
+            }
+        })
     });
     // Tamil and Bengali write every case as a suffix on the bare name, so two case forms of
     // one name meet through it: "ராஜேந்திரனின்" (genitive) and "ராஜேந்திரனுக்கு" (dative) are
@@ -142,6 +157,15 @@ fn bare_forms(form: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// The endings of [`GREEK_CASE_PAIRS`] a name may have in the nominative: a man's `-ος`,
+/// `-ης`, `-ας` (Γιώργος, Γιάννης, Λουκάς) and a woman's `-η`, `-α` (Ελένη, Ρένα). `-ου` and
+/// `-ο` are only ever genitive and accusative.
+const GREEK_NOMINATIVE: &[&str] = &["os", "is", "as", "i", "a"];
+
+/// The endings of [`SLAVIC_CASE_PAIRS`] a name may have in the nominative: the first of each
+/// pair (Лена, Мария, Иван).
+const SLAVIC_NOMINATIVE: &[&str] = &["a", "ya", ""];
 
 /// A man's name in the genitive, as [`transliterate`](super::transliterate) writes Russian and
 /// Ukrainian: a consonant stem takes `-а` (Иван, Ивана; Соколов, Соколова), a soft one `-я`
