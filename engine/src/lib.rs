@@ -48,7 +48,7 @@ mod store;
 /// The language layer (crate `oubli-lang`): canonicalizer, tokens, clauses, lexicons.
 pub use oubli_lang::{
     canon, case_suffix, clause, concepts, derivation, function_words, latin_function_words,
-    lexicon, text,
+    lexicon, spelling, text,
 };
 
 /// The depth scalar. Defined in `oubli-audit`, which verifiers build without the engine.

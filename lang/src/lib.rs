@@ -7,9 +7,10 @@
 //! - [`text`]: normalization, word tokens and stop words, shared by the embedder and BM25.
 //! - [`clause`]: the clauses of a row and how to rewrite it without some of them.
 //! - [`lexicon`], [`concepts`], [`function_words`], [`latin_function_words`], [`derivation`],
-//!   [`case_suffix`]: small general-language resources (attribute slots, cross-lingual
-//!   attribute concepts, grammar and request words of many languages, English nouns and the
-//!   words they derive from, noun phrases a case suffix ends) that request targeting reads.
+//!   [`case_suffix`], [`spelling`]: small general-language resources (attribute slots,
+//!   cross-lingual attribute concepts, grammar and request words of many languages, English
+//!   nouns and the words they derive from, noun phrases a case suffix ends, British and
+//!   American spellings) that request targeting reads.
 //!
 //! The engine (`oubli-db`) re-exports every module under the same name, so `oubli::canon` and
 //! `oubli_lang::canon` are one module.
@@ -28,4 +29,5 @@ pub mod derivation;
 pub mod function_words;
 pub mod latin_function_words;
 pub mod lexicon;
+pub mod spelling;
 pub mod text;

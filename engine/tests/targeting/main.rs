@@ -17,6 +17,7 @@ mod negation;
 mod places;
 mod relations;
 mod sibling_attributes;
+mod spellings;
 mod time;
 
 use std::sync::{Arc, Mutex};

@@ -156,7 +156,6 @@ fn hindi_oblique(a: &str, b: &str) -> bool {
         || (stem(a, 'e').is_some() && stem(a, 'e') == stem(b, 'a'))
 }
 
-/// One query word against one row chunk.
 /// The base of an English inflection in `-ed`, `-ing` or `-er` that doubled the base's final
 /// consonant ("travelled" -> "travel", "scanning" -> "scan"), when the base keeps four letters:
 /// shorter ones meet unrelated words ("dinner" is not "din").
@@ -175,6 +174,7 @@ fn undoubled_inflection(word: &str) -> Option<&str> {
         .then(|| &stem[..n - 1])
 }
 
+/// One query word against one row chunk.
 pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     if has_digit(c) {
         return false;
@@ -201,6 +201,12 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
         {
             return true;
         }
+    }
+    // One English word in its British and American spellings ("driver's licence" and
+    // "driver's license", "paediatrician" and "pediatrician").
+    if !w.name && !name_like(c) && crate::spelling::spelling_variants(&keys::stem(&c.form), &w.stem)
+    {
+        return true;
     }
     // A Hindi noun in -ā takes -e before a postposition: "बीमा" (insurance) is "बीमे" in "नेहा
     // मेहता के बीमे की जानकारी", "दमा" (asthma) "दमे".
