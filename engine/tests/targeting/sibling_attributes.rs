@@ -219,3 +219,71 @@ fn the_turkish_frame_of_a_named_person_names_no_attribute() {
     assert!(left.iter().any(|t| t.contains("penisilin")), "{left:?}");
     assert!(!left.iter().any(|t| t.contains("fıstığı")), "{left:?}");
 }
+
+/// "the door code" and "the entry code" name the attribute by their modifier: a row stating
+/// the Wi-Fi password, or another code, is not it, though the password and the code are both
+/// secrets and "code" alone is a word any of them may use. Without the rule, relatedness or
+/// meaning chose the Wi-Fi row.
+#[test]
+fn a_code_is_told_by_its_modifier_not_by_the_kind_of_value() {
+    let office = [
+        "Ivan Petrenko's office email address is ipetrenko@contoso.com",
+        "The Wi-Fi password at the Osaka office is sunflower-42",
+        "Jonas' employee ID is E18928",
+    ];
+    no_match(
+        &office,
+        "the Osaka office's door code",
+        "The door code of the Osaka office is 6968#",
+    );
+    let branch = [
+        "The Wi-Fi password at the Osaka branch is orchid#2024",
+        "The Osaka branch is located at Leopoldstraße 3, Munich",
+        "Olena Kovalenko is Somchai's manager",
+    ];
+    no_match(
+        &branch,
+        "the Osaka branch entry code",
+        "The entry code of the Osaka branch is 9287#",
+    );
+    let warehouse = [
+        "The door code for the Thessaloniki warehouse is 5585#",
+        "The Thessaloniki warehouse is located at Gangnam-daero 396, Seoul",
+        "Niloufar Karimi's employee ID is E91329",
+    ];
+    no_match(
+        &warehouse,
+        "The Thessaloniki warehouse alarm code",
+        "The alarm code of the Thessaloniki warehouse is 8926#",
+    );
+    // The code the texts name is replaced where it is held.
+    let live = after_supersede(
+        &warehouse,
+        "The Thessaloniki warehouse door code",
+        "The door code of the Thessaloniki warehouse is 8926#",
+    );
+    assert!(live.iter().any(|t| t.contains("8926#")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("5585#")), "{live:?}");
+}
+
+/// "driver's license" and "licence plate": one word in its American and British spellings,
+/// so the licence the row holds is the plate's, not a driving licence. Read as a request, the
+/// new text says so too when the request is written in another language.
+#[test]
+fn a_license_in_either_spelling_is_not_the_licence_plate() {
+    let facts = [
+        "Niloufar Karimi's phone number is +1 415 555 5587",
+        "Niloufar Karimi drives a car with licence plate B-AS 2093",
+        "Niloufar Karimi's personal email is niloufar.karimi67@mail.ru",
+    ];
+    no_match(
+        &facts,
+        "niloufar's driver's license number",
+        "niloufar's driver's licence number is DL-252363",
+    );
+    no_match(
+        &facts,
+        "把Niloufar的驾照号码改一下",
+        "Niloufar's new driver's licence number is DL-898441",
+    );
+}

@@ -85,6 +85,10 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
             prev.name
                 && (opening_name
                     || super::possession::possessive_suffix(&q.text, prev.chunk.span.end))
+                // Or the noun the subject's name qualifies, written so in the row too ("the
+                // Thessaloniki warehouse alarm code" over "... for the Thessaloniki
+                // warehouse"): it says whose attribute it is, as the name does.
+                || k >= 2 && q.words[k - 2].name && subject_noun(q, prev, row)
         };
         if !adjacent(m, h)
             || is_time_qualifier(&h.stem)
@@ -175,12 +179,8 @@ pub(super) fn head_as_modifier(q: &QueryShape, row: &RowView<'_>) -> Option<Stri
             continue;
         }
         // The head as the same word (not "prefers" for "preference").
-        let head = crate::lexicon::lemma(&h.chunk.form);
         let held: Vec<usize> = (0..row.chunks.len())
-            .filter(|&p| {
-                word_matches(h, &row.chunks[p])
-                    && crate::lexicon::lemma(&row.chunks[p].form) == head
-            })
+            .filter(|&p| word_matches(h, &row.chunks[p]) && same_word(h, &row.chunks[p]))
             .collect();
         let noun_after = |p: usize| {
             let next = row.chunks.get(p + 1)?;
@@ -378,13 +378,9 @@ pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Opt
         if !ends_phrase || find_word(h, row).is_some() {
             continue;
         }
-        let modifier = crate::lexicon::lemma(&m.chunk.form);
         let head_slots = crate::lexicon::slots(&h.chunk.form);
         let held: Vec<usize> = (0..row.chunks.len())
-            .filter(|&p| {
-                word_matches(m, &row.chunks[p])
-                    && crate::lexicon::lemma(&row.chunks[p].form) == modifier
-            })
+            .filter(|&p| word_matches(m, &row.chunks[p]) && same_word(m, &row.chunks[p]))
             .collect();
         let other_head = |p: usize| {
             let next = row.chunks.get(p + 1)?;
@@ -409,6 +405,66 @@ pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Opt
         }
     }
     None
+}
+
+/// True if row chunk `c` writes the query word `w` as the same word, not a word derived from
+/// it ("prefers" is not "preference"): one lemma, or one word in its British and American
+/// spellings ("licence", "license").
+fn same_word(w: &QWord, c: &canon::Chunk) -> bool {
+    crate::lexicon::lemma(&c.form) == crate::lexicon::lemma(&w.chunk.form)
+        || crate::spelling::spelling_variants(&crate::index::keys::stem(&c.form), &w.stem)
+}
+
+/// The words of `named` (a supersede's query words naming the attribute its new text names
+/// too) that say which attribute, with the modifiers of a word naming only a kind of value
+/// that both texts write before it ("door" of "the door code"): such a word ("code",
+/// "number") is no attribute of its own when the texts agree on a word that says which. "The
+/// alarm code" is not held by "the door code", nor "the door code" by "the Wi-Fi password".
+/// Without such a word, `named` as it is.
+pub(super) fn telling_words<'q>(
+    query: &'q QueryShape,
+    new: &QueryShape,
+    mut named: Vec<&'q QWord>,
+) -> Vec<&'q QWord> {
+    let generic = |w: &QWord| crate::lexicon::is_generic_head(&w.chunk.form);
+    let before_generic = |q: &QueryShape, m: &QWord| {
+        q.words.iter().any(|h| {
+            h.pos == m.pos + 1 && generic(h) && spaced(&q.text, &m.chunk.span, &h.chunk.span)
+        })
+    };
+    for m in &query.words {
+        let agreed = before_generic(query, m)
+            && compound_word(m)
+            && new
+                .words
+                .iter()
+                .any(|n| n.stem == m.stem && before_generic(new, n));
+        if agreed && !named.iter().any(|w| w.pos == m.pos) {
+            named.push(m);
+        }
+    }
+    // A noun both texts write right after the subject's name names the subject, not the
+    // attribute ("office" of "the Osaka office's door code").
+    named.retain(|w| !follows_name_in_both(query, new, w));
+    let telling: Vec<&QWord> = named.iter().copied().filter(|w| !generic(w)).collect();
+    if telling.is_empty() { named } else { telling }
+}
+
+/// True if query word `w` follows a name of `query` with only white space between, and `new`
+/// writes the same word right after the same name: "office" of "the Osaka office".
+fn follows_name_in_both(query: &QueryShape, new: &QueryShape, w: &QWord) -> bool {
+    let after_name = |q: &QueryShape, w: &QWord| {
+        q.words
+            .iter()
+            .find(|n| n.name && n.pos + 1 == w.pos && spaced(&q.text, &n.chunk.span, &w.chunk.span))
+            .map(|n| n.stem.clone())
+    };
+    let Some(name) = after_name(query, w) else {
+        return false;
+    };
+    new.words
+        .iter()
+        .any(|n| n.stem == w.stem && after_name(new, n).is_some_and(|m| m == name))
 }
 
 /// A word that may be part of a request's compound attribute: no name, digit, stop word, time

@@ -50,6 +50,7 @@ pub(super) fn named_attribute_absent(
     // So may a row already holding a word the new text states ("Min-jun Kim takes sertraline
     // daily" for "Sir Kim's medication is sertraline"): the new text restates its fact.
     let restated = || pool.iter().any(|v| hint_attribute_hits(new, v) > 0);
+    let named = super::compound::telling_words(query, new, named);
     if pool.is_empty() || named.is_empty() || named.iter().any(|w| held(w)) || restated() {
         return None;
     }
@@ -336,6 +337,11 @@ pub(super) fn drop_unfit_fallbacks(
     super::concept_contrast::drop_other_concepts(q, Some(hint), scored, rejected);
     drop_without_the_new_specific_kind(scored, rejected, new_kinds);
     drop_other_code_formats(scored, rejected, &RowView::new(&hint.text));
+    // Read as a request, the new text's compound is not the row's: "Priya's new driver's
+    // licence number is ..." is no "licence plate" ([`super::compound::head_as_modifier`]).
+    drop_candidates(scored, rejected, |v| {
+        super::compound::head_as_modifier(hint, v)
+    });
 }
 
 /// Drops the candidates for which `reject` gives a reason (read from the row's text), and
