@@ -37,6 +37,16 @@ pub fn is_generic_head(word: &str) -> bool {
 /// least four letters remains, and a final "e" ("smokes", "smoker", "smoking", "smoke" -> "smok").
 pub fn lemma(word: &str) -> String {
     let w = word.to_lowercase();
+    // A noun in "-eer" keeps it: the "er" is no agent suffix ("volunteers", "volunteering"
+    // and "volunteer" are one word, "engineer" is not "engine", nor "career" "care").
+    for suffix in ["", "s", "ing", "ed"] {
+        if let Some(stem) = w.strip_suffix(suffix)
+            && stem.ends_with("eer")
+            && stem.chars().count() >= 5
+        {
+            return stem.to_owned();
+        }
+    }
     for suffix in ["ing", "ers", "ed", "er", "es", "s"] {
         if let Some(stem) = w.strip_suffix(suffix)
             && stem.chars().count() >= 4
@@ -126,6 +136,11 @@ mod tests {
         assert_eq!(lemma("cleaning"), lemma("cleaner"));
         assert_eq!(lemma("tea"), "tea");
         assert_ne!(lemma("career"), lemma("car"));
+        assert_ne!(lemma("career"), lemma("care"));
+        assert_eq!(lemma("volunteers"), lemma("volunteering"));
+        assert_eq!(lemma("volunteer"), lemma("volunteered"));
+        assert_ne!(lemma("engineer"), lemma("engine"));
+        assert_eq!(lemma("engineers"), lemma("engineering"));
         assert_eq!(slots("career"), ["employment"]);
         assert!(!slots("car").contains(&"employment"));
     }
