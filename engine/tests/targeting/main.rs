@@ -17,8 +17,8 @@ mod negation;
 mod places;
 mod relations;
 mod sibling_attributes;
-mod spellings;
 mod time;
+mod word_forms;
 
 use std::sync::{Arc, Mutex};
 

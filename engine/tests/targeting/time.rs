@@ -62,3 +62,23 @@ fn a_bounded_period_reaches_the_row_stated_inside_it() {
     let left = survivors_after_purge(&facts, "Ines Duarte's old parking permit");
     assert_eq!(left, vec![facts[1].to_owned(), facts[2].to_owned()]);
 }
+
+/// A month before a recurring thing says which of them ("the August rent reminder"): the
+/// reminder for September is not it, though it was sent in August.
+#[test]
+fn a_month_naming_which_of_a_recurring_thing_is_not_a_date_in_another() {
+    let facts = [
+        "The August rent reminder was sent on 25 July.",
+        "The user wants reminders fifteen minutes before meetings.",
+        "The September rent reminder was sent on 25 August.",
+        "The Monday standup moved to 9:30.",
+        "The Friday standup is cancelled this week.",
+    ];
+    let (_t, s) = store_with(&facts);
+    for (query, row) in [("August rent reminder", 1), ("the Friday standup", 5)] {
+        for op in [Operation::Release, Operation::Purge] {
+            let plan = s.plan_with(op, &Target::query(query), None).unwrap();
+            assert_eq!(plan.rows, vec![row], "{query} {op:?}: {plan:?}");
+        }
+    }
+}

@@ -1,6 +1,6 @@
-//! One English word in its British and American spellings: a request typed in one names the
-//! attribute a row wrote in the other ("paediatrician" and "pediatrician", "favourite" and
-//! "favorite").
+//! One English word in its other forms: its British and American spellings (a request typed
+//! in one names the attribute a row wrote in the other: "paediatrician" and "pediatrician",
+//! "favourite" and "favorite") and its inflections ("volunteering" and "volunteers").
 
 use super::*;
 
@@ -19,7 +19,10 @@ fn a_british_spelling_reaches_the_american_one() {
     );
     assert!(live.iter().any(|t| t.contains("Ayşe Demir")), "{live:?}");
     assert!(!live.iter().any(|t| t.contains("Lindenhof")), "{live:?}");
-    assert!(live.iter().any(|t| t.contains("Ilya also sees")), "{live:?}");
+    assert!(
+        live.iter().any(|t| t.contains("Ilya also sees")),
+        "{live:?}"
+    );
 
     let facts = [
         "Omar's favorite color is teal.",
@@ -43,4 +46,26 @@ fn look_alike_words_are_not_spelling_variants() {
         .plan_with(Operation::Purge, &Target::query("Omar's poet"), None)
         .unwrap();
     assert!(plan.rows.is_empty(), "{plan:?}");
+}
+
+/// A noun in "-eer" keeps it through its inflections: "volunteering" is what "volunteers"
+/// states, where the agent suffix "-er" read off "volunteers" left "volunt".
+#[test]
+fn a_noun_in_eer_meets_its_inflections() {
+    let facts = [
+        "Ngozi volunteers at the animal shelter on Saturdays.",
+        "Ngozi's sister lives in Lagos.",
+        "The user likes their tea without sugar.",
+    ];
+    let live = live_after_supersede(
+        &facts,
+        "Ngozi's volunteering",
+        "Ngozi now spends her Saturdays tutoring kids at the library.",
+        1,
+    );
+    assert!(live.iter().any(|t| t.contains("tutoring")), "{live:?}");
+    assert!(
+        !live.iter().any(|t| t.contains("animal shelter")),
+        "{live:?}"
+    );
 }

@@ -3,9 +3,9 @@
 
 use super::query::{QWord, QueryShape};
 use super::row_view::RowView;
-use super::word_match::{find_word, word_matches};
+use super::word_match::{find_word, is_calendar, is_date_word, word_matches};
 use crate::canon;
-use crate::index::keys::{has_digit, name_like};
+use crate::index::keys::{self, has_digit, name_like};
 
 /// True for a word that places an attribute's value in time ("the new number", "her old
 /// address", "the current plan"): it says which value, never which attribute, so it is no
@@ -90,15 +90,27 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
                 // warehouse"): it says whose attribute it is, as the name does.
                 || k >= 2 && q.words[k - 2].name && subject_noun(q, prev, row)
         };
+        // A day or month names which of a recurring thing ("the August rent reminder"); the
+        // row holds it as that modifier, not as the date of another ("the September rent
+        // reminder was sent on 25 August").
+        let calendar_modifier = is_date_word(m);
+        let holds_modifier = if calendar_modifier {
+            row.chunks
+                .iter()
+                .enumerate()
+                .any(|(p, c)| word_matches(m, c) && !in_date(row, p))
+        } else {
+            find_word(m, row).is_some()
+        };
         if !adjacent(m, h)
             || is_time_qualifier(&h.stem)
             || crate::text::is_stopword(&h.chunk.form)
             || !ends_phrase
             || !starts_phrase
-            || m.name
+            || m.name && !calendar_modifier
             || h.name
             || is_time_qualifier(&m.stem)
-            || find_word(m, row).is_some()
+            || holds_modifier
         {
             continue;
         }
@@ -110,7 +122,13 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
                     .chars()
                     .all(char::is_whitespace)
                 && !has_digit(prev)
-                && !name_like(prev)
+                // A month or day asked is contrasted only with another month or day: "the
+                // August leave" may be the annual leave taken in August.
+                && if calendar_modifier {
+                    is_calendar(&keys::stem(&prev.form))
+                } else {
+                    !name_like(prev)
+                }
                 && !crate::text::is_stopword(&prev.form)
                 && !super::word_classes::is_negated(&prev.form);
             // Modifiers evoking one attribute slot are one attribute ("office email" and
@@ -405,6 +423,16 @@ pub(super) fn modifier_of_another_head(q: &QueryShape, row: &RowView<'_>) -> Opt
         }
     }
     None
+}
+
+/// True if chunk `p` of `row` is a day or month name inside a date: a day number or a year
+/// beside it ("25 August", "August 25", "March 2024").
+fn in_date(row: &RowView<'_>, p: usize) -> bool {
+    [p.checked_sub(1), Some(p + 1)]
+        .into_iter()
+        .flatten()
+        .filter_map(|j| row.chunks.get(j))
+        .any(|c| has_digit(c) && c.form.chars().count() <= 4)
 }
 
 /// True if row chunk `c` writes the query word `w` as the same word, not a word derived from
