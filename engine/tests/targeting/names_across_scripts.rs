@@ -708,3 +708,36 @@ fn a_latin_name_meets_a_greek_one_only_in_the_nominative() {
     assert_eq!(left.len(), 2, "{left:?}");
     assert!(!left.iter().any(|t| t.contains("γενέθλια")), "{left:?}");
 }
+
+/// A Japanese given name written in hiragana (さくら) reads as grammar in the request, so the
+/// request seems to name nobody; the new text names her as its possessor. A row about someone
+/// else's medication is not hers, however related its words.
+#[test]
+fn a_name_the_new_text_states_as_possessor_is_required_of_a_fallback() {
+    let facts: &[&str] = &[
+        "Yuki Tanaka's shoe size is EU 42",
+        "Somchai Saetang has staff number E10690",
+        "Somchai's current medication is metformin",
+    ];
+    let (_t, s) = store_with(facts);
+    let plan = s
+        .plan_with(
+            Operation::Supersede,
+            &Target::query("さくらの服用薬を更新してください"),
+            Some("さくら's medication is lisinopril"),
+        )
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{plan:?}");
+    // With her row in the store, the same request replaces it.
+    let mut with_her = facts.to_vec();
+    with_her.push("さくら's current medication is amlodipine");
+    let (_t, s) = store_with(&with_her);
+    let plan = s
+        .plan_with(
+            Operation::Supersede,
+            &Target::query("さくらの服用薬を更新してください"),
+            Some("さくら's medication is lisinopril"),
+        )
+        .unwrap();
+    assert_eq!(plan.rows, vec![4], "{plan:?}");
+}

@@ -519,6 +519,12 @@ impl Inner {
         // flat in Osaka") replaces the row that relates most to its query and new text, when
         // exactly one does and the query's names (if any) are in it.
         if scored.is_empty() && width == Width::One && absent_attribute.is_none() {
+            // A name the request did not read as one, which the new text states as its
+            // possessor ("さくら's medication is ..."), is the subject: only its rows relate.
+            if let Some(who) = hint.and_then(|h| possession::unread_possessor(&shapes[0], &h.text))
+            {
+                weak.retain(|w| w.0.text.as_deref().is_some_and(|t| t.contains(who)));
+            }
             let top = weak.iter().map(|w| w.3).max().unwrap_or(0);
             let at_top: Vec<_> = weak.iter().filter(|w| w.3 == top).collect();
             if top >= 1 && at_top.len() == 1 {

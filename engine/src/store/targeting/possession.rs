@@ -101,3 +101,25 @@ pub(crate) fn subject_of(
                 && last >= first
                 && marks_possessor_at(view.text, &view.chunks[first], &view.chunks[last]))
 }
+
+/// The possessor a supersede's `new` text opens with ("さくら's medication is lisinopril"),
+/// when it is written in letters without case, the request writes it too, and the request
+/// names nobody: a name the request's grammar did not read as one (hiragana reads as grammar),
+/// so the request's subject: a row chosen for the request by relatedness must hold it.
+pub(super) fn unread_possessor<'a>(
+    query: &super::query::QueryShape,
+    new: &'a str,
+) -> Option<&'a str> {
+    if !query.names.is_empty() {
+        return None;
+    }
+    let end = ["'s", "’s"].iter().filter_map(|p| new.find(p)).min()?;
+    let run = new[..end].trim();
+    let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
+    let letters = run.chars().filter(|c| c.is_alphabetic()).count();
+    (letters >= 2
+        && run.split_whitespace().count() <= 3
+        && run.chars().all(|c| caseless(c) || c.is_whitespace())
+        && query.text.contains(run))
+    .then_some(run)
+}
