@@ -63,6 +63,11 @@ fn hiragana(c: char) -> bool {
 /// True if `word` (a whole word of a spaced script) is a listed function or request word of
 /// `script`, with at most one clitic letter before it in the abjads.
 fn listed_word(word: &str, script: Script) -> bool {
+    // The lists write words without vowel points: "حدّث" (with a shadda) is "حدث".
+    if word.chars().any(vowel_point) {
+        let bare: String = word.chars().filter(|&c| !vowel_point(c)).collect();
+        return !bare.is_empty() && listed_word(&bare, script);
+    }
     let (list, clitics): (&[&str], &[char]) = match script {
         // Persian and Urdu share the script with Arabic; their lists match whole words only
         // (the clitics are Arabic's).
@@ -84,6 +89,14 @@ fn listed_word(word: &str, script: Script) -> bool {
         _ => return false,
     };
     listed_in(list, clitics, word)
+}
+
+/// True for a vowel point or reading mark written over or under a letter of Arabic (harakat,
+/// shadda, the superscript alef, Quranic marks) or Hebrew (niqqud, cantillation).
+fn vowel_point(c: char) -> bool {
+    matches!(c, '\u{0591}'..='\u{05C7}' | '\u{0610}'..='\u{061A}'
+        | '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
+        && !matches!(c, '\u{05BE}' | '\u{05C0}' | '\u{05C3}' | '\u{05C6}')
 }
 
 /// The endings of a Korean verb made of a noun and 하다 ("do") in a request: "업데이트해 주세요",
@@ -357,6 +370,8 @@ mod tests {
             function_chunks("गीता जी की थायराइड वाली गोली की जानकारी"),
             ["जी", "की", "वाली", "की", "जानकारी"]
         );
+        // Vowel points do not hide a request word: "حدّث" (update, with a shadda) is "حدث".
+        assert_eq!(function_chunks("حدّث رقم هاتف محمود حسن"), ["حدّث"]);
         let zh = function_chunks("张伟的银联借记卡已挂失注销，请删除");
         assert_eq!(zh, ["的", "已", "请", "删", "除"]);
         assert_eq!(function_chunks("鈴木由美子さんの電話番号"), ["さんの"]);

@@ -741,3 +741,31 @@ fn a_name_the_new_text_states_as_possessor_is_required_of_a_fallback() {
         .unwrap();
     assert_eq!(plan.rows, vec![4], "{plan:?}");
 }
+
+/// An Arabic request marks its possessor by no particle: "رقم هاتف محمود حسن" is Mahmoud
+/// Hassan's phone number, and the new text restates him after the same words. He is the
+/// subject, not the new value, so Ahmed Hassan's number is not replaced; "حدّث" (update) is a
+/// request word with its vowel point.
+#[test]
+fn an_arabic_possessor_restated_after_the_same_attribute_is_the_subject() {
+    let facts: &[&str] = &[
+        "رقم هاتف أحمد حسن هو +1 415 555 6980",
+        "Ahmed Hassan's wife is Sarah",
+        "Ahmed Hassan earns 86,000 EUR a year",
+    ];
+    let query = "حدّث رقم هاتف محمود حسن";
+    let new = "رقم هاتف محمود حسن هو +44 7700 900918";
+    let (_t, s) = store_with(facts);
+    let plan = s
+        .plan_with(Operation::Supersede, &Target::query(query), Some(new))
+        .unwrap();
+    assert!(plan.rows.is_empty(), "{plan:?}");
+    // His own number is replaced.
+    let mut with_him = facts.to_vec();
+    with_him.push("رقم هاتف محمود حسن هو +20 10 5555 0101");
+    let (_t, s) = store_with(&with_him);
+    let plan = s
+        .plan_with(Operation::Supersede, &Target::query(query), Some(new))
+        .unwrap();
+    assert_eq!(plan.rows, vec![4], "{plan:?}");
+}

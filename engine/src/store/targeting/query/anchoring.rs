@@ -23,6 +23,29 @@ impl QueryShape {
     /// subject, when another run of the query, held whole by a row, names the subject; so is
     /// an identifier that no row holds and the new text does ("the new number is
     /// 7700-9040").
+    /// True if name run `run`, in a script without letter case, follows a word naming an
+    /// attribute ("هاتف", phone) that `new` (a supersede's new text) also writes right before
+    /// it: "حدّث رقم هاتف محمود حسن" / "رقم هاتف محمود حسن هو ...". Where no particle marks
+    /// the possessor (an Arabic construct), the run standing after the same attribute in
+    /// both texts is whose attribute it is, not the new value.
+    fn after_same_attribute(&self, run: &[usize], new: &targeting::row_view::RowView<'_>) -> bool {
+        let first = &self.words[run[0]];
+        if targeting::names::cased(first.chunk.script) {
+            return false;
+        }
+        let Some(before) = self
+            .words
+            .iter()
+            .find(|w| w.pos + 1 == first.pos && !w.name && !w.concepts.is_empty())
+        else {
+            return false;
+        };
+        (1..new.chunks.len()).any(|p| {
+            targeting::word_match::word_matches(first, &new.chunks[p])
+                && targeting::word_match::word_matches(before, &new.chunks[p - 1])
+        })
+    }
+
     pub(crate) fn anchored(
         &self,
         views: &[targeting::row_view::RowView<'_>],
@@ -94,8 +117,9 @@ impl QueryShape {
                 // "David Okafor and Sarah Miller's shared bonus is ..." is about both of them.
                 // (A run the new text begins with may be the new value: "Chen Jie holds the
                 // storage pager".)
-                let subject_of_new =
-                    new_text.is_some_and(|v| subject_of(&self.words, run, v, false));
+                let subject_of_new = new_text.is_some_and(|v| {
+                    subject_of(&self.words, run, v, false) || self.after_same_attribute(run, v)
+                });
                 // Nor is a run the query coordinates with another name ("Emre Kaya and Ahmed's
                 // shared social security number"): a joint request names both.
                 let coordinated = self.coordinated_with_next_name(n)
