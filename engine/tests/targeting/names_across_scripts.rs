@@ -769,3 +769,28 @@ fn an_arabic_possessor_restated_after_the_same_attribute_is_the_subject() {
         .unwrap();
     assert_eq!(plan.rows, vec![4], "{plan:?}");
 }
+
+/// "Ivana" and "Mrs. Ivanova" are also the genitives of Ivan and Ivanov: "Особиста пошта
+/// Івана" is Ivan's mail. In a store that names Ivan and Dmitri Ivanov elsewhere and no woman
+/// called Ivana or Ivanova, a request for her reaches none of their rows; the men's own names
+/// still do.
+#[test]
+fn a_womans_name_that_is_a_mans_genitive_does_not_reach_his_rows() {
+    let facts: &[&str] = &[
+        "Ivan Petrenko's office email address is ipetrenko@contoso.com",
+        "Особиста пошта Івана: ivan.petrenko36@mail.ru",
+        "Dmitri Ivanov's phone number is +7 495 555 0101",
+        "Номер паспорта Дмитрия Иванова: PT2005234",
+    ];
+    for (op, request) in [
+        (Operation::Purge, "erase the personal email of Ivana"),
+        (Operation::Release, "Mrs. Ivanova: passport details"),
+    ] {
+        let (_t, s) = store_with(facts);
+        let plan = s.plan_with(op, &Target::query(request), None).unwrap();
+        assert!(plan.rows.is_empty(), "{request}: {plan:?}");
+    }
+    let left = survivors_after_purge(facts, "Dmitri Ivanov's passport number");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("PT2005234")), "{left:?}");
+}

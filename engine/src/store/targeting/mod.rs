@@ -250,6 +250,7 @@ impl Inner {
         let mut rivals: Vec<&str> = Vec::new();
         let mut bests: Vec<RowScore> = views.iter().map(|v| score::best(&shapes, v)).collect();
         named_elsewhere::veto_partial_mentions(&mut bests);
+        named_elsewhere::veto_masculine_genitives(&shapes[0], &views, &mut bests);
         for (((row, bm), view), best) in rows.iter().zip(&views).zip(bests) {
             let (id, bm) = (row.id, *bm);
             if let Some(reason) = &best.veto {

@@ -118,3 +118,53 @@ pub(crate) fn veto_partial_mentions(scores: &mut [RowScore]) {
         }
     }
 }
+
+/// A woman's name that is also a man's genitive: Russian and Ukrainian decline "Иван" to
+/// "Ивана" and "Иванов" to "Иванова", which are also a woman's name in the nominative. A
+/// request naming "Ivana" or "Mrs. Ivanova" meets "Особиста пошта Івана" (Ivan's mail) letter
+/// for letter. Read across the store: when the store names the man elsewhere ("Ivan Petrenko",
+/// "Иванов"), and never writes the request's form in Latin letters, a row that holds the
+/// request's name only as that Cyrillic word, and no other word of its name run, is about him.
+pub(crate) fn veto_masculine_genitives(
+    q: &QueryShape,
+    views: &[RowView<'_>],
+    scores: &mut [RowScore],
+) {
+    for run in &q.names {
+        for &i in run {
+            let w = &q.words[i];
+            if w.chunk.script != Script::Latin {
+                continue;
+            }
+            let form = w.chunk.form.as_str();
+            let chunks = || views.iter().flat_map(|v| v.chunks.iter());
+            let man_named = chunks().any(|c| {
+                keys::name_like(c)
+                    && matches!(c.script, Script::Latin | Script::Cyrillic)
+                    && canon::masculine_genitive_of_spelling(&c.form, form)
+            });
+            let written_latin = chunks().any(|c| c.script == Script::Latin && c.form == form);
+            if !man_named || written_latin {
+                continue;
+            }
+            for (v, s) in views.iter().zip(scores.iter_mut()) {
+                let as_genitive = v
+                    .chunks
+                    .iter()
+                    .any(|c| c.script == Script::Cyrillic && c.form == form);
+                let otherwise = v.chunks.iter().any(|c| {
+                    run.iter().any(|&k| {
+                        (k != i || c.script != Script::Cyrillic)
+                            && super::word_match::word_matches(&q.words[k], c)
+                    })
+                });
+                if s.veto.is_none() && as_genitive && !otherwise {
+                    s.veto = Some(format!(
+                        "writes {:?} as the genitive of a man the store names elsewhere",
+                        w.written
+                    ));
+                }
+            }
+        }
+    }
+}
