@@ -794,3 +794,29 @@ fn a_womans_name_that_is_a_mans_genitive_does_not_reach_his_rows() {
     assert_eq!(left.len(), 3, "{left:?}");
     assert!(!left.iter().any(|t| t.contains("PT2005234")), "{left:?}");
 }
+
+/// A hyphenated given name opening a request ("Min-jun passport number") is capitalized by
+/// grammar only in its first half: its lowercase half is part of the name the rows write, not
+/// a word of the attribute every row about Min-jun holds.
+#[test]
+fn a_hyphenated_name_opening_a_request_is_one_name() {
+    let facts: &[&str] = &[
+        "Min-jun's credit card number is 4111 1111 1111 6517",
+        "Min-jun Kim's birthday is 1 August 2002",
+        "Min-jun Kim's annual bonus is 12,000 EUR",
+        "Carmen is Min-jun Kim's husband",
+    ];
+    for request in ["Min-jun passport number", "Min-jun date of birth"] {
+        let (_t, s) = store_with(facts);
+        let plan = s
+            .plan_with(Operation::Purge, &Target::query(request), None)
+            .unwrap();
+        assert!(
+            !plan.rows.iter().any(|r| [1, 3, 4].contains(r)),
+            "{request}: {plan:?}"
+        );
+    }
+    let left = survivors_after_purge(facts, "Min-jun birthday");
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(!left.iter().any(|t| t.contains("1 August")), "{left:?}");
+}

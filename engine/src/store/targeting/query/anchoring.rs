@@ -46,6 +46,37 @@ impl QueryShape {
         })
     }
 
+    /// Joins to a name run the lowercase half a hyphen glues after it ("jun" of "Min-jun
+    /// passport number") when a row writes the pair as a name ("Min-jun Kim's birthday ..."):
+    /// at the start of a request only grammar capitalizes the first half, so the parse leaves
+    /// the half out, and it would count as a word of the attribute every row about Min-jun
+    /// holds.
+    fn join_hyphenated_halves(&mut self, views: &[targeting::row_view::RowView<'_>]) {
+        use targeting::word_match::word_matches;
+        for n in 0..self.names.len() {
+            while let Some(&last) = self.names[n].last()
+                && let Some(next) = self.words.get(last + 1)
+            {
+                let a = &self.words[last];
+                let glued = a.pos + 1 == next.pos
+                    && self.text.get(a.chunk.span.end..next.chunk.span.start) == Some("-");
+                let written_so = views.iter().any(|v| {
+                    v.chunks.windows(2).any(|p| {
+                        p[0].capitalized
+                            && v.text.get(p[0].span.end..p[1].span.start) == Some("-")
+                            && word_matches(a, &p[0])
+                            && word_matches(next, &p[1])
+                    })
+                });
+                if next.name || !glued || next.chunk.capitalized || !written_so {
+                    break;
+                }
+                self.words[last + 1].name = true;
+                self.names[n].push(last + 1);
+            }
+        }
+    }
+
     pub(crate) fn anchored(
         &self,
         views: &[targeting::row_view::RowView<'_>],
@@ -163,6 +194,7 @@ impl QueryShape {
         q.names.retain(|_| *k.next().expect("one flag per run"));
         let mut k = keep.iter();
         q.marked.retain(|_| *k.next().expect("one flag per run"));
+        q.join_hyphenated_halves(views);
         // Names written in lowercase ("jonas' blood type", "allergy for kanya").
         targeting::lowercase_names::mark(&mut q, views, new_text);
         // A code inside a path or a file name is that whole token when some row holds it whole:
