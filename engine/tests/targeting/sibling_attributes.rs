@@ -287,3 +287,61 @@ fn a_license_in_either_spelling_is_not_the_licence_plate() {
         "Niloufar's new driver's licence number is DL-898441",
     );
 }
+
+/// An e-mail address is an e-mail, not an address: "Fatima Zahra's address" does not reach her
+/// home e-mail address, nor "the email address of Ahmed Hassan" his street address written in
+/// Arabic (عنوان, address).
+#[test]
+fn an_email_address_is_not_an_address() {
+    let facts = [
+        "Fatima Zahra's home email address is fatima.zahra57@yahoo.co.jp",
+        "Noa Levi's son is Fatima Zahra",
+        "عنوان منزل أحمد حسن هو Hauptstraße 5, 10115 Berlin",
+        "Ahmed Hassan's wife is Sarah",
+    ];
+    let (_t, s) = store_with(&facts);
+    for (op, query) in [
+        (Operation::Purge, "Fatima Zahra's address"),
+        (Operation::Release, "the email address of Ahmed Hassan"),
+    ] {
+        let plan = s.plan_with(op, &Target::query(query), None).unwrap();
+        assert!(plan.rows.is_empty(), "{query}: {plan:?}");
+    }
+    // The e-mail itself is still reached.
+    let plan = s
+        .plan_with(
+            Operation::Purge,
+            &Target::query("Fatima Zahra's email address"),
+            None,
+        )
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+}
+
+/// "hakkındaki her şeyi" ("everything about") names no attribute in Turkish: the request is
+/// about its subject alone. And a word naming a kind of value is no modifier: a "number plate"
+/// is the licence plate the row holds.
+#[test]
+fn words_that_name_no_attribute_leave_the_subject_or_its_attribute() {
+    let facts = [
+        "Min-jun's office is located at Gangnam-daero 396, Seoul",
+        "Ji-woo drives a car with licence plate B-AS 9736",
+        "Ji-woo Park's annual bonus is 6,000 EUR",
+    ];
+    let (_t, s) = store_with(&facts);
+    let plan = s
+        .plan_with(
+            Operation::Purge,
+            &Target::query("Min-jun hakkındaki her şeyi sil"),
+            None,
+        )
+        .unwrap();
+    assert_eq!(plan.rows, vec![1], "{plan:?}");
+    let live = after_supersede(
+        &facts,
+        "Ji-woo number plate",
+        "Ji-woo's licence plate is AB48 CDE",
+    );
+    assert!(live.iter().any(|t| t.contains("AB48 CDE")), "{live:?}");
+    assert!(!live.iter().any(|t| t.contains("B-AS 9736")), "{live:?}");
+}

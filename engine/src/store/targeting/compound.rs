@@ -110,6 +110,9 @@ pub(super) fn modifier_contrast(q: &QueryShape, row: &RowView<'_>) -> Option<Str
             || m.name && !calendar_modifier
             || h.name
             || is_time_qualifier(&m.stem)
+            // A word naming a kind of value tells no attribute apart ("number plate" is the
+            // licence plate).
+            || crate::lexicon::is_generic_head(&m.chunk.form)
             || holds_modifier
         {
             continue;

@@ -52,13 +52,32 @@ fn word_concepts(word: &str, script: Script, form: &str, naming: Naming) -> Vec<
 
 /// The concepts `text` names, skipping the words (of spaced scripts) at a chunk `skip` holds:
 /// a run of an unspaced script starts with a name as often as not ("张伟的工资").
+///
+/// An address after a word naming the e-mail concept is the e-mail's ("her home email
+/// address", "البريد الإلكتروني"): it names no street address.
 fn text_concepts(text: &str, skip: &BTreeSet<usize>, naming: Naming) -> BTreeSet<&'static str> {
     let chunks = crate::canon::chunks(text);
-    crate::concepts::words(text, &chunks)
-        .into_iter()
-        .filter(|(i, _, script)| crate::concepts::unspaced(*script) || !skip.contains(i))
-        .flat_map(|(i, span, script)| word_concepts(&text[span], script, &chunks[i].form, naming))
-        .collect()
+    let mut out = BTreeSet::new();
+    let mut after_email = false;
+    for (i, span, script) in crate::concepts::words(text, &chunks) {
+        let broadly = word_concepts(
+            &text[span.clone()],
+            script,
+            &chunks[i].form,
+            Naming::Broadly,
+        );
+        let skipped = !crate::concepts::unspaced(script) && skip.contains(&i);
+        if !skipped {
+            let named = word_concepts(&text[span], script, &chunks[i].form, naming);
+            out.extend(
+                named
+                    .into_iter()
+                    .filter(|k| !(after_email && *k == "address")),
+            );
+        }
+        after_email = broadly.contains(&"email");
+    }
+    out
 }
 
 /// What a request asks for: the attribute concepts its words name by name, and those they
