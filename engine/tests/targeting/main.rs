@@ -6,6 +6,7 @@ mod case_suffixes;
 #[path = "../common/mod.rs"]
 mod common;
 mod confidence;
+mod fan_out;
 mod glued_names;
 mod identifiers;
 mod joint;

@@ -139,7 +139,9 @@ impl QueryShape {
         let polarity_neutral = asks_about_truth(&description);
         let negated = !polarity_neutral && is_negated(&description);
         let fan_out = chunks.iter().enumerate().any(|(i, c)| {
-            framing.in_description(i) && is_fan_out(&c.form) && standalone(text, &c.span)
+            framing.in_description(i)
+                && (is_fan_out(&c.form) && standalone(text, &c.span)
+                    || super::word_classes::foreign_fan_out(&chunks, i))
         });
 
         // In scripts without letter case, grammar and request words ("من", "的", "की") and

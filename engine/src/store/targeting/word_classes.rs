@@ -117,6 +117,40 @@ pub(crate) fn is_fan_out(form: &str) -> bool {
     FAN_OUT.contains(&form)
 }
 
+/// "Everything" in Spanish, French, German, Portuguese and Italian (folded).
+const FOREIGN_EVERYTHING: &[&str] = &[
+    "todo", "toda", "todos", "todas", "tout", "toute", "tous", "toutes", "alles", "tudo", "tutto",
+    "tutti",
+];
+
+/// "About" after it: "todo sobre Ana", "tout ce qui concerne Mei", "alles über Jonas", "tudo
+/// sobre", "tutto su".
+const FOREIGN_ABOUT: &[&str] = &[
+    "sobre",
+    "acerca",
+    "concerne",
+    "concernant",
+    "sur",
+    "uber",
+    "ueber",
+    "su",
+    "riguarda",
+];
+
+/// True if chunk `i` of `chunks` is "everything" in another language followed, within three
+/// words, by a word for "about" ("borra todo sobre Anna", "supprime tout ce qui concerne Mei",
+/// "lösche alles über Jonas"): a request about everything of its subject, as "everything
+/// about" is. The quantifier alone is no such request ("borra todos los teléfonos de Ana"
+/// asks for her phones).
+pub(crate) fn foreign_fan_out(chunks: &[crate::canon::Chunk], i: usize) -> bool {
+    FOREIGN_EVERYTHING.contains(&chunks[i].form.as_str())
+        && chunks
+            .iter()
+            .skip(i + 1)
+            .take(3)
+            .any(|c| FOREIGN_ABOUT.contains(&c.form.as_str()))
+}
+
 /// True if `text` asks whether something holds instead of stating it: "whether", "or not", a
 /// "status" ("smoking status", "visa status"), or a Chinese A-not-A question (能不能, 有没有,
 /// 是不是). Such a request fits a row of either polarity: "whether Ahmed has a credit card" is
