@@ -203,6 +203,11 @@ mod tests {
         // A row naming several concepts, one of them the request's.
         assert!(!contrasts(
             "Tom's address",
+            "Tom's home address is 5 Mill Lane and his email is tom@contoso.com"
+        ));
+        // But an e-mail address is an e-mail: it names no street address.
+        assert!(contrasts(
+            "Tom's address",
             "Tom's office email address is tom@contoso.com"
         ));
         // Verbs and neighbours of a concept ("paid", "works", "booking", "office") are no
