@@ -20,8 +20,15 @@ fn everything_about_someone_in_other_languages_reaches_every_row_about_them() {
         let left = survivors_after_purge(&facts, request);
         assert_eq!(left, [facts[2]], "{request}");
     }
-    // "todos los teléfonos de Anna" asks for her phone, not for everything about her.
-    let left = survivors_after_purge(&facts, "borra todos los teléfonos de Anna Schmidt");
-    assert!(left.contains(&facts[1].to_owned()), "{left:?}");
-    assert!(left.contains(&facts[3].to_owned()), "{left:?}");
+    // "todos los teléfonos de Anna", "todo sobre el teléfono de Anna" and "all of Anna's
+    // phone numbers" ask for her phone, not for everything about her.
+    for request in [
+        "borra todos los teléfonos de Anna Schmidt",
+        "borra todo sobre el teléfono de Anna Schmidt",
+        "delete all of Anna Schmidt's phone numbers",
+    ] {
+        let left = survivors_after_purge(&facts, request);
+        assert!(left.contains(&facts[1].to_owned()), "{request}: {left:?}");
+        assert!(left.contains(&facts[3].to_owned()), "{request}: {left:?}");
+    }
 }

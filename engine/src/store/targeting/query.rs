@@ -384,6 +384,14 @@ impl QueryShape {
             })
             .collect();
 
+        // "All of Mara's phone numbers" asks for every phone number, not everything about her:
+        // a request that names an attribute the lexicon knows is no request for everything.
+        let fan_out = fan_out
+            && !words.iter().any(|w| {
+                !w.name
+                    && !super::framing::is_reference_word(&w.chunk.form)
+                    && (!w.concepts.is_empty() || !crate::lexicon::slots(&w.chunk.form).is_empty())
+            });
         let codes = super::codes::code_runs(text, &chunks, &typed, &bounds);
 
         let keys = keys::query_keys(text)

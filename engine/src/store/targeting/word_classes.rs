@@ -143,12 +143,20 @@ const FOREIGN_ABOUT: &[&str] = &[
 /// about" is. The quantifier alone is no such request ("borra todos los teléfonos de Ana"
 /// asks for her phones).
 pub(crate) fn foreign_fan_out(chunks: &[crate::canon::Chunk], i: usize) -> bool {
-    FOREIGN_EVERYTHING.contains(&chunks[i].form.as_str())
-        && chunks
-            .iter()
-            .skip(i + 1)
-            .take(3)
-            .any(|c| FOREIGN_ABOUT.contains(&c.form.as_str()))
+    if !FOREIGN_EVERYTHING.contains(&chunks[i].form.as_str()) {
+        return false;
+    }
+    let Some(about) = (i + 1..chunks.len().min(i + 4))
+        .find(|&j| FOREIGN_ABOUT.contains(&chunks[j].form.as_str()))
+    else {
+        return false;
+    };
+    // The subject follows, after grammar words only: "todo sobre el teléfono de Ana" asks
+    // about her phone.
+    chunks[about + 1..]
+        .iter()
+        .find(|c| !crate::latin_function_words::is_function_word(&c.form))
+        .is_some_and(|c| c.capitalized)
 }
 
 /// True if `text` asks whether something holds instead of stating it: "whether", "or not", a
