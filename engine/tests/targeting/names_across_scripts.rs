@@ -719,27 +719,15 @@ fn a_name_the_new_text_states_as_possessor_is_required_of_a_fallback() {
         "Somchai Saetang has staff number E10690",
         "Somchai's current medication is metformin",
     ];
-    let (_t, s) = store_with(facts);
-    let plan = s
-        .plan_with(
-            Operation::Supersede,
-            &Target::query("さくらの服用薬を更新してください"),
-            Some("さくら's medication is lisinopril"),
-        )
-        .unwrap();
-    assert!(plan.rows.is_empty(), "{plan:?}");
+    let (query, new) = (
+        "さくらの服用薬を更新してください",
+        "さくら's medication is lisinopril",
+    );
+    assert!(supersede_rows(facts, query, new).is_empty());
     // With her row in the store, the same request replaces it.
     let mut with_her = facts.to_vec();
     with_her.push("さくら's current medication is amlodipine");
-    let (_t, s) = store_with(&with_her);
-    let plan = s
-        .plan_with(
-            Operation::Supersede,
-            &Target::query("さくらの服用薬を更新してください"),
-            Some("さくら's medication is lisinopril"),
-        )
-        .unwrap();
-    assert_eq!(plan.rows, vec![4], "{plan:?}");
+    assert_eq!(supersede_rows(&with_her, query, new), vec![4]);
 }
 
 /// An Arabic request marks its possessor by no particle: "رقم هاتف محمود حسن" is Mahmoud
@@ -755,19 +743,19 @@ fn an_arabic_possessor_restated_after_the_same_attribute_is_the_subject() {
     ];
     let query = "حدّث رقم هاتف محمود حسن";
     let new = "رقم هاتف محمود حسن هو +44 7700 900918";
-    let (_t, s) = store_with(facts);
-    let plan = s
-        .plan_with(Operation::Supersede, &Target::query(query), Some(new))
-        .unwrap();
-    assert!(plan.rows.is_empty(), "{plan:?}");
+    assert!(supersede_rows(facts, query, new).is_empty());
     // His own number is replaced.
     let mut with_him = facts.to_vec();
     with_him.push("رقم هاتف محمود حسن هو +20 10 5555 0101");
-    let (_t, s) = store_with(&with_him);
-    let plan = s
-        .plan_with(Operation::Supersede, &Target::query(query), Some(new))
-        .unwrap();
-    assert_eq!(plan.rows, vec![4], "{plan:?}");
+    assert_eq!(supersede_rows(&with_him, query, new), vec![4]);
+}
+
+/// The rows a supersede of `query` with `new` would change in a fresh store of `facts`.
+fn supersede_rows(facts: &[&str], query: &str, new: &str) -> Vec<u64> {
+    let (_t, s) = store_with(facts);
+    s.plan_with(Operation::Supersede, &Target::query(query), Some(new))
+        .unwrap()
+        .rows
 }
 
 /// "Ivana" and "Mrs. Ivanova" are also the genitives of Ivan and Ivanov: "Особиста пошта
