@@ -57,25 +57,23 @@ fn word_concepts(word: &str, script: Script, form: &str, naming: Naming) -> Vec<
 /// address", "البريد الإلكتروني"): it names no street address.
 fn text_concepts(text: &str, skip: &BTreeSet<usize>, naming: Naming) -> BTreeSet<&'static str> {
     let chunks = crate::canon::chunks(text);
+    let words = crate::concepts::words(text, &chunks);
+    let concepts = |k: usize, naming| {
+        let (i, span, script) = &words[k];
+        word_concepts(&text[span.clone()], *script, &chunks[*i].form, naming)
+    };
     let mut out = BTreeSet::new();
-    let mut after_email = false;
-    for (i, span, script) in crate::concepts::words(text, &chunks) {
-        let broadly = word_concepts(
-            &text[span.clone()],
-            script,
-            &chunks[i].form,
-            Naming::Broadly,
-        );
-        let skipped = !crate::concepts::unspaced(script) && skip.contains(&i);
-        if !skipped {
-            let named = word_concepts(&text[span], script, &chunks[i].form, naming);
-            out.extend(
-                named
-                    .into_iter()
-                    .filter(|k| !(after_email && *k == "address")),
-            );
+    for (k, (i, _, script)) in words.iter().enumerate() {
+        if !crate::concepts::unspaced(*script) && skip.contains(i) {
+            continue;
         }
-        after_email = broadly.contains(&"email");
+        for concept in concepts(k, naming) {
+            // Read only for an address: the word before it is looked up again.
+            let of_email = || k > 0 && concepts(k - 1, Naming::Broadly).contains(&"email");
+            if concept != "address" || !of_email() {
+                out.insert(concept);
+            }
+        }
     }
     out
 }

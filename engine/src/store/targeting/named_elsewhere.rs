@@ -138,6 +138,12 @@ pub(crate) fn veto_masculine_genitives(
             }
             let form = w.chunk.form.as_str();
             let chunks = || views.iter().flat_map(|v| v.chunks.iter());
+            // Only a form some row writes in Cyrillic can be read as a genitive there.
+            if !form.ends_with('a')
+                || !chunks().any(|c| c.script == Script::Cyrillic && c.form == form)
+            {
+                continue;
+            }
             let man_named = chunks().any(|c| {
                 keys::name_like(c)
                     && matches!(c.script, Script::Latin | Script::Cyrillic)

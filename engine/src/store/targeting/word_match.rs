@@ -204,8 +204,15 @@ pub(crate) fn word_matches(w: &QWord, c: &Chunk) -> bool {
     }
     // One English word in its British and American spellings ("driver's licence" and
     // "driver's license", "paediatrician" and "pediatrician").
-    if !w.name && !name_like(c) && crate::spelling::spelling_variants(&keys::stem(&c.form), &w.stem)
-    {
+    // (Called for every word a request word is compared with: the plural's "s" is sliced
+    // off, not allocated.)
+    if !w.name && !name_like(c) && {
+        let form = c.form.as_str();
+        crate::spelling::spelling_variants(form, &w.stem)
+            || form
+                .strip_suffix('s')
+                .is_some_and(|f| crate::spelling::spelling_variants(f, &w.stem))
+    } {
         return true;
     }
     // A Hindi noun in -ā takes -e before a postposition: "बीमा" (insurance) is "बीमे" in "नेहा
