@@ -13,6 +13,7 @@ mod joint;
 mod labels;
 mod loanwords;
 mod meaning;
+mod name_forms;
 mod names_across_scripts;
 mod negation;
 mod places;
