@@ -4,13 +4,17 @@
 //! from the operating system unless the caller fixes it (tests, reproducible benchmarks), in which
 //! case the same operations produce the same salts and so the same event hashes.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::error::{Error, Result};
 
-/// A deterministic random byte stream seeded once.
+/// A deterministic random byte stream seeded once. Drawing takes `&self` (the position is an
+/// atomic counter), so that a write transaction draws salts while readers share the store; the
+/// store's single writer makes the order of draws, and so the stream, deterministic.
 #[derive(Debug)]
 pub struct Entropy {
     seed: [u8; 32],
-    counter: u64,
+    counter: AtomicU64,
 }
 
 impl Entropy {
@@ -21,14 +25,16 @@ impl Entropy {
 
     /// Seeds from `seed`: same seed, same stream.
     pub fn from_seed(seed: [u8; 32]) -> Self {
-        Entropy { seed, counter: 0 }
+        Entropy {
+            seed,
+            counter: AtomicU64::new(0),
+        }
     }
 
     /// The next 32 random bytes.
-    pub fn next32(&mut self) -> [u8; 32] {
-        let out = self.ahead32(0);
-        self.counter += 1;
-        out
+    pub fn next32(&self) -> [u8; 32] {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        self.at(n)
     }
 
     /// What the `n`-th following call to [`Entropy::next32`] will return (`n = 0`: the next),
@@ -36,15 +42,20 @@ impl Entropy {
     /// with [`Entropy::skip`] as it writes each row, so the stream ends where drawing them one by
     /// one would leave it.
     pub fn ahead32(&self, n: u64) -> [u8; 32] {
-        let mut h = blake3::Hasher::new_keyed(&self.seed);
-        h.update(b"oubli entropy v1");
-        h.update(&(self.counter + n).to_le_bytes());
-        *h.finalize().as_bytes()
+        self.at(self.counter.load(Ordering::Relaxed) + n)
     }
 
     /// Draws `n` values without computing them (see [`Entropy::ahead32`]).
-    pub fn skip(&mut self, n: u64) {
-        self.counter += n;
+    pub fn skip(&self, n: u64) {
+        self.counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The value at position `n` of the stream.
+    fn at(&self, n: u64) -> [u8; 32] {
+        let mut h = blake3::Hasher::new_keyed(&self.seed);
+        h.update(b"oubli entropy v1");
+        h.update(&n.to_le_bytes());
+        *h.finalize().as_bytes()
     }
 }
 
@@ -61,8 +72,8 @@ mod tests {
 
     #[test]
     fn ahead_then_skip_gives_what_drawing_one_by_one_gives() {
-        let mut drawn = Entropy::from_seed([5; 32]);
-        let mut ahead = Entropy::from_seed([5; 32]);
+        let drawn = Entropy::from_seed([5; 32]);
+        let ahead = Entropy::from_seed([5; 32]);
         drawn.next32();
         ahead.next32();
         let expected: Vec<[u8; 32]> = (0..5).map(|_| drawn.next32()).collect();

@@ -520,8 +520,17 @@ impl redb::StorageBackend for SharedMemoryBackend {
     }
 }
 
-/// The redb handle: the writer's, or a reader's private in-memory copy.
-pub enum Db {
+/// The redb handle: the writer's, or a reader's private in-memory copy, and the committed state
+/// readers are pinned to while a write commits (see [`Db::pin`]).
+pub struct Db {
+    kind: DbKind,
+    /// While a write commits with readers going on, the state they read: the last commit whose
+    /// changes the store's in-memory indexes hold.
+    pinned: parking_lot::Mutex<Option<Arc<redb::ReadTransaction>>>,
+}
+
+/// Which redb handle a [`Db`] is.
+pub enum DbKind {
     /// A writable database (the one writer; other processes cannot open the file for writing).
     Writable(redb::Database),
     /// A read-only view of a private in-memory copy of the file ([`open_in_memory`]): what
@@ -532,32 +541,91 @@ pub enum Db {
 }
 
 impl Db {
-    /// Starts a read transaction.
-    pub fn begin_read(&self) -> Result<redb::ReadTransaction> {
+    /// A writable database.
+    pub fn writable(db: redb::Database) -> Db {
+        Db::of(DbKind::Writable(db))
+    }
+
+    /// A read-only view of a private in-memory copy ([`DbKind::Snapshot`]).
+    pub fn snapshot(db: redb::Database) -> Db {
+        Db::of(DbKind::Snapshot(db))
+    }
+
+    /// A writable database over an in-memory `image` ([`DbKind::Memory`]).
+    pub fn memory(db: redb::Database, image: MemoryImage) -> Db {
+        Db::of(DbKind::Memory(db, image))
+    }
+
+    fn of(kind: DbKind) -> Db {
+        Db {
+            kind,
+            pinned: parking_lot::Mutex::new(None),
+        }
+    }
+
+    /// Which handle this is.
+    pub fn kind(&self) -> &DbKind {
+        &self.kind
+    }
+
+    /// The redb database.
+    pub fn database(&self) -> &redb::Database {
+        match &self.kind {
+            DbKind::Writable(d) | DbKind::Snapshot(d) | DbKind::Memory(d, _) => d,
+        }
+    }
+
+    /// Starts a read transaction: the last committed state, or while a write commits with
+    /// readers going on, the state before it (see [`Db::pin`]).
+    pub fn begin_read(&self) -> Result<Arc<redb::ReadTransaction>> {
+        if let Some(pinned) = &*self.pinned.lock() {
+            return Ok(pinned.clone());
+        }
+        self.begin_read_fresh().map(Arc::new)
+    }
+
+    fn begin_read_fresh(&self) -> Result<redb::ReadTransaction> {
         use redb::ReadableDatabase;
-        Ok(match self {
-            Db::Writable(d) => d.begin_read()?,
-            Db::Snapshot(d) | Db::Memory(d, _) => d.begin_read()?,
-        })
+        Ok(self.database().begin_read()?)
+    }
+
+    /// Pins readers to the state committed now: until [`Db::unpin`], every
+    /// [`Db::begin_read`] reads it, whatever commits meanwhile. A writer pins before a commit
+    /// that readers may run beside, and unpins once the store's in-memory indexes hold that
+    /// commit's changes, so that a reader never sees rows the indexes do not (or the reverse).
+    /// The pin holds the pages of one commit: it is released before any commit that must free
+    /// them (the erasure point's freeing commit runs unpinned, under the exclusive lock).
+    pub fn pin(&self) -> Result<()> {
+        let mut pinned = self.pinned.lock();
+        if pinned.is_none() {
+            *pinned = Some(Arc::new(self.begin_read_fresh()?));
+        }
+        Ok(())
+    }
+
+    /// Releases the pin of [`Db::pin`]: reads see the last commit again.
+    pub fn unpin(&self) {
+        let released = self.pinned.lock().take();
+        drop(released);
     }
 
     /// Starts a write transaction; [`Error::ReadOnly`] on a read-only handle.
     pub fn begin_write(&self) -> Result<redb::WriteTransaction> {
-        match self {
-            Db::Writable(d) | Db::Memory(d, _) => Ok(d.begin_write()?),
-            Db::Snapshot(_) => Err(Error::ReadOnly),
+        match &self.kind {
+            DbKind::Writable(d) | DbKind::Memory(d, _) => Ok(d.begin_write()?),
+            DbKind::Snapshot(_) => Err(Error::ReadOnly),
         }
     }
 
     /// True for a writable handle.
     pub fn is_writable(&self) -> bool {
-        matches!(self, Db::Writable(_) | Db::Memory(..))
+        matches!(self.kind, DbKind::Writable(_) | DbKind::Memory(..))
     }
 
     /// The image of a store that never touches disk; `None` for a file.
     pub fn memory_image(&self) -> Option<&MemoryImage> {
-        match self {
-            Db::Memory(_, image) => Some(image),
+        match &self.kind {
+            DbKind::Memory(_, image) => Some(image),
             _ => None,
         }
     }

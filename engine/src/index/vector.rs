@@ -476,6 +476,14 @@ impl VectorIndex {
         (due && !b.done.is_finished()).then(|| b.done.clone())
     }
 
+    /// True when the next write is the one to install the pending build (see
+    /// [`VectorIndex::take_due_build`]): that write changes the index before its commit.
+    pub fn install_due(&self, ann_threshold: usize) -> bool {
+        self.build.as_ref().is_some_and(|b| {
+            !self.deferred && self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1)
+        })
+    }
+
     /// Takes the pending build when this write is the one to install it (or `force`), waiting
     /// for it if it still runs, and writes it into `tx`. Returns it for [`VectorIndex::install`]
     /// once `tx` commits; `None` when nothing is due, or when the build overlaps a vector removed
@@ -487,11 +495,7 @@ impl VectorIndex {
         removed: &[RowId],
         force: bool,
     ) -> Result<Option<Installable>> {
-        let Some(b) = &self.build else {
-            return Ok(None);
-        };
-        let due = !self.deferred && self.tail_len() >= b.tail_at_start + (ann_threshold / 2).max(1);
-        if !due && !force {
+        if !self.install_due(ann_threshold) && !force {
             return Ok(None);
         }
         let Some(b) = self.build.take() else {

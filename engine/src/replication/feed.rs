@@ -330,7 +330,7 @@ pub(crate) fn capture(
         let mut edges: BTreeSet<(u64, u64)> = BTreeSet::new();
         edges.extend(before.edges_from(id)?);
         edges.extend(tx.edges_from(id)?);
-        for view in [&before as &dyn View, tx as &dyn View] {
+        for view in [&*before as &dyn View, tx as &dyn View] {
             if let Some(r) = view.by_id(Table::Rows, id)? {
                 let row: Row = storage::decode(&r)?;
                 edges.extend(row.derived_from.iter().map(|s| (*s, id)));
@@ -342,7 +342,7 @@ pub(crate) fn capture(
             diff(
                 Table::Derived,
                 Key::Pair(s, d),
-                present(&before)?,
+                present(&*before)?,
                 present(tx)?,
             );
         }
@@ -358,7 +358,7 @@ pub(crate) fn capture(
     // Receipts are written by a purge (under its own event's seq) and by the completion of an
     // incomplete purge.
     let mut receipts: BTreeSet<u64> = events.iter().map(|e| e.seq).collect();
-    for view in [&before as &dyn View, tx as &dyn View] {
+    for view in [&*before as &dyn View, tx as &dyn View] {
         for k in view.all(Table::IncompletePurges)?.into_keys() {
             if let Key::Id(id) = k {
                 receipts.insert(id);

@@ -2,14 +2,14 @@
 //! bytes go ([`Store::space_report`]) and how close the approximate vector leg comes to an exact
 //! scan ([`Store::vector_probe`]). Neither changes anything.
 
-use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableHandle};
+use redb::{ReadableTable, ReadableTableMetadata, TableHandle};
 
 use super::Store;
 use super::recall::candidate_pool;
 use crate::embed::dot;
 use crate::error::{Error, Result};
 use crate::row::RowId;
-use crate::storage::{self, Db};
+use crate::storage;
 
 /// Space one redb table takes in the file (redb's own accounting, see [`SpaceReport`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,15 +112,12 @@ impl Store {
     /// Reads the last committed state; text index files still staged in memory are not in it.
     pub fn space_report(&self) -> Result<SpaceReport> {
         self.read(|i| {
-            let database = match &*i.db {
-                Db::Writable(d) | Db::Snapshot(d) | Db::Memory(d, _) => d,
-            };
             let file_bytes = match i.db.memory_image() {
                 Some(m) => m.len()?,
                 None if self.path.as_os_str().is_empty() => 0,
                 None => std::fs::metadata(&self.path)?.len(),
             };
-            let tx = database.begin_read()?;
+            let tx = i.db.begin_read()?;
             let mut tables = Vec::new();
             for handle in tx.list_tables()? {
                 let t = tx.open_untyped_table(handle)?;

@@ -71,7 +71,7 @@ fn resolve_exact(b: &Batch<'_>, target: &Target) -> Result<Resolution> {
         // Identifier-exact targeting: an identifier alone is every unit of its request.
         floor: super::targeting::Confidence::Low,
     };
-    b.inner
+    b.inner()
         .resolve(target, Scope::NotVoid, Width::All, None, &lookup)
 }
 

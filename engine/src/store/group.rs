@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use parking_lot::{Condvar, Mutex};
+use parking_lot::{Condvar, Mutex, RwLockUpgradableReadGuard};
 
 use super::Store;
 use crate::error::{Error, Result};
@@ -134,7 +134,8 @@ impl Store {
         let mut results: Vec<Result<Vec<RowId>>> = Vec::with_capacity(n);
         // `results[..durable_upto]` are durable or failed.
         let mut durable_upto = 0;
-        let mut guard = self.inner.write();
+        // Readers go on while each write runs and commits (see `Store::write_beside_readers`).
+        let mut guard = self.inner.upgradable_read();
         for (i, rows) in calls.into_iter().enumerate() {
             // As in `Store::write`: a vector snapshot build the next write must install is
             // waited for without the lock, so that readers never wait on it. The writes made so
@@ -144,34 +145,31 @@ impl Store {
                 .as_ref()
                 .and_then(|i| i.vectors.due_build(ann_threshold))
             {
-                if let Some(inner) = guard.as_mut() {
+                let mut exclusive = RwLockUpgradableReadGuard::upgrade(guard);
+                if let Some(inner) = exclusive.as_mut() {
                     make_durable(inner, &mut results[durable_upto..]);
                 }
                 durable_upto = results.len();
-                drop(guard);
+                drop(exclusive);
                 {
                     let _span = tracing::debug_span!("oubli::vector::wait_build").entered();
                     done.wait();
                 }
-                guard = self.inner.write();
+                guard = self.inner.upgradable_read();
             }
-            let Some(inner) = guard.as_mut() else {
-                results.push(Err(Error::Closed));
-                continue;
-            };
-            let durable = inner.durable && i + 1 == n;
-            results.push(super::guarded(|| {
-                inner.write_with(self.now(), ann_threshold, durable, |b| {
-                    b.inscribe_rows(rows)
-                })
-            }));
+            let durable = guard.as_ref().is_some_and(|inner| inner.durable) && i + 1 == n;
+            let (back, result) =
+                self.write_beside_readers(guard, Some(durable), |b| b.inscribe_rows(rows));
+            guard = back;
+            results.push(result);
         }
         // The last write made every one before it durable, unless it failed (before or at its
         // commit).
-        if results.last().is_some_and(|r| r.is_err())
-            && let Some(inner) = guard.as_mut()
-        {
-            make_durable(inner, &mut results[durable_upto..]);
+        if results.last().is_some_and(|r| r.is_err()) {
+            let mut exclusive = RwLockUpgradableReadGuard::upgrade(guard);
+            if let Some(inner) = exclusive.as_mut() {
+                make_durable(inner, &mut results[durable_upto..]);
+            }
         }
         results
     }

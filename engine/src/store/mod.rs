@@ -20,6 +20,8 @@ mod history;
 mod integrity;
 mod open;
 mod ops;
+#[cfg(test)]
+mod pause_point;
 mod pending;
 mod provenance;
 mod purge;
@@ -284,7 +286,7 @@ impl Store {
                 .map_err(|e| Error::Storage(e.to_string()))
         })?;
         init_tables(&db, &opts)?;
-        let inner = Inner::from_db(Db::Memory(db, image), &opts)?;
+        let inner = Inner::from_db(Db::memory(db, image), &opts)?;
         Ok(Store {
             path: PathBuf::new(),
             opts,

@@ -27,7 +27,7 @@ impl Inner {
                 // permission, and a file not closed cleanly is recovered in the copy only.
                 let db = storage::open_in_memory(path)?;
                 storage::migrate(&db)?;
-                Ok(Db::Snapshot(db))
+                Ok(Db::snapshot(db))
             } else {
                 let repaired = Arc::new(std::sync::atomic::AtomicBool::new(false));
                 let seen = repaired.clone();
@@ -43,7 +43,7 @@ impl Inner {
                     storage::clear_free_pages_zeroed(&db)?;
                 }
                 storage::migrate(&db)?;
-                Ok(Db::Writable(db))
+                Ok(Db::writable(db))
             }
         })?;
         Inner::from_db(db, opts)
@@ -211,10 +211,10 @@ impl Inner {
         if snapshot_damaged && inner.db.is_writable() {
             inner.write(opts.clock.now(), opts.ann_threshold, |b| {
                 let tx = b.tx;
-                if b.inner.vectors.len() > b.ann_threshold() {
-                    b.inner.vectors.rebuild_snapshot(tx)
+                if b.inner().vectors.len() > b.ann_threshold() {
+                    b.inner_mut()?.vectors.rebuild_snapshot(tx)
                 } else {
-                    b.inner.vectors.drop_snapshot(tx)
+                    b.inner_mut()?.vectors.drop_snapshot(tx)
                 }
             })?;
         }

@@ -323,7 +323,7 @@ impl Store {
                     .or_else(|| crate::clause::rewrite_without(&old_text, &m.clauses))
             };
             if let Some(kept) = kept {
-                let kept_vec = embed_checked(embedder.as_ref(), &kept, b.inner.dim)?;
+                let kept_vec = embed_checked(embedder.as_ref(), &kept, b.inner().dim)?;
                 let ns = old.namespace.clone();
                 let edit = b.rewrite_row(&mut old, kept, kept_vec)?;
                 let (new, t_new, c) = b.create_row(ins, v, None)?;
@@ -465,7 +465,7 @@ impl Store {
         ) else {
             return Ok(());
         };
-        let dim = b.inner.dim;
+        let dim = b.inner().dim;
         let kept_vec = embed_checked(self.opts.embedder.as_ref(), &kept, dim)?;
         let released_vec = embed_checked(self.opts.embedder.as_ref(), &released, dim)?;
         let edit = b.rewrite_row(row, kept, kept_vec)?;
@@ -519,7 +519,7 @@ pub(super) fn resolve_with_meaning(
     };
     let holder = |ns: &str, k: &str| b.key_holder(ns, k);
     let aliases = b.alias_groups()?;
-    let dim = b.inner.dim;
+    let dim = b.inner().dim;
     let embed = |t: &str| match embedder {
         Some(e) => embed_checked(e, t, dim),
         None => Err(Error::InvalidArgument("no embedder".into())),
@@ -537,7 +537,7 @@ pub(super) fn resolve_with_meaning(
         meaning: meaning.as_ref(),
         floor: policy.floor,
     };
-    b.inner.resolve(target, scope, width, hint, &lookup)
+    b.inner().resolve(target, scope, width, hint, &lookup)
 }
 
 /// Submerges `old` and writes `ins` (embedded as `v`) as its successor, linked both ways, in one

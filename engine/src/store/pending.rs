@@ -180,7 +180,7 @@ impl Store {
             body.residual_audit = audit.summary;
             body.issued_at = self.now();
             self.write(|b| {
-                let key = b.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
+                let key = b.inner().signing.as_ref().ok_or(Error::ReadOnly)?;
                 let doc = oubli_audit::SignedReceipt::sign(body, key)?.to_document()?;
                 b.tx.open_table(storage::RECEIPTS)?
                     .insert(*id, doc.as_slice())?;

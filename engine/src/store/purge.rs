@@ -138,7 +138,7 @@ impl Store {
                 ResidualSummary::default(),
                 issued_at,
             )?;
-            let key = b.inner.signing.clone().ok_or(Error::ReadOnly)?;
+            let key = b.inner().signing.clone().ok_or(Error::ReadOnly)?;
             let doc = SignedReceipt::sign(body, &key)?.to_document()?;
             let nonce = b.salt();
             let sealed = super::pending::seal(&key.to_bytes(), nonce, &opening.to_document()?);
@@ -234,7 +234,7 @@ impl Store {
                 audit.summary.clone(),
                 issued_at,
             )?;
-            let key = b.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
+            let key = b.inner().signing.as_ref().ok_or(Error::ReadOnly)?;
             let receipt = SignedReceipt::sign(body, key)?;
             let document = receipt.to_document()?;
             b.tx.open_table(RECEIPTS)?
@@ -521,7 +521,7 @@ pub(super) fn erase_selection(
         else {
             continue;
         };
-        let v = super::ops::embed_checked(embedder, &kept, b.inner.dim)?;
+        let v = super::ops::embed_checked(embedder, &kept, b.inner().dim)?;
         let rw = b.rewrite_row(&mut row, kept, v)?;
         let salt = b.salt();
         commitments.push(commitment::content(&salt, &removed));

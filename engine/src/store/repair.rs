@@ -85,11 +85,11 @@ impl Store {
             inner.vectors = exact;
             let snapshot_written = inner.write(now, opts.ann_threshold, |b| {
                 let tx = b.tx;
-                if b.inner.vectors.len() > b.ann_threshold() {
-                    b.inner.vectors.rebuild_snapshot(tx)?;
+                if b.inner().vectors.len() > b.ann_threshold() {
+                    b.inner_mut()?.vectors.rebuild_snapshot(tx)?;
                     Ok(true)
                 } else {
-                    b.inner.vectors.drop_snapshot(tx)?;
+                    b.inner_mut()?.vectors.drop_snapshot(tx)?;
                     Ok(false)
                 }
             })?;

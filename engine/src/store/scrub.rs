@@ -193,7 +193,7 @@ impl Store {
         }
         // The path now names the copy, which this handle has open and locked: swap the handles.
         let feed = inner.feed.clone();
-        match Inner::from_db(Db::Writable(fresh), &self.opts) {
+        match Inner::from_db(Db::writable(fresh), &self.opts) {
             Ok(mut new) => {
                 new.feed = feed;
                 *guard = Some(new);
@@ -229,7 +229,7 @@ impl Store {
             dst.commit()?;
         }
         // On failure the old image is still whole and in use: nothing to undo.
-        let mut new = Inner::from_db(Db::Memory(fresh, image), &self.opts)?;
+        let mut new = Inner::from_db(Db::memory(fresh, image), &self.opts)?;
         new.feed = inner.feed.clone();
         let replaced = guard.replace(new);
         // Closing the old state drops every handle on the old database (the text index's
@@ -276,7 +276,7 @@ impl Store {
         let mut rewrite = inner.text.start_erase_deleted()?;
         let shared = RwLockWriteGuard::downgrade_to_upgradable(guard);
         #[cfg(test)]
-        tests::while_rewriting(&self.path);
+        tests::WHILE_REWRITING.reach(&self.path);
         // The rewrite is waited for and finished whatever `meanwhile` returns.
         let prepared = shared.as_ref().ok_or(Error::Closed).and_then(meanwhile);
         let waited = {
@@ -317,17 +317,17 @@ pub(super) fn scrub_event(b: &mut Batch<'_>, kind: ScrubKind) -> Result<u64> {
 /// snapshot (see [`scrub_event`]) and the `keys` table. Running it again changes nothing.
 pub(super) fn scrub_indexes(b: &mut Batch<'_>, kind: ScrubKind) -> Result<()> {
     let threshold = b.ann_threshold();
-    let total = b.inner.vectors.len();
+    let total = b.inner().vectors.len();
     // Disjoint borrows: the vector index and the transaction.
     let tx = b.tx;
     if total > threshold {
         let patched = kind == ScrubKind::Incremental
-            && (!b.inner.vectors.snapshot_dirty() || b.inner.vectors.erase_removed(tx)?);
+            && (!b.inner().vectors.snapshot_dirty() || b.inner_mut()?.vectors.erase_removed(tx)?);
         if !patched {
-            b.inner.vectors.rebuild_snapshot(tx)?;
+            b.inner_mut()?.vectors.rebuild_snapshot(tx)?;
         }
-    } else if kind == ScrubKind::Compact || b.inner.vectors.has_snapshot() {
-        b.inner.vectors.drop_snapshot(tx)?;
+    } else if kind == ScrubKind::Compact || b.inner().vectors.has_snapshot() {
+        b.inner_mut()?.vectors.drop_snapshot(tx)?;
     }
     rebuild_keys_if_due(tx)?;
     Ok(())
@@ -401,30 +401,14 @@ pub(super) fn rebuild_text(inner: &mut Inner) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
     use std::sync::Arc;
     use std::sync::mpsc;
 
-    use parking_lot::Mutex;
-
+    use crate::store::pause_point::PausePoint;
     use crate::{Inscription, RecallQuery, Store, StoreOptions, Target};
 
-    type Hook = Box<dyn FnOnce() + Send>;
-
-    /// Called by a purge of the store at the path while its text segments are being rewritten
-    /// (the lock downgraded), once.
-    static WHILE_REWRITING: Mutex<Vec<(PathBuf, Hook)>> = Mutex::new(Vec::new());
-
-    pub(super) fn while_rewriting(path: &Path) {
-        let hook = {
-            let mut hooks = WHILE_REWRITING.lock();
-            let i = hooks.iter().position(|(p, _)| p == path);
-            i.map(|i| hooks.remove(i).1)
-        };
-        if let Some(h) = hook {
-            h();
-        }
-    }
+    /// Reached by a purge while its text segments are being rewritten (the lock downgraded).
+    pub(super) static WHILE_REWRITING: PausePoint = PausePoint::new();
 
     /// A reader completes a recall while a purge is rewriting the text segments that held the
     /// erased row: the purge waits (inside the rewrite) for the reader's recall to finish, so
@@ -448,8 +432,8 @@ mod tests {
         let (inside_tx, inside_rx) = mpsc::channel::<()>();
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let (waited_tx, waited_rx) = mpsc::channel::<bool>();
-        WHILE_REWRITING.lock().push((
-            path.clone(),
+        WHILE_REWRITING.set(
+            &path,
             Box::new(move || {
                 inside_tx.send(()).unwrap();
                 // Not a timing assertion: a bound that turns "readers are shut out" (the
@@ -460,7 +444,7 @@ mod tests {
                     .is_ok();
                 waited_tx.send(ok).unwrap();
             }),
-        ));
+        );
         let purger = {
             let store = store.clone();
             std::thread::spawn(move || store.purge(Target::id(victim)))

@@ -44,10 +44,10 @@ impl Batch<'_> {
         ids: &mut Vec<RowId>,
     ) -> Result<()> {
         let (first_id, first_seq, now, dim) =
-            (self.next_row, self.head_seq + 1, self.now, self.inner.dim);
-        let entropy = &self.inner.entropy;
+            (self.next_row, self.head_seq + 1, self.now, self.inner().dim);
         let texts = run.iter().map(|(ins, _)| ins.text.as_str());
         self.keys_ahead.extend(KeysAhead::start(first_id, texts));
+        let entropy = &self.inner().entropy;
         let prepare_span = tracing::debug_span!("oubli::batch::prepare_rows").entered();
         let inputs: Vec<(u64, &Inscription, &[f32])> = run
             .iter()
@@ -93,7 +93,7 @@ impl Batch<'_> {
                 });
             }
             self.next_row += 1;
-            self.inner.entropy.skip(1);
+            self.inner().entropy.skip(1);
             t_rows.insert(id, p.row.as_slice())?;
             t_payloads.insert(id, p.payload.as_slice())?;
             t_vectors.insert(id, p.encoded_vector.as_slice())?;
@@ -205,7 +205,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::{HashEmbedder, ManualClock, StoreOptions};
+    use crate::{HashEmbedder, ManualClock, Store, StoreOptions};
 
     fn opts() -> StoreOptions {
         StoreOptions::default()

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use redb::{ReadableTable, WriteTransaction};
 
-use super::{Inner, Store};
+use super::Inner;
 use crate::depth::Depth;
 use crate::error::{Error, Result};
 use crate::log::{Checkpoint, Event, EventKind, Hash32, RowDigest, Transition, hash_encoded};
@@ -21,8 +21,10 @@ use crate::storage::{
 };
 
 mod bulk;
+mod commit;
 mod keys_ahead;
 
+pub(crate) use commit::Access;
 use keys_ahead::KeysAhead;
 
 /// An index update to apply after the commit.
@@ -44,7 +46,7 @@ pub(crate) struct Rewrite {
 /// The state of one write transaction.
 pub(crate) struct Batch<'a> {
     pub(crate) tx: &'a WriteTransaction,
-    pub(crate) inner: &'a mut Inner,
+    access: Access<'a>,
     pub(crate) now: Millis,
     ann_threshold: usize,
     next_row: RowId,
@@ -54,115 +56,6 @@ pub(crate) struct Batch<'a> {
     /// Match keys of new rows' texts being computed while the batch writes and commits.
     keys_ahead: Vec<KeysAhead>,
     events: usize,
-}
-
-impl Store {
-    /// Runs `f` in one write transaction (see this module's docs).
-    pub(crate) fn write<R>(&self, f: impl FnOnce(&mut Batch<'_>) -> Result<R>) -> Result<R> {
-        // A vector snapshot build this write must install is waited for before the lock is
-        // taken, so that readers never wait on it.
-        let due = self
-            .inner
-            .read()
-            .as_ref()
-            .and_then(|i| i.vectors.due_build(self.opts.ann_threshold));
-        if let Some(done) = due {
-            let _span = tracing::debug_span!("oubli::vector::wait_build").entered();
-            done.wait();
-        }
-        let mut guard = self.inner.write();
-        let inner = guard.as_mut().ok_or(Error::Closed)?;
-        // A panic inside the storage engine (a mangled page) aborts the transaction unfinished.
-        super::guarded(|| inner.write(self.now(), self.opts.ann_threshold, f))
-    }
-}
-
-impl Inner {
-    /// Runs `f` in one write transaction on an already locked store.
-    pub(crate) fn write<R>(
-        &mut self,
-        now: Millis,
-        ann_threshold: usize,
-        f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
-    ) -> Result<R> {
-        self.write_with(now, ann_threshold, self.durable, f)
-    }
-
-    /// [`Inner::write`], waiting for the disk at commit only if `durable` (the group commit
-    /// commits all but the last write of a group without waiting, see `store::group`).
-    pub(crate) fn write_with<R>(
-        &mut self,
-        now: Millis,
-        ann_threshold: usize,
-        durable: bool,
-        f: impl FnOnce(&mut Batch<'_>) -> Result<R>,
-    ) -> Result<R> {
-        if !self.db.is_writable() {
-            return Err(Error::ReadOnly);
-        }
-        if self.text_behind {
-            self.catch_up_text()?;
-        }
-        let db = self.db.clone();
-        let mut tx = db.begin_write()?;
-        if !durable {
-            tx.set_durability(redb::Durability::None)?;
-        }
-        let mut batch = Batch {
-            tx: &tx,
-            next_row: self.next_row,
-            head_seq: self.head_seq,
-            head_hash: self.head_hash,
-            inner: self,
-            now,
-            ann_threshold,
-            ops: Vec::new(),
-            keys_ahead: Vec::new(),
-            events: 0,
-        };
-        let result = f(&mut batch)?;
-        let (ops, keys_ahead, next_row, head_seq, head_hash) = batch.finish()?;
-        // With a change feed running, the transaction's replication frame is captured before it
-        // commits (a transaction that cannot be captured does not commit) and published after.
-        let frame = match (&*self.feed.lock(), &self.signing) {
-            (Some(_), Some(key)) if head_seq > self.head_seq => Some(
-                crate::replication::feed::capture(&self.db, &tx, self.head_seq, key)?,
-            ),
-            _ => None,
-        };
-        // A vector snapshot built in the background is installed by the write that reaches its
-        // count (see `index::vector`), in this same transaction.
-        let removed: Vec<RowId> = ops
-            .iter()
-            .filter_map(|op| match op {
-                IndexOp::RemoveVector(id) => Some(*id),
-                _ => None,
-            })
-            .collect();
-        let built = self
-            .vectors
-            .take_due_build(&tx, ann_threshold, &removed, false)?;
-        // The text index files staged by the last index commit go in this same transaction: one
-        // commit (one fsync) per durable write.
-        let staged = self.text.stage_into(&tx)?;
-        let commit_span = tracing::debug_span!("oubli::batch::commit").entered();
-        tx.commit()?;
-        drop(commit_span);
-        self.text.committed(staged);
-        if let Some(b) = built {
-            self.vectors.install(b);
-        }
-        self.next_row = next_row;
-        self.head_seq = head_seq;
-        self.head_hash = head_hash;
-        if let Some((frame, events)) = frame
-            && let Some(feed) = self.feed.lock().as_mut()
-        {
-            feed.publish(frame, &events);
-        }
-        self.apply(ops, keys_ahead, ann_threshold)?;
-        Ok(result)
-    }
 }
 
 impl Inner {
@@ -293,7 +186,24 @@ fn added_texts(ops: &[IndexOp]) -> Vec<&str> {
         .collect()
 }
 
-impl Batch<'_> {
+impl<'a> Batch<'a> {
+    /// The open store's state as it was when this transaction began (the transaction's own
+    /// changes reach it only after the commit).
+    pub(crate) fn inner(&self) -> &Inner {
+        self.access.inner()
+    }
+
+    /// The open store's state for a change that cannot wait for the commit (a scrub's vector
+    /// snapshot): only in a transaction run under the store's exclusive lock ([`Inner::write`]).
+    pub(crate) fn inner_mut(&mut self) -> Result<&mut Inner> {
+        match &mut self.access {
+            Access::Exclusive(i) => Ok(i),
+            Access::Shared(_) => Err(Error::Storage(
+                "this change needs the store's exclusive lock (Inner::write)".into(),
+            )),
+        }
+    }
+
     /// Reads a row as this transaction sees it.
     pub(crate) fn row(&self, id: RowId) -> Result<Row> {
         let rows = self.tx.open_table(ROWS)?;
@@ -386,7 +296,7 @@ impl Batch<'_> {
         }
         let id = self.next_row;
         self.next_row += 1;
-        let salt = self.inner.entropy.next32();
+        let salt = self.inner().entropy.next32();
         let commitment = storage::commitment(&salt, &ins.text);
         let row = Row {
             id,
@@ -437,7 +347,7 @@ impl Batch<'_> {
     /// vector is in the persisted snapshot, records in the file that the snapshot holds removed
     /// vectors, so that the next scrub removes their bytes even after a reopen.
     fn remove_vector(&mut self, id: RowId) -> Result<()> {
-        if self.inner.vectors.snapshot_has_removed(&[id]) {
+        if self.inner().vectors.snapshot_has_removed(&[id]) {
             let mut m = self.tx.open_table(META)?;
             let mut ids = m
                 .get(meta::SNAPSHOT_DIRTY)?
@@ -506,7 +416,7 @@ impl Batch<'_> {
         }
         crate::row::validate_text(&text)?;
         let vector = storage::stored_vector(&vector);
-        let salt = self.inner.entropy.next32();
+        let salt = self.inner().entropy.next32();
         let commitment = storage::commitment(&salt, &text);
         let _old: Payload = {
             let mut payloads = self.tx.open_table(PAYLOADS)?;
@@ -615,7 +525,7 @@ impl Batch<'_> {
                 .get(id)?
                 .ok_or_else(|| Error::Corrupt(format!("row {id} has no vector")))?
                 .value(),
-            self.inner.dim,
+            self.inner().dim,
         )?;
         Ok(super::integrity::row_fields(&row, &payload.text, &vector).digest(&payload.salt))
     }
@@ -632,7 +542,7 @@ impl Batch<'_> {
 
     /// Draws 32 random bytes from the store's salt stream.
     pub(crate) fn salt(&mut self) -> [u8; 32] {
-        self.inner.entropy.next32()
+        self.inner().entropy.next32()
     }
 
     /// Replication: the head and row counter a replica takes from the frame it applies (whose
@@ -663,15 +573,16 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Writes the checkpoint and counters. Returns what the store applies after the commit.
+    /// Writes the checkpoint and counters. Returns the store's access back and what the store
+    /// applies after the commit.
     #[allow(clippy::type_complexity)]
-    fn finish(self) -> Result<(Vec<IndexOp>, Vec<KeysAhead>, RowId, u64, Hash32)> {
-        if self.events > 0 && self.inner.replica {
+    fn finish(self) -> Result<(Access<'a>, Vec<IndexOp>, Vec<KeysAhead>, RowId, u64, Hash32)> {
+        if self.events > 0 && self.inner().replica {
             // A replica's log is its leader's: an event of its own would fork it.
             return Err(crate::replication::ReplicationError::Replica.into());
         }
         if self.events > 0 {
-            let key = self.inner.signing.as_ref().ok_or(Error::ReadOnly)?;
+            let key = self.inner().signing.as_ref().ok_or(Error::ReadOnly)?;
             let cp = Checkpoint::sign(key, self.head_seq, self.head_hash);
             self.tx
                 .open_table(CHECKPOINTS)?
@@ -683,6 +594,7 @@ impl Batch<'_> {
             m.insert(meta::NEXT_ROW, self.next_row.to_le_bytes().as_slice())?;
         }
         Ok((
+            self.access,
             self.ops,
             self.keys_ahead,
             self.next_row,
