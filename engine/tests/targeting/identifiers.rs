@@ -63,6 +63,53 @@ fn identifiers_match_across_grouping_case_and_width() {
     }
 }
 
+/// A number the request writes on its own is the same number inside a longer token (a host
+/// name, a booking code) or zero-padded, never a number whose digits merely contain it, nor
+/// one group of a number written in groups.
+#[test]
+fn a_number_is_found_inside_a_longer_token() {
+    let cases: &[(&[&str], &str, &str, &[&str])] = &[
+        (
+            &[
+                "The loading bay sensor reports to node-0387.plant.internal.",
+                "The boiler sensor reports to node-0378.plant.internal.",
+                "The roof sensor reports to node-1387.plant.internal.",
+            ],
+            "sensor 387, it was replaced",
+            "node-0387",
+            &["node-0378", "node-1387"],
+        ),
+        (
+            &[
+                "Priit's ferry ticket reference is TLN55821Q.",
+                "Kadri's ferry ticket reference is TLN55812Q.",
+            ],
+            "ferry ticket 55821",
+            "TLN55821Q",
+            &["TLN55812Q"],
+        ),
+    ];
+    for (facts, query, gone, kept) in cases {
+        let left = survivors_after_purge(facts, query).join("\n");
+        assert!(
+            !left.contains(gone),
+            "{query}: {gone:?} survived in {left:?}"
+        );
+        for k in *kept {
+            assert!(left.contains(k), "{query}: {k:?} was lost: {left:?}");
+        }
+    }
+    // One group of a grouped number is not the number.
+    let left = survivors_after_purge(
+        &[
+            "Reception's line is 8-800-387-21-40.",
+            "The sensor hub is node-7.",
+        ],
+        "sensor 387",
+    );
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
 #[test]
 fn identifiers_match_only_whole() {
     let left = survivors_after_purge(

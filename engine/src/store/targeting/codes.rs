@@ -235,3 +235,99 @@ pub(super) fn object_of_request(chunks: &[Chunk], at: usize) -> bool {
         .iter()
         .any(|c| NEW_VALUE_CUES.contains(&c.form.as_str()))
 }
+
+/// Byte spans where `text` writes the number `code` (ASCII digits, at least three of them
+/// significant) inside a longer token or zero-padded: a maximal run of digits whose value,
+/// leading zeros aside, is the code's, and which is glued to a letter or an identifier joiner
+/// on one side at least, or starts with a zero ("cam-0412.home.lan" and "LIS89123X" hold 412
+/// and 89123; "cam-1412" and "LIS89124X" do not). A run that is one group of a number written
+/// in groups ("123-45-67", "75 4412093") is not the number: the whole-chunk matching of
+/// [`canon::find_code`] reads those.
+pub(super) fn embedded_number(text: &str, code: &str) -> Vec<std::ops::Range<usize>> {
+    let significant = code.trim_start_matches('0');
+    if !code.bytes().all(|b| b.is_ascii_digit()) || significant.len() < 3 {
+        return Vec::new();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let run = &text[start..i];
+        if run.trim_start_matches('0') != significant {
+            continue;
+        }
+        let before = text[..start].chars().rev();
+        let after = text[i..].chars();
+        // The character next to the run, and the one beyond it.
+        let side = |mut it: Box<dyn Iterator<Item = char> + '_>| (it.next(), it.next());
+        let (b1, b2) = side(Box::new(before));
+        let (a1, a2) = side(Box::new(after));
+        let joiner = |c: char| "-._/\\:+#@".contains(c);
+        let grouped = |next: Option<char>, beyond: Option<char>| {
+            next.is_some_and(|c| joiner(c) || c == ' ')
+                && beyond.is_some_and(|c| c.is_ascii_digit())
+        };
+        if grouped(b1, b2) || grouped(a1, a2) {
+            continue;
+        }
+        let glued = |next: Option<char>, beyond: Option<char>| match next {
+            Some(c) if c.is_alphabetic() => true,
+            Some(c) if joiner(c) => beyond.is_some_and(char::is_alphanumeric),
+            _ => false,
+        };
+        if glued(b1, b2) || glued(a1, a2) || run.starts_with('0') {
+            out.push(start..i);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::embedded_number;
+    use proptest::prelude::*;
+
+    fn held<'a>(text: &'a str, code: &str) -> Vec<&'a str> {
+        embedded_number(text, code)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn numbers_inside_tokens_and_zero_padded() {
+        assert_eq!(held("reachable at cam-0412.home.lan", "412"), ["0412"]);
+        assert_eq!(held("code LIS89123X", "89123"), ["89123"]);
+        assert_eq!(held("box 0412", "412"), ["0412"]);
+        assert!(held("at cam-1412.home.lan", "412").is_empty());
+        assert!(held("code LIS89124X", "89123").is_empty());
+        // Groups of a grouped number, a bare number (whole-chunk matching reads it), and
+        // numbers with fewer than three significant digits.
+        assert!(held("call 123-45-67", "123").is_empty());
+        assert!(held("passport 75 4412093", "75").is_empty());
+        assert!(held("room 412 is free", "412").is_empty());
+        assert!(held("flat B12", "12").is_empty());
+    }
+
+    proptest! {
+        /// Every span is a whole run of digits of the text whose value is the code's.
+        #[test]
+        fn spans_are_whole_digit_runs_of_the_code(text in "\\PC{0,40}", code in "[0-9]{1,7}") {
+            for r in embedded_number(&text, &code) {
+                let run = &text[r.clone()];
+                prop_assert!(run.bytes().all(|b| b.is_ascii_digit()));
+                prop_assert_eq!(run.trim_start_matches('0'), code.trim_start_matches('0'));
+                prop_assert!(!text[..r.start].ends_with(|c: char| c.is_ascii_digit()));
+                prop_assert!(!text[r.end..].starts_with(|c: char| c.is_ascii_digit()));
+            }
+        }
+    }
+}

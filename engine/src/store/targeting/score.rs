@@ -171,7 +171,7 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
             {
                 continue;
             }
-            let found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
+            let mut found: Vec<Range<usize>> = canon::find_code(&row.chunks, code)
                 .into_iter()
                 .filter(|r| {
                     whole_token(row.text, r)
@@ -179,6 +179,11 @@ pub(crate) fn score(q: &QueryShape, row: &RowView<'_>) -> RowScore {
                         || (run.address && ends_path(row.text, r))
                 })
                 .collect();
+            // A number the query writes on its own (not a part of "DKT-4471-A") is also
+            // found inside a longer token.
+            if found.is_empty() && !run.address && run.display.bytes().all(|c| c.is_ascii_digit()) {
+                found = super::codes::embedded_number(row.text, code);
+            }
             if !found.is_empty() {
                 found_runs.push((*a, *b));
                 covered.extend(run.digit_chunks.iter().filter(|&&d| *a <= d && d < *b));
