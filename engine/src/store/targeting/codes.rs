@@ -40,10 +40,13 @@ pub(crate) struct YearBound {
     pub display: String,
 }
 
+/// Characters that glue the parts of one token ("api-gateway", "1.4", "cam-0412.home.lan").
+const TOKEN_GLUE: &str = "-._/\\:+#@";
+
 /// True if the text between two chunks glues them into one token ("api-gateway", "1.4").
 pub(super) fn glued(text: &str, a: &Chunk, b: &Chunk) -> bool {
     let between = &text[a.span.end..b.span.start];
-    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| "-._/\\:+#@".contains(c))
+    !between.is_empty() && between.len() <= 2 && between.chars().all(|c| TOKEN_GLUE.contains(c))
 }
 
 /// True if `span` lies inside one of the identifiers `ids`.
@@ -264,13 +267,12 @@ pub(super) fn embedded_number(text: &str, code: &str) -> Vec<std::ops::Range<usi
         if run.trim_start_matches('0') != significant {
             continue;
         }
-        let before = text[..start].chars().rev();
-        let after = text[i..].chars();
-        // The character next to the run, and the one beyond it.
-        let side = |mut it: Box<dyn Iterator<Item = char> + '_>| (it.next(), it.next());
-        let (b1, b2) = side(Box::new(before));
-        let (a1, a2) = side(Box::new(after));
-        let joiner = |c: char| "-._/\\:+#@".contains(c);
+        // The character next to the run on each side, and the one beyond it.
+        let mut before = text[..start].chars().rev();
+        let (b1, b2) = (before.next(), before.next());
+        let mut after = text[i..].chars();
+        let (a1, a2) = (after.next(), after.next());
+        let joiner = |c: char| TOKEN_GLUE.contains(c);
         let grouped = |next: Option<char>, beyond: Option<char>| {
             next.is_some_and(|c| joiner(c) || c == ' ')
                 && beyond.is_some_and(|c| c.is_ascii_digit())
