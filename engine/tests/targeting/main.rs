@@ -3,6 +3,7 @@
 
 mod acronyms;
 mod case_suffixes;
+mod clauses;
 #[path = "../common/mod.rs"]
 mod common;
 mod confidence;
@@ -239,29 +240,6 @@ fn an_identifier_in_the_topic_does_not_choose_the_clause() {
     );
     assert!(!left.iter().any(|t| t.contains("Petra")), "{left:?}");
     assert!(left.iter().any(|t| t.contains("Ivan Horak")), "{left:?}");
-}
-
-#[test]
-fn supersede_of_one_clause_keeps_the_others() {
-    let t = temp();
-    let (s, _) = create_fixed(&t);
-    let id = s
-        .inscribe(Inscription::new(
-            "Lena lives in Hamburg and works at Airbus.",
-        ))
-        .unwrap();
-    let out = s
-        .supersede(
-            Target::query("where Lena lives"),
-            Inscription::new("Lena lives in Bremen."),
-        )
-        .unwrap();
-    assert_eq!(out.edited, [id]);
-    assert!(out.replaced.is_empty());
-    let left = live_texts(&s);
-    assert_eq!(left, ["Lena works at Airbus.", "Lena lives in Bremen."]);
-    s.close().unwrap();
-    assert!(!file_contains(&t.path, b"Hamburg"));
 }
 
 #[test]

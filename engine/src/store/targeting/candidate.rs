@@ -1,9 +1,10 @@
 //! A row chosen by query targeting, with its score and the clauses of it the call acts on.
 
+use super::clause_choice::choose_clauses;
 use super::query::QueryShape;
 use super::row_view::RowView;
 use super::score::RowScore;
-use super::{Rejected, TargetMatch, confidence, names, supersede_fit};
+use super::{Rejected, TargetMatch, confidence, names};
 use crate::row::Row;
 
 /// A scored candidate.
@@ -28,11 +29,12 @@ impl Candidate {
         score: RowScore,
         bm25: f32,
         hint_overlap: usize,
+        query: &QueryShape,
         hint: Option<&QueryShape>,
         restated_ids: bool,
     ) -> Candidate {
         let text = row.text.clone().unwrap_or_default();
-        let clauses = choose_clauses(&score, &RowView::new(&text), hint, restated_ids);
+        let clauses = choose_clauses(&score, query, &RowView::new(&text), hint, restated_ids);
         Candidate {
             row,
             score,
@@ -58,71 +60,6 @@ impl Candidate {
             rewrite: None,
             confidence,
         }
-    }
-}
-
-/// The clauses of a multi-clause row that a call acts on: those holding evidence other than
-/// the subject, when that is some but not all of them; else the whole row (empty).
-pub(super) fn choose_clauses(
-    s: &RowScore,
-    view: &RowView<'_>,
-    hint: Option<&QueryShape>,
-    restated_ids: bool,
-) -> Vec<usize> {
-    let n = view.clauses.len();
-    if n < 2 {
-        return Vec::new();
-    }
-    let mut hit: Vec<usize> = s.evidence_clauses.iter().copied().collect();
-    // A supersede whose new text restates the request's identifiers ("... on 6E 2014" in both):
-    // they are the context old and new share (the flight), not the value replaced, so a clause
-    // holding only them is not the one the new text replaces when another clause holds the
-    // request's words ("seat on 6E 2014 is 12C and his checked baggage allowance is 15 kg").
-    if restated_ids {
-        let words: Vec<usize> = hit
-            .iter()
-            .copied()
-            .filter(|c| s.word_clauses.contains(c))
-            .collect();
-        if !words.is_empty() && words.len() < hit.len() {
-            hit = words;
-        }
-    }
-    // The attribute named only in the sentence's topic: the clause that states it ("the alarm
-    // code" of "The alarm code is 8461 and the bins go out on Thursday").
-    if hit.is_empty() {
-        hit = s.topic_clauses.iter().copied().collect();
-    }
-    if hit.is_empty()
-        && let Some(h) = hint
-    {
-        let overlaps: Vec<usize> = (0..n)
-            .map(|c| supersede_fit::overlap_with_clause(h, view, c))
-            .collect();
-        let best = overlaps.iter().copied().max().unwrap_or(0);
-        if best > 0 && overlaps.iter().filter(|&&o| o == best).count() == 1 {
-            hit = vec![
-                overlaps
-                    .iter()
-                    .position(|&o| o == best)
-                    .expect("max exists"),
-            ];
-        } else {
-            // No shared word: the clause the new text resembles most (same attribute slot,
-            // similar words), when one stands out.
-            let aff: Vec<usize> = (0..n)
-                .map(|c| supersede_fit::affinity_with_clause(h, view, c))
-                .collect();
-            let top = aff.iter().copied().max().unwrap_or(0);
-            if top >= 30 && aff.iter().filter(|&&a| a == top).count() == 1 {
-                hit = vec![aff.iter().position(|&a| a == top).expect("max exists")];
-            }
-        }
-    }
-    if hit.is_empty() || hit.len() == n {
-        Vec::new()
-    } else {
-        hit
     }
 }
 

@@ -24,6 +24,7 @@
 //! clauses hit and why; [`crate::Plan`] lists the candidates rejected and why.
 
 mod candidate;
+mod clause_choice;
 mod codes;
 mod compound;
 mod concept_contrast;
@@ -53,7 +54,8 @@ mod value_kind;
 mod word_classes;
 mod word_match;
 
-use self::candidate::{Candidate, choose_clauses, names_someone};
+use self::candidate::{Candidate, names_someone};
+use self::clause_choice::choose_clauses;
 use self::query::QueryShape;
 use self::row_view::RowView;
 use self::{score::RowScore, supersede_fit::drop_unfit_fallbacks};
@@ -329,7 +331,7 @@ impl Inner {
             }
             let hint_overlap = hint.map_or(0, |h| supersede_fit::relatedness(&shapes[0], h, view));
             let hint_pairs = hint.map_or(0, |h| supersede_fit::shared_pairs(&h.text, view.text));
-            let clauses = choose_clauses(&best, view, hint, restated_ids);
+            let clauses = choose_clauses(&best, &shapes[0], view, hint, restated_ids);
             scored.push(Candidate {
                 row: row.clone(),
                 score: best,
@@ -421,7 +423,7 @@ impl Inner {
                     "current version of row {}, which the query matches",
                     old.id
                 ));
-                let clauses = choose_clauses(&sc, &view, hint, restated_ids);
+                let clauses = choose_clauses(&sc, &shapes[0], &view, hint, restated_ids);
                 scored.insert(
                     0,
                     Candidate {
@@ -468,6 +470,10 @@ impl Inner {
             }
         }
         let words_chose = !scored.is_empty();
+        // A row a fallback below chose, with the clauses the call acts on.
+        let chosen = |row, score, bm, rel| {
+            Candidate::chosen(row, score, bm, rel, &shapes[0], hint, restated_ids)
+        };
         // A supersede whose words reach no row, of a subject the store holds rows about: the
         // row holding a value of a kind the new text states that names one attribute on its
         // own, a phone number, an e-mail or street address, an IBAN ([`value_kind`]).
@@ -487,7 +493,7 @@ impl Inner {
                 score
                     .reasons
                     .push("holds a value of the kind the new text states".into());
-                scored.push(Candidate::chosen(row, score, bm, 0, hint, restated_ids));
+                scored.push(chosen(row, score, bm, 0));
             }
         }
         // A supersede whose words reach no row, of a subject the store holds several rows
@@ -512,7 +518,7 @@ impl Inner {
                     "closest in meaning to the query and the new text ({:.2}, {:.2} ahead of the next row)",
                     choice.similarity, choice.margin
                 ));
-                    scored.push(Candidate::chosen(row, score, bm, 0, hint, restated_ids));
+                    scored.push(chosen(row, score, bm, 0));
                 }
             }
         }
@@ -534,7 +540,7 @@ impl Inner {
                 score
                     .reasons
                     .push(format!("relates to the query and the new text ({rel})"));
-                scored.push(Candidate::chosen(row, score, bm, rel, hint, restated_ids));
+                scored.push(chosen(row, score, bm, rel));
             }
         }
         // Nor is a row chosen by meaning or relatedness.

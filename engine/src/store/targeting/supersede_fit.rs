@@ -2,6 +2,7 @@
 //! picks the row a paraphrased supersede replaces, and the clause a clause-level edit rewrites.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use super::query::{QWord, QueryShape};
 use super::row_view::RowView;
@@ -202,67 +203,6 @@ pub(crate) fn stated_attribute(new: &QueryShape) -> Vec<usize> {
         .collect()
 }
 
-/// Content words of `text` shared with clause `c` of `row` (for choosing which clause a
-/// supersede's new text replaces).
-pub(crate) fn overlap_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
-    let span = &row.clauses[c].span;
-    new.words
-        .iter()
-        .filter(|w| !w.name)
-        .filter(|w| {
-            row.chunks
-                .iter()
-                .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
-                .any(|ch| word_matches(w, ch))
-        })
-        .count()
-}
-
-/// How much the new text of a supersede resembles clause `c` beyond shared words: attribute
-/// slots in common ([`crate::lexicon`]) and the best character-trigram overlap of a word pair
-/// ("vegan" and "vegetarian"), scaled to 0..=100.
-pub(crate) fn affinity_with_clause(new: &QueryShape, row: &RowView<'_>, c: usize) -> usize {
-    let span = &row.clauses[c].span;
-    let clause_words: Vec<&str> = row
-        .chunks
-        .iter()
-        .filter(|ch| span.start <= ch.span.start && ch.span.end <= span.end)
-        .filter(|ch| !has_digit(ch) && !name_like(ch))
-        .map(|ch| ch.form.as_str())
-        .collect();
-    let new_words: Vec<&str> = new
-        .words
-        .iter()
-        .filter(|w| !w.name)
-        .map(|w| w.chunk.form.as_str())
-        .collect();
-    let wanted = lexicon::slots_of(new_words.iter().copied());
-    let shared = lexicon::slots_of(clause_words.iter().copied())
-        .into_iter()
-        .filter(|s| wanted.contains(s))
-        .count();
-    let best = new_words
-        .iter()
-        .flat_map(|a| clause_words.iter().map(move |b| trigram_overlap(a, b)))
-        .max()
-        .unwrap_or(0);
-    shared * 100 + best
-}
-
-/// Shared character trigrams of two words over the smaller set, in percent.
-fn trigram_overlap(a: &str, b: &str) -> usize {
-    let grams = |w: &str| -> BTreeSet<String> {
-        let cs: Vec<char> = format!("^{w}$").chars().collect();
-        cs.windows(3).map(|t| t.iter().collect()).collect()
-    };
-    let (ga, gb) = (grams(a), grams(b));
-    let small = ga.len().min(gb.len());
-    if small == 0 {
-        return 0;
-    }
-    ga.intersection(&gb).count() * 99 / small
-}
-
 /// How closely `row` relates to a supersede's query and new text when no row covers the query:
 /// query words it holds, new-text words it holds, and attribute slots it shares with either
 /// ([`crate::lexicon`]). Names are left out: they anchor, they do not relate.
@@ -293,6 +233,19 @@ pub(crate) fn relatedness(q: &QueryShape, hint: &QueryShape, row: &RowView<'_>) 
 /// True if the query's own words (names aside) talk about an attribute slot the row also
 /// talks about ("when the motor policy is due" and "car insurance renews").
 pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
+    shares_slot_within(q, row, 0..row.text.len())
+}
+
+/// True if the query's own words (names aside) talk about an attribute slot that clause `c`
+/// of the row talks about ("where he's based" and "lives in Chiang Mai").
+pub(crate) fn clause_shares_slot(q: &QueryShape, row: &RowView<'_>, c: usize) -> bool {
+    row.clauses
+        .get(c)
+        .is_some_and(|clause| shares_slot_within(q, row, clause.span.clone()))
+}
+
+/// [`shares_slot`] over the row's words inside `span`.
+fn shares_slot_within(q: &QueryShape, row: &RowView<'_>, span: Range<usize>) -> bool {
     // Words naming only a kind of value ("number") belong to no one attribute.
     let wanted = lexicon::slots_of(
         q.words
@@ -303,6 +256,7 @@ pub(crate) fn shares_slot(q: &QueryShape, row: &RowView<'_>) -> bool {
     let have = lexicon::slots_of(
         row.chunks
             .iter()
+            .filter(|c| span.start <= c.span.start && c.span.end <= span.end)
             .filter(|c| !has_digit(c) && !name_like(c) && !lexicon::is_generic_head(&c.form))
             .map(|c| c.form.as_str()),
     );
