@@ -130,13 +130,13 @@ def run_oubli(work: Path, texts, vecs, qs, qvecs) -> dict:
     t = time.perf_counter()
     for i in range(0, len(texts), BATCH):
         s.inscribe_many([{"text": x, "vector": v, "key": f"k{i + j}"}
-                         for j, (x, v) in enumerate(zip(texts[i:i + BATCH], vecs[i:i + BATCH]))])
+                         for j, (x, v) in enumerate(zip(texts[i:i + BATCH], vecs[i:i + BATCH].tolist()))])
     r["load"] = len(texts) / (time.perf_counter() - t)
     t = time.perf_counter()
     s.build_vector_graph()
     r["graph_build"] = time.perf_counter() - t
     lat = [timed(lambda j=j: s.inscribe(f"single insert number {j} about the garden budget",
-                                        vector=vecs[j % len(vecs)])) for j in range(SINGLE_INSERTS)]
+                                        vector=vecs[j % len(vecs)].tolist())) for j in range(SINGLE_INSERTS)]
     r["insert_p50"], r["insert_p95"] = pct(lat, 50), pct(lat, 95)
     lat = [timed(lambda q=q, v=v: s.recall(q, k=K, vector=v)) for q, v in zip(qs, qvecs)]
     r["hybrid_p50"], r["hybrid_p99"] = pct(lat, 50), pct(lat, 99)
@@ -176,7 +176,7 @@ def run_sqlite(work: Path, texts, vecs, qs, qvecs) -> dict:
     c.execute("CREATE TABLE mem(id INTEGER PRIMARY KEY, text TEXT)")
     c.execute("CREATE VIRTUAL TABLE fts USING fts5(text, content='mem', content_rowid='id', tokenize='porter')")
     c.execute(f"CREATE VIRTUAL TABLE vec USING vec0(embedding float[{DIM}])")
-    blobs = [np.asarray(v, dtype=np.float32).tobytes() for v in vecs]
+    blobs = [v.tobytes() for v in vecs]
     r: dict = {}
     t = time.perf_counter()
     for i in range(0, len(texts), BATCH):
@@ -258,7 +258,7 @@ def run_lance(work: Path, texts, vecs, qs, qvecs) -> dict:
     tbl = None
     for i in range(0, len(texts), BATCH):
         data = [{"id": i + j, "text": x, "vector": v}
-                for j, (x, v) in enumerate(zip(texts[i:i + BATCH], vecs[i:i + BATCH]))]
+                for j, (x, v) in enumerate(zip(texts[i:i + BATCH], vecs[i:i + BATCH].tolist()))]
         if tbl is None:
             tbl = db.create_table("mem", data=data)
         else:
@@ -268,7 +268,7 @@ def run_lance(work: Path, texts, vecs, qs, qvecs) -> dict:
         tbl.create_index(metric="cosine", vector_column_name="vector")
     r["load"] = len(texts) / (time.perf_counter() - t)
     lat = [timed(lambda j=j: tbl.add([{"id": len(texts) + j, "text": f"single insert number {j} about the garden budget",
-                                        "vector": vecs[j % len(vecs)]}])) for j in range(SINGLE_INSERTS)]
+                                        "vector": vecs[j % len(vecs)].tolist()}])) for j in range(SINGLE_INSERTS)]
     r["insert_p50"], r["insert_p95"] = pct(lat, 50), pct(lat, 95)
     lat = [timed(lambda q=q, v=v: tbl.search(query_type="hybrid").vector(v).text(q).limit(K).to_list())
            for q, v in zip(qs, qvecs)]
@@ -339,6 +339,7 @@ def main() -> int:
     ap.add_argument("--only", action="append", choices=list(RUNNERS), help="run only these stores")
     ap.add_argument("--out", type=Path, help="append the tables to this markdown file")
     a = ap.parse_args()
+    import numpy as np
     import oubli_db as oubli
 
     embedder = oubli.HashEmbedder(DIM)
@@ -348,7 +349,10 @@ def main() -> int:
         qs = queries(QUERIES, a.seed)
         with tempfile.TemporaryDirectory() as d:
             e = oubli.Store(os.path.join(d, "embed.oubli"), embedder=embedder)
-            vecs = [e.embed(x) for x in texts]
+            # One float32 matrix (1.5 GB at 1M rows; lists of Python floats would take ~12 GB).
+            vecs = np.empty((rows, DIM), dtype=np.float32)
+            for i, x in enumerate(texts):
+                vecs[i] = e.embed(x)
             qvecs = [e.embed(q) for q in qs]
             e.close()
         results = {}
