@@ -46,6 +46,8 @@ struct OpenOptions {
     read_only: bool,
     scrub_on_purge: bool,
     defer_vector_graph: bool,
+    /// Threads the vector graph is built on (`StoreOptions::vector_build_threads`).
+    vector_build_threads: usize,
     /// The embedder asked for; `None` asks for the store's own. Once a file is open, the
     /// registry records the id of the embedder it was opened with.
     embedder_id: Option<String>,
@@ -67,6 +69,7 @@ impl OpenOptions {
             && self.read_only == wanted.read_only
             && self.scrub_on_purge == wanted.scrub_on_purge
             && self.defer_vector_graph == wanted.defer_vector_graph
+            && self.vector_build_threads == wanted.vector_build_threads
             && self.min_confidence == wanted.min_confidence
             && self.seed == wanted.seed
             && self.signing_key == wanted.signing_key
@@ -167,7 +170,7 @@ impl PyStore {
     #[pyo3(signature = (
         path, *, create = None, read_only = false, embedder = None, seed = None,
         signing_key = None, scrub_on_purge = true, planner = None, defer_vector_graph = false,
-        min_confidence = "low"
+        min_confidence = "low", vector_build_threads = 1
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -182,7 +185,13 @@ impl PyStore {
         planner: Option<&Bound<'_, PyAny>>,
         defer_vector_graph: bool,
         min_confidence: &str,
+        vector_build_threads: usize,
     ) -> PyResult<Self> {
+        if vector_build_threads == 0 {
+            return Err(to_py(oubli::Error::InvalidArgument(
+                "vector_build_threads must be at least 1".into(),
+            )));
+        }
         let min_confidence: oubli::Confidence = min_confidence
             .parse()
             .map_err(|e: String| to_py(oubli::Error::InvalidArgument(e)))?;
@@ -192,6 +201,7 @@ impl PyStore {
             read_only,
             scrub_on_purge,
             defer_vector_graph,
+            vector_build_threads,
             embedder_id: embedder.as_ref().map(|e| e.id()),
             seed: convert::bytes32(seed, "seed")?,
             signing_key: convert::bytes32(signing_key, "signing_key")?,
@@ -202,6 +212,7 @@ impl PyStore {
             .read_only(read_only)
             .scrub_on_purge(scrub_on_purge)
             .defer_vector_graph(defer_vector_graph)
+            .vector_build_threads(vector_build_threads)
             .min_confidence(min_confidence);
         if let Some(e) = embedder {
             opts = opts.embedder(e);
@@ -392,8 +403,8 @@ impl OpenError {
                     "locked",
                     &format!(
                         "the store at {} is already open in this process with other options \
-                         (read_only, embedder, seed, signing_key, scrub_on_purge or \
-                         defer_vector_graph); open it \
+                         (read_only, embedder, seed, signing_key, scrub_on_purge, \
+                         defer_vector_graph or vector_build_threads); open it \
                          with the same options to share it, or close the other Store first",
                         p.display()
                     ),

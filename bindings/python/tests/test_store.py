@@ -404,6 +404,18 @@ def test_a_deferred_vector_graph_is_built_on_request(path: Path) -> None:
             oubli.Store(path, defer_vector_graph=False)
 
 
+def test_the_vector_graph_builds_on_the_threads_asked_for(path: Path) -> None:
+    with pytest.raises(oubli.InvalidInputError):
+        oubli.Store(path, vector_build_threads=0)
+    with oubli.Store(path, defer_vector_graph=True, vector_build_threads=2) as store:
+        store.inscribe_many([f"note {i} about the garden budget" for i in range(50)])
+        assert store.build_vector_graph() == 0
+        assert store.recall("note 17 garden", k=1)[0].text == "note 17 about the garden budget"
+        # The thread count is one of the options a second opening of the file must share.
+        with pytest.raises(oubli.LockedError):
+            oubli.Store(path, defer_vector_graph=True)
+
+
 # -- recall and list ----------------------------------------------------------------------------
 
 

@@ -363,6 +363,7 @@ class Store:
         planner: Callable[[dict[str, Any]], dict[str, Any] | str] | None = None,
         defer_vector_graph: bool = False,
         min_confidence: Literal["low", "medium", "high"] = "low",
+        vector_build_threads: int = 1,
     ) -> Store: ...
     def __enter__(self) -> Store: ...
     def __exit__(
