@@ -13,7 +13,10 @@ use crate::index::keys::{has_digit, name_like};
 use crate::lexicon;
 
 /// The clauses of a multi-clause row that a call acts on: those holding evidence other than
-/// the subject, when that is some but not all of them; else the whole row (empty).
+/// the subject; else those whose sentence topic holds the request's attribute; else, for a
+/// supersede, the clauses talking about the attribute slot the request's words name together
+/// with the clause the new text restates. When that is no clause or every clause, the whole
+/// row (empty).
 pub(super) fn choose_clauses(
     s: &RowScore,
     query: &QueryShape,
